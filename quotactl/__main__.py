@@ -1,0 +1,3 @@
+from quotactl.cli.app import main
+
+main()

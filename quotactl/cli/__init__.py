@@ -1,0 +1,1 @@
+"""The thin Typer layer: parse options, call load -> engine -> report, set the exit code."""

@@ -1,0 +1,60 @@
+"""Options and helpers shared by every command."""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+
+import typer
+
+from quotactl.load.sources import UsageError
+
+
+class OutputFormat(str, Enum):
+    table = "table"
+    plain = "plain"
+    json = "json"
+
+
+class LintFormat(str, Enum):
+    table = "table"
+    plain = "plain"
+    json = "json"
+    sarif = "sarif"
+    github = "github"
+
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+EXIT_USAGE = 2
+EXIT_INTERNAL = 3
+
+FileOption = typer.Option(
+    None, "-f", "--file", metavar="PATH",
+    help="YAML/JSON file, directory (recursive) or '-' for stdin; repeatable.",
+)
+MaxFileSizeOption = typer.Option(
+    None, "--max-file-size", metavar="SIZE", help="Refuse input files larger than this (default 16MiB).",
+    envvar="QUOTACTL_MAX_FILE_SIZE",
+)
+
+
+def fail_usage(message: str) -> None:
+    """Print a one-line usage/input error and exit 2."""
+    typer.echo(f"quotactl: error: {message}", err=True)
+    raise typer.Exit(EXIT_USAGE)
+
+
+def write(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+def split_codes(values: list[str] | None) -> tuple[str, ...]:
+    out: list[str] = []
+    for v in values or []:
+        out.extend(p.strip().upper() for p in v.split(",") if p.strip())
+    return tuple(out)
+
+
+__all__ = ["UsageError", "fail_usage", "write", "split_codes"]

@@ -1,0 +1,77 @@
+"""``quotactl lint``: check queue configs against schemas and Kueue's/YuniKorn's rules."""
+
+from __future__ import annotations
+
+import typer
+
+from quotactl.cli.common import (
+    EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, FileOption, LintFormat, MaxFileSizeOption, UsageError, fail_usage,
+    split_codes, write,
+)
+from quotactl.diagnostics import Severity
+from quotactl.lint.context import LintOptions
+from quotactl.lint.runner import LintReport, lint
+from quotactl.load.objects import load
+from quotactl.load.sources import limits_from_env
+from quotactl.model.features import parse_gate_list
+from quotactl.report import lint_github, lint_json, lint_sarif, lint_text
+from quotactl.report.console import stdout_is_tty, use_color
+
+
+def lint_command(
+    paths: list[str] = typer.Argument(None, metavar="[PATH]...", help="Files or directories to check ('-' = stdin)."),
+    files: list[str] = FileOption,
+    output: LintFormat = typer.Option(LintFormat.table, "--output", "-o", help="Output format."),
+    select: list[str] = typer.Option(None, "--select", metavar="CODES",
+                                     help="Only report these codes or prefixes (e.g. KQ1,KQ501); repeatable."),
+    ignore: list[str] = typer.Option(None, "--ignore", metavar="CODES", help="Do not report these codes or prefixes."),
+    strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too."),
+    cross_refs: bool = typer.Option(None, "--cross-refs/--no-cross-refs",
+                                    help="Check references between objects. Default: only to kinds present in the input."),
+    feature_gates: str = typer.Option(None, "--feature-gates", metavar="A=true,B=false",
+                                      help="Kueue feature gates (override the input's Configuration)."),
+    fair_sharing: bool = typer.Option(None, "--fair-sharing/--no-fair-sharing",
+                                      help="Treat fair sharing as on/off (default: from the input's Configuration)."),
+    max_file_size: str = MaxFileSizeOption,
+) -> None:
+    """Check Kueue objects or a YuniKorn queues.yaml: schemas, admission rules, cross-object references.
+
+    Exit status: 0 clean, 1 errors found (or warnings with --strict), 2 unusable input or usage error.
+    """
+    inputs = list(paths or []) + list(files or [])
+    if not inputs:
+        fail_usage("no input: give files or directories to check (or '-' for stdin)")
+    try:
+        gates = parse_gate_list(feature_gates) if feature_gates else {}
+        limits = limits_from_env(max_file_size)
+        loaded = load(inputs, limits=limits)
+    except (UsageError, ValueError) as exc:
+        fail_usage(str(exc))
+        return
+    options = LintOptions(
+        select=split_codes(select), ignore=split_codes(ignore), strict=strict, cross_refs=cross_refs,
+        feature_gates=gates, fair_sharing=fair_sharing,
+    )
+    report = lint(loaded, options)
+    write(render(report, output))
+    raise typer.Exit(exit_code(report, strict))
+
+
+def render(report: LintReport, output: LintFormat) -> str:
+    if output == LintFormat.json:
+        return lint_json.render(report)
+    if output == LintFormat.sarif:
+        return lint_sarif.render(report)
+    if output == LintFormat.github:
+        return lint_github.render(report)
+    if output == LintFormat.table and stdout_is_tty():
+        return lint_text.render_table(report, color=use_color())
+    return lint_text.render_plain(report)
+
+
+def exit_code(report: LintReport, strict: bool) -> int:
+    if report.has_input_errors:
+        return EXIT_USAGE
+    if report.count(Severity.ERROR) or (strict and report.count(Severity.WARNING)):
+        return EXIT_FINDINGS
+    return EXIT_OK

@@ -1,0 +1,66 @@
+"""Diagnostics: one finding, with a rule code, a severity and an exact source position.
+
+Shared by the loader (input problems), the linters and every renderer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import Enum
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        return {"error": 0, "warning": 1, "info": 2}[self.value]
+
+
+@dataclass(frozen=True)
+class Fix:
+    """A suggested edit: replace the value at the diagnostic's field with ``replacement``."""
+
+    description: str
+    replacement: str | None = None
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    code: str
+    severity: Severity
+    message: str
+    file: str = "<input>"
+    line: int = 1
+    column: int = 1
+    object: str | None = None  # "ClusterQueue/team-a", "queue/root.a"
+    field: str | None = None  # "spec.resourceGroups[0].flavors[1].name"
+    type: str | None = None  # Kubernetes field.ErrorType where one applies (Invalid, Required, ...)
+    hint: str | None = None  # how to fix, one sentence
+    fix: Fix | None = None
+    input_error: bool = False  # the input itself is unusable (exit code 2)
+    related: tuple[str, ...] = ()  # "file:line" of related places (e.g. the first duplicate)
+
+    def sort_key(self) -> tuple:
+        return (self.file, self.line, self.column, self.code, self.field or "", self.message)
+
+    def with_severity(self, severity: Severity) -> Diagnostic:
+        return replace(self, severity=severity)
+
+    def location(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+def sort_diagnostics(diags: list[Diagnostic]) -> list[Diagnostic]:
+    """Deterministic order: by file, position, code; exact duplicates dropped."""
+    seen: set[tuple] = set()
+    out: list[Diagnostic] = []
+    for d in sorted(diags, key=Diagnostic.sort_key):
+        key = (d.code, d.file, d.line, d.column, d.field, d.message, d.severity)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(d)
+    return out

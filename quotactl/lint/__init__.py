@@ -1,0 +1,1 @@
+"""The linter: schema validation plus registered semantic rules, producing Diagnostics."""

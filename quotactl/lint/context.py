@@ -1,0 +1,43 @@
+"""What a rule can see: the whole input as a model, and the lint options."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from quotactl.model.features import FeatureGates
+from quotactl.model.kueue import KueueCluster
+
+
+@dataclass(frozen=True)
+class LintOptions:
+    select: tuple[str, ...] = ()  # code prefixes to keep ("KQ1", "KQ104"); empty = all
+    ignore: tuple[str, ...] = ()  # code prefixes to drop
+    strict: bool = False  # warnings fail the run too
+    cross_refs: bool | None = None  # None = auto (check a reference kind only if the input has that kind)
+    feature_gates: dict[str, bool] = field(default_factory=dict)  # from --feature-gates
+    fair_sharing: bool | None = None  # --fair-sharing / --no-fair-sharing
+
+
+@dataclass
+class LintContext:
+    cluster: KueueCluster
+    options: LintOptions
+    gates: FeatureGates
+
+    @property
+    def fair_sharing(self) -> bool:
+        if self.options.fair_sharing is not None:
+            return self.options.fair_sharing
+        cfg = self.cluster.configuration
+        return bool(cfg and cfg.fair_sharing_enabled)
+
+    def check_refs_to(self, kind: str, present: bool) -> bool:
+        """Whether to report dangling references to objects of ``kind``.
+
+        ``present`` says whether the input holds any object of that kind.  In auto mode a
+        reference is only checked when it is: a file with ClusterQueues alone is a partial
+        view, not a config full of missing flavors.
+        """
+        if self.options.cross_refs is not None:
+            return self.options.cross_refs
+        return present

@@ -1,0 +1,87 @@
+"""Lint rules: one function each, registered with its code, name, severity and documentation.
+
+A rule is a generator over one model object (``scope="object"``, restricted to ``kinds``) or
+over the whole input (``scope="cluster"``).  It yields ``Finding``s; the runner turns them into
+``Diagnostic``s with the source position of the finding's path.
+
+    @rule(code="KQ201", name="borrow-within-cohort-needs-reclaim", kinds=("ClusterQueue",), ...)
+    def check(cq: ClusterQueue, ctx: LintContext):
+        if ...:
+            yield Finding(("spec", "preemption"), "message", type="Invalid")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from quotactl.diagnostics import Fix, Severity
+
+
+@dataclass(frozen=True)
+class RuleDoc:
+    what: str  # what the rule checks
+    why: str  # what goes wrong in the cluster otherwise
+    fix: str  # how to fix it
+    bad: str = ""  # a YAML snippet that trips the rule
+    good: str = ""  # the fixed snippet
+    source: str = ""  # where the behaviour comes from (spec section, Kueue source)
+
+
+@dataclass(frozen=True)
+class Finding:
+    path: tuple  # field path inside the object the finding is about
+    message: str
+    type: str | None = "Invalid"  # Kubernetes field.ErrorType, or None for advisory findings
+    severity: Severity | None = None  # overrides the rule's default severity
+    hint: str | None = None
+    fix: Fix | None = None
+    subject: object = None  # for cluster-scope rules: the model object the finding is about
+    value: bool = False  # point at the value rather than the key
+    related: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    severity: Severity
+    summary: str
+    doc: RuleDoc
+    dialect: str  # "kueue" | "yunikorn" | "input"
+    layer: str  # schema | cel | webhook | runtime | reference | input | config
+    kinds: tuple[str, ...] = ()
+    scope: str = "object"  # "object" | "cluster"
+    gate: str | None = None  # Kueue feature gate the rule depends on
+    check: Callable[..., Iterable[Finding]] | None = field(default=None, compare=False, repr=False)
+
+
+_REGISTRY: dict[str, Rule] = {}
+
+
+def rule(
+    *, code: str, name: str, severity: Severity | str, summary: str, doc: RuleDoc, dialect: str = "kueue",
+    layer: str = "webhook", kinds: tuple[str, ...] = (), scope: str = "object", gate: str | None = None,
+):
+    """Register the decorated generator function as a lint rule."""
+
+    def wrap(fn: Callable[..., Iterable[Finding]]):
+        register(
+            Rule(code, name, Severity(severity), summary, doc, dialect, layer, tuple(kinds), scope, gate, fn)
+        )
+        return fn
+
+    return wrap
+
+
+def register(r: Rule) -> Rule:
+    if r.code in _REGISTRY and _REGISTRY[r.code].check is not r.check:
+        raise ValueError(f"duplicate rule code {r.code}")
+    _REGISTRY[r.code] = r
+    return r
+
+
+def registry() -> dict[str, Rule]:
+    from quotactl.lint import rules  # noqa: F401  (imports every rule module once)
+
+    return dict(sorted(_REGISTRY.items()))

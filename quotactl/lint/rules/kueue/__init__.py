@@ -1,0 +1,1 @@
+"""Kueue rules: one module per rule or small family of rules."""

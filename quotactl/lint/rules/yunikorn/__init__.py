@@ -1,0 +1,1 @@
+"""YuniKorn rules: one module per rule or small family of rules."""

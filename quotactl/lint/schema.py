@@ -1,0 +1,450 @@
+"""JSON Schema validation of raw objects, with every error turned into a Diagnostic at the
+field's source line.
+
+Schemas live in ``schemas/`` (JSON Schema 2020-12, written for quotactl).  Conventions:
+
+* ``format`` values quotactl asserts: ``quantity``, ``dns-subdomain``, ``dns-label``,
+  ``label-key``, ``label-value``, ``k8s-time``, ``int32``, ``int64``.
+* ``x-kubernetes-list-map-keys: [name]`` on an array: items must be unique by those keys (a
+  missing key takes the item schema's ``default``), like the API server's list-map check.
+* ``x-kubernetes-list-type: set``: items unique.
+* Validation rules that need more than one field (CEL and webhook rules) are lint rules, not
+  schema keywords.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator, FormatChecker
+from jsonschema import validators as jsv
+from jsonschema.exceptions import ValidationError
+from referencing import Registry, Resource
+
+from quotactl.diagnostics import Diagnostic, Severity
+from quotactl.load.document import format_path
+from quotactl.load.objects import KubeObject
+from quotactl.model.quantity import Quantity, QuantityError
+from quotactl.model.validation import (
+    is_dns1123_label, is_dns1123_subdomain, is_label_value, qualified_name_errors,
+)
+
+SCHEMA_BASE_URI = "https://quotactl.dev/schemas/"
+
+# (group, kind) -> versions served, with the schema path pattern.
+SERVED = {
+    ("kueue.x-k8s.io", "ResourceFlavor"): ("v1beta1", "v1beta2"),
+    ("kueue.x-k8s.io", "ClusterQueue"): ("v1beta1", "v1beta2"),
+    ("kueue.x-k8s.io", "Cohort"): ("v1alpha1", "v1beta1", "v1beta2"),
+    ("kueue.x-k8s.io", "LocalQueue"): ("v1beta1", "v1beta2"),
+    ("kueue.x-k8s.io", "WorkloadPriorityClass"): ("v1beta1", "v1beta2"),
+    ("kueue.x-k8s.io", "Workload"): ("v1beta1", "v1beta2"),
+    ("config.kueue.x-k8s.io", "Configuration"): ("v1beta1", "v1beta2"),
+    ("scheduling.k8s.io", "PriorityClass"): ("v1",),
+    ("", "Namespace"): ("v1",),
+}
+
+
+def schema_path(group: str, version: str, kind: str) -> str:
+    if group == "kueue.x-k8s.io":
+        return f"kueue/{version}/{kind.lower()}.json"
+    if group == "config.kueue.x-k8s.io":
+        return f"kueue/config/{version}/{kind.lower()}.json"
+    if group == "":
+        return f"kubernetes/{version}/{kind.lower()}.json"
+    return f"kubernetes/{group}/{version}/{kind.lower()}.json"
+
+
+def schemas_root():
+    """The schemas directory: the source checkout's, or the copy installed with the package."""
+    here = Path(__file__).resolve().parents[2] / "schemas"
+    if here.is_dir():
+        return here
+    return resources.files("quotactl") / "schemas"  # pragma: no cover - wheel layout
+
+
+@lru_cache(maxsize=1)
+def _registry() -> Registry:
+    root = schemas_root()
+    pairs = []
+    for path in _walk(root):
+        rel = path.relative_to(root).as_posix() if hasattr(path, "relative_to") else str(path)
+        contents = json.loads(path.read_text(encoding="utf-8"))
+        uri = contents.get("$id") or SCHEMA_BASE_URI + rel
+        pairs.append((uri, Resource.from_contents(contents)))
+    return Registry().with_resources(pairs)
+
+
+def _walk(root):
+    for p in sorted(Path(str(root)).rglob("*.json")):
+        yield p
+
+
+# --------------------------------------------------------------------------- keywords --------
+
+def _list_map_keys(validator, keys, instance, schema):
+    if not validator.is_type(instance, "array"):
+        return
+    item_schema = schema.get("items") if isinstance(schema.get("items"), dict) else {}
+    defaults = {}
+    props = item_schema.get("properties", {}) if isinstance(item_schema, dict) else {}
+    for k in keys:
+        if isinstance(props.get(k), dict) and "default" in props[k]:
+            defaults[k] = props[k]["default"]
+    seen: dict[tuple, int] = {}
+    for i, item in enumerate(instance):
+        if not isinstance(item, dict):
+            continue
+        ident = tuple(item.get(k, defaults.get(k)) for k in keys)
+        if any(v is None for v in ident) or any(isinstance(v, (dict, list)) for v in ident):
+            continue
+        if ident in seen:
+            shown = ", ".join(f"{k}: {v!r}" for k, v in zip(keys, ident))
+            err = ValidationError(
+                f"duplicate entry ({shown}); first at index {seen[ident]}",
+                validator="x-kubernetes-list-map-keys", path=[i, keys[0]] if len(keys) == 1 else [i],
+            )
+            yield err
+        else:
+            seen[ident] = i
+
+
+def _list_set(validator, kind, instance, schema):
+    if kind != "set" or not validator.is_type(instance, "array"):
+        return
+    seen = []
+    for i, item in enumerate(instance):
+        if item in seen:
+            yield ValidationError(f"duplicate value {item!r}", validator="x-kubernetes-list-type", path=[i])
+        else:
+            seen.append(item)
+
+
+_Validator = jsv.extend(
+    Draft202012Validator,
+    {"x-kubernetes-list-map-keys": _list_map_keys, "x-kubernetes-list-type": _list_set},
+)
+
+
+# ---------------------------------------------------------------------------- formats --------
+
+FORMATS = FormatChecker(formats=())
+
+
+class _FormatProblem(ValueError):
+    pass
+
+
+def _format(name: str):
+    def deco(fn):
+        FORMATS.checks(name, raises=(_FormatProblem,))(fn)
+        return fn
+    return deco
+
+
+@_format("quantity")
+def _check_quantity(value) -> bool:
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        return True  # the type keyword reports it
+    try:
+        Quantity.parse(value)
+    except QuantityError as exc:
+        raise _FormatProblem(str(exc)) from exc
+    return True
+
+
+@_format("dns-subdomain")
+def _check_subdomain(value) -> bool:
+    if not isinstance(value, str):
+        return True
+    if not is_dns1123_subdomain(value):
+        raise _FormatProblem(
+            f"{value!r} is not a valid name: a lowercase RFC 1123 subdomain must consist of lower case "
+            "alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character "
+            "(regex '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
+        )
+    return True
+
+
+@_format("dns-label")
+def _check_label(value) -> bool:
+    if not isinstance(value, str):
+        return True
+    if not is_dns1123_label(value):
+        raise _FormatProblem(
+            f"{value!r} is not a valid name: a lowercase RFC 1123 label must consist of lower case "
+            "alphanumeric characters or '-', start and end with an alphanumeric character, and be at most "
+            "63 characters (regex '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
+        )
+    return True
+
+
+@_format("label-key")
+def _check_label_key(value) -> bool:
+    if not isinstance(value, str):
+        return True
+    errs = qualified_name_errors(value)
+    if errs:
+        raise _FormatProblem(f"{value!r}: " + "; ".join(errs))
+    return True
+
+
+@_format("label-value")
+def _check_label_value(value) -> bool:
+    if not isinstance(value, str):
+        return True
+    if not is_label_value(value):
+        raise _FormatProblem(
+            f"{value!r}: a valid label must be an empty string or consist of alphanumeric characters, '-', "
+            "'_' or '.', and must start and end with an alphanumeric character (at most 63 characters)"
+        )
+    return True
+
+
+_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
+
+
+@_format("k8s-time")
+def _check_time(value) -> bool:
+    if isinstance(value, str) and not _TIME.match(value):
+        raise _FormatProblem(f"{value!r} is not an RFC 3339 time (e.g. 2026-01-01T00:00:00Z)")
+    return True
+
+
+@_format("int32")
+def _check_int32(value) -> bool:
+    if isinstance(value, int) and not isinstance(value, bool) and not -(2**31) <= value < 2**31:
+        raise _FormatProblem(f"{value} is out of the int32 range (-2147483648..2147483647)")
+    return True
+
+
+@_format("int64")
+def _check_int64(value) -> bool:
+    if isinstance(value, int) and not isinstance(value, bool) and not -(2**63) <= value < 2**63:
+        raise _FormatProblem(f"{value} is out of the int64 range")
+    return True
+
+
+# ------------------------------------------------------------------------- validation --------
+
+@lru_cache(maxsize=64)
+def _validator_for(rel_path: str):
+    registry = _registry()
+    uri = SCHEMA_BASE_URI + rel_path
+    try:
+        schema = registry.contents(uri)
+    except Exception:
+        return None
+    return _Validator(schema, registry=registry, format_checker=FORMATS)
+
+
+# Schema keyword -> (quotactl code, Kubernetes error type)
+_KEYWORD_CODES = {
+    "required": ("KQ001", "Required"),
+    "enum": ("KQ002", "NotSupported"),
+    "const": ("KQ002", "NotSupported"),
+    "type": ("KQ003", "Invalid"),
+    "pattern": ("KQ004", "Invalid"),
+    "minimum": ("KQ004", "Invalid"),
+    "maximum": ("KQ004", "Invalid"),
+    "exclusiveMinimum": ("KQ004", "Invalid"),
+    "exclusiveMaximum": ("KQ004", "Invalid"),
+    "minLength": ("KQ004", "Invalid"),
+    "minItems": ("KQ004", "Invalid"),
+    "minProperties": ("KQ004", "Invalid"),
+    "format": ("KQ004", "Invalid"),
+    "maxItems": ("KQ005", "TooMany"),
+    "maxProperties": ("KQ005", "TooMany"),
+    "maxLength": ("KQ005", "TooLong"),
+    "x-kubernetes-list-map-keys": ("KQ006", "Duplicate"),
+    "x-kubernetes-list-type": ("KQ006", "Duplicate"),
+    "uniqueItems": ("KQ006", "Duplicate"),
+    "additionalProperties": ("KQ007", "FieldValueUnknown"),
+    "unevaluatedProperties": ("KQ007", "FieldValueUnknown"),
+}
+
+
+def deprecation_notes(objects: list[KubeObject]) -> list[Diagnostic]:
+    """One info per file that uses the deprecated kueue.x-k8s.io/v1beta1 (not one per object)."""
+    per_file: dict[str, list[KubeObject]] = {}
+    for o in objects:
+        if o.group == "kueue.x-k8s.io" and o.version == "v1beta1":
+            per_file.setdefault(o.ref.file, []).append(o)
+    out = []
+    for file, objs in per_file.items():
+        first = objs[0]
+        pos = first.ref.pos(("apiVersion",))
+        n = len(objs)
+        out.append(Diagnostic("KQ012", Severity.INFO, f"{n} object{'s' if n > 1 else ''} in this file use"
+                              f"{'' if n > 1 else 's'} the deprecated kueue.x-k8s.io/v1beta1 (first: {first.display}); "
+                              "Kueue converts it, but v1beta2 is the storage version", file, pos.line, pos.column,
+                              object=first.display, field="apiVersion"))
+    return out
+
+
+def validate_object(obj: KubeObject) -> list[Diagnostic]:
+    """Schema diagnostics for one object (also: apiVersion not served)."""
+    key = (obj.group, obj.kind)
+    served = SERVED.get(key)
+    if served is None:
+        return []
+    if obj.version not in served:
+        pos = obj.ref.pos(("apiVersion",))
+        versions = ", ".join(f"{obj.group + '/' if obj.group else ''}{v}" for v in served)
+        return [Diagnostic("KQ010", Severity.ERROR, f"{obj.api_version} is not a served version of {obj.kind} "
+                           f"(served: {versions})", obj.ref.file, pos.line, pos.column, object=obj.display,
+                           field="apiVersion", type="Invalid", input_error=False)]
+    validator = _validator_for(schema_path(obj.group, obj.version, obj.kind))
+    if validator is None:
+        return []
+    diags = []
+    if obj.group == "kueue.x-k8s.io" and obj.version == "v1alpha1":
+        pos = obj.ref.pos(("apiVersion",))
+        diags.append(Diagnostic("KQ011", Severity.WARNING, "kueue.x-k8s.io/v1alpha1 Cohort is served only by Kueue "
+                                "v0.9-v0.12 (checked with those rules); use v1beta2 with spec.parentName",
+                                obj.ref.file, pos.line, pos.column, object=obj.display, field="apiVersion"))
+    for err in validator.iter_errors(obj.data):
+        diags.extend(_to_diagnostics(err, obj))
+    return diags
+
+
+def _leaf_errors(err: ValidationError) -> list[ValidationError]:
+    """For anyOf/oneOf, descend into the most relevant branch's errors."""
+    if err.validator in ("anyOf", "oneOf") and err.context:
+        # Prefer the branch whose type matched (its errors are about content, not type).
+        by_branch: dict[int, list[ValidationError]] = {}
+        for sub in err.context:
+            by_branch.setdefault(sub.schema_path[0] if sub.schema_path else 0, []).append(sub)
+        typed = [errs for errs in by_branch.values() if not any(e.validator == "type" for e in errs)]
+        if typed:
+            return [leaf for e in typed[0] for leaf in _leaf_errors(e)]
+        return [err]
+    return [err]
+
+
+def _to_diagnostics(err: ValidationError, obj: KubeObject) -> list[Diagnostic]:
+    out = []
+    for leaf in _leaf_errors(err):
+        out.extend(_leaf_to_diagnostics(leaf, obj))
+    return out
+
+
+def _is_quantity_schema(schema: Any) -> bool:
+    if not isinstance(schema, dict):
+        return False
+    if schema.get("format") == "quantity":
+        return True
+    return any(isinstance(b, dict) and b.get("format") == "quantity" for b in schema.get("anyOf", []))
+
+
+def _leaf_to_diagnostics(err: ValidationError, obj: KubeObject) -> list[Diagnostic]:
+    path = tuple(err.absolute_path)
+    keyword = err.validator
+    code, ktype = _KEYWORD_CODES.get(keyword, ("KQ004", "Invalid"))
+    message = err.message
+    hint = None
+
+    if keyword == "required":
+        missing = _missing_property(err)
+        diag_path = path + (missing,) if missing else path
+        pos = obj.ref.pos(path)
+        message = f"required field {missing!r} is missing" if missing else err.message
+        return [_diag(code, message, obj, diag_path, pos, ktype)]
+    if keyword in ("additionalProperties", "unevaluatedProperties"):
+        out = []
+        allowed = sorted((err.schema.get("properties") or {}).keys()) if isinstance(err.schema, dict) else []
+        extras = [k for k in (err.instance or {}) if k not in allowed] if isinstance(err.instance, dict) else []
+        for extra in extras:
+            close = difflib.get_close_matches(str(extra), allowed, n=1, cutoff=0.6)
+            msg = f"unknown field {extra!r}"
+            fix_hint = f"did you mean {close[0]!r}?" if close else (
+                f"known fields here: {', '.join(allowed)}" if allowed and len(allowed) <= 12 else None)
+            msg += f"; {fix_hint}" if close else ""
+            note = "the API server rejects it (kubectl's default strict field validation) or silently drops it"
+            out.append(_diag(code, f"{msg} ({note})", obj, path + (extra,), obj.ref.pos(path + (extra,)), ktype,
+                             hint=None if close else fix_hint))
+        return out
+    if keyword == "format" and err.validator_value == "quantity" or (keyword == "type" and _is_quantity_schema(err.schema)):
+        code, ktype = "KQ008", "Invalid"
+        try:
+            Quantity.parse(err.instance)
+            message = f"{err.instance!r} is not a valid quantity"
+        except QuantityError as exc:
+            message = f"invalid quantity: {exc}"
+        hint = "write an integer, or a string such as \"500m\", \"1.5\", \"2Gi\""
+    elif keyword == "format":
+        message = str(err.cause) if err.cause else err.message
+        if err.validator_value in ("dns-subdomain", "dns-label") and path and path[-1] == "name" and len(path) == 2:
+            code = "KQ009"
+    elif keyword == "enum":
+        options = ", ".join(json.dumps(v) for v in err.validator_value)
+        close = difflib.get_close_matches(str(err.instance), [str(v) for v in err.validator_value], n=1, cutoff=0.5)
+        message = f"unsupported value {json.dumps(err.instance)}: supported values: {options}"
+        if close:
+            message += f"; did you mean {json.dumps(close[0])}?"
+    elif keyword == "const":
+        message = f"unsupported value {json.dumps(err.instance)}: must be {json.dumps(err.validator_value)}"
+    elif keyword == "type":
+        want = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
+        message = f"must be of type {' or '.join(want)}, got {_json_type(err.instance)} {_short(err.instance)}"
+    elif keyword == "maxItems":
+        message = f"must have at most {err.validator_value} items (has {len(err.instance)})"
+    elif keyword == "minItems":
+        message = f"must have at least {err.validator_value} item{'s' if err.validator_value != 1 else ''}"
+    elif keyword == "maxProperties":
+        message = f"must have at most {err.validator_value} entries (has {len(err.instance)})"
+    elif keyword == "maxLength":
+        message = f"may not be more than {err.validator_value} characters (has {len(err.instance)})"
+    elif keyword == "minLength":
+        message = "must not be empty" if err.validator_value == 1 else f"must be at least {err.validator_value} characters"
+    elif keyword == "minimum":
+        message = f"must be greater than or equal to {err.validator_value}"
+    elif keyword == "maximum":
+        message = f"must be less than or equal to {err.validator_value}"
+    elif keyword == "pattern":
+        message = f"{_short(err.instance)} should match '{err.validator_value}'"
+    return [_diag(code, message, obj, path, obj.ref.pos(path, value=True), ktype, hint=hint)]
+
+
+def _diag(code, message, obj: KubeObject, path, pos, ktype, hint=None) -> Diagnostic:
+    return Diagnostic(code, Severity.ERROR, message, obj.ref.file, pos.line, pos.column, object=obj.display,
+                      field=format_path(path) or None, type=ktype, hint=hint)
+
+
+def _missing_property(err: ValidationError) -> str | None:
+    m = re.match(r"^'([^']+)' is a required property", err.message)
+    if m:
+        return m.group(1)
+    if isinstance(err.validator_value, list) and isinstance(err.instance, dict):
+        for p in err.validator_value:
+            if p not in err.instance:
+                return p
+    return None
+
+
+def _json_type(v) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "boolean"
+    if isinstance(v, int):
+        return "integer"
+    if isinstance(v, float):
+        return "number"
+    if isinstance(v, str):
+        return "string"
+    if isinstance(v, list):
+        return "array"
+    return "object"
+
+
+def _short(v) -> str:
+    text = json.dumps(getattr(v, "raw", None) or v, default=str) if not isinstance(v, (dict, list)) else (
+        "{...}" if isinstance(v, dict) else "[...]")
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -1,0 +1,105 @@
+"""Parsed documents that remember where every value came from.
+
+A ``Document`` is plain Python data (dict / list / scalars) plus a map from each value's path
+(a tuple of keys and indices) to its source position.  Paths are absolute within the
+document; ``ObjectRef`` views one object inside it (a document, or an item of a ``kind: List``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+Path = tuple  # tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class Pos:
+    line: int  # 1-based
+    column: int  # 1-based
+
+
+class YamlFloat(float):
+    """A float that remembers its source text, so ``1e3`` can be judged as written."""
+
+    raw: str
+
+    def __new__(cls, value: float, raw: str):
+        obj = super().__new__(cls, value)
+        obj.raw = raw
+        return obj
+
+
+@dataclass
+class Document:
+    file: str
+    index: int  # 0-based position of the document in its file
+    data: Any
+    positions: dict[Path, Pos] = field(default_factory=dict)  # key position for mapping entries
+    value_positions: dict[Path, Pos] = field(default_factory=dict)  # where the value itself starts
+    start: Pos = Pos(1, 1)
+
+    def pos(self, path: Path, value: bool = False) -> Pos:
+        """Position of ``path``, or of its nearest ancestor that exists in the source."""
+        table = self.value_positions if value else self.positions
+        p = tuple(path)
+        while p:
+            hit = table.get(p) or self.positions.get(p)
+            if hit is not None:
+                return hit
+            p = p[:-1]
+        return self.start
+
+
+@dataclass(frozen=True)
+class ObjectRef:
+    """Where one Kubernetes object lives: its document and the path of the object inside it."""
+
+    doc: Document
+    base: Path = ()
+
+    @property
+    def file(self) -> str:
+        return self.doc.file
+
+    def pos(self, rel: Path = (), value: bool = False) -> Pos:
+        return self.doc.pos(tuple(self.base) + tuple(rel), value=value)
+
+
+# Fields whose values are maps keyed by user data (printed as field[key], like Kubernetes does).
+MAP_FIELDS = frozenset(
+    {
+        "labels", "annotations", "nodeLabels", "nodeSelector", "requests", "limits", "resourceUsage",
+        "matchLabels", "featureGates", "resourceWeights", "data", "binaryData", "flavors",
+        "capacity", "allocatable", "overhead", "reclaimablePods", "flavorsByResource",
+    }
+)
+
+
+def format_path(path: Path, map_fields: frozenset[str] = MAP_FIELDS) -> str:
+    """Kubernetes-style field path: ``spec.resourceGroups[0].flavors[1].name``, ``requests[cpu]``."""
+    out = ""
+    parent: object = None
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif isinstance(parent, str) and parent in map_fields:
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+        parent = part
+    return out
+
+
+def get_in(data: Any, path: Path, default: Any = None) -> Any:
+    cur = data
+    for part in path:
+        if isinstance(part, int):
+            if not isinstance(cur, list) or part >= len(cur):
+                return default
+            cur = cur[part]
+        else:
+            if not isinstance(cur, dict) or part not in cur:
+                return default
+            cur = cur[part]
+    return cur

@@ -1,0 +1,185 @@
+"""Documents -> Kubernetes objects: ``kind: List`` unwrapping, kind and dialect detection."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from quotactl.diagnostics import Diagnostic, Severity
+from quotactl.load.document import Document, ObjectRef
+from quotactl.load.sources import Source, collect_sources
+from quotactl.load.yamlparse import DEFAULT_LIMITS, Limits, parse_documents
+
+KUEUE_GROUP = "kueue.x-k8s.io"
+KUEUE_CONFIG_GROUP = "config.kueue.x-k8s.io"
+
+# Kinds quotactl models, per apiVersion group (core group = "").
+KUEUE_KINDS = {"ResourceFlavor", "ClusterQueue", "Cohort", "LocalQueue", "WorkloadPriorityClass", "Workload"}
+# Kueue kinds we know of but do not check: reported at info level, never an error.
+KUEUE_OTHER_KINDS = {
+    "AdmissionCheck", "Topology", "MultiKueueCluster", "MultiKueueConfig", "ProvisioningRequestConfig",
+}
+
+
+class Dialect:
+    KUEUE = "kueue"
+    YUNIKORN = "yunikorn"
+    NEUTRAL = "neutral"  # Kubernetes objects either dialect may use (Namespace, PriorityClass)
+    NONE = "none"
+
+
+@dataclass
+class KubeObject:
+    """One Kubernetes object as loaded: its raw data and where it came from."""
+
+    api_version: str
+    kind: str
+    data: dict
+    ref: ObjectRef
+    dialect: str
+
+    @property
+    def group(self) -> str:
+        return self.api_version.rpartition("/")[0] if "/" in self.api_version else ""
+
+    @property
+    def version(self) -> str:
+        return self.api_version.rpartition("/")[2]
+
+    @property
+    def metadata(self) -> dict:
+        md = self.data.get("metadata")
+        return md if isinstance(md, dict) else {}
+
+    @property
+    def name(self) -> str | None:
+        name = self.metadata.get("name")
+        return name if isinstance(name, str) else (str(name) if name is not None else None)
+
+    @property
+    def namespace(self) -> str | None:
+        ns = self.metadata.get("namespace")
+        return ns if isinstance(ns, str) else None
+
+    @property
+    def display(self) -> str:
+        return f"{self.kind}/{self.name if self.name is not None else '<unnamed>'}"
+
+
+@dataclass
+class LoadResult:
+    sources: list[Source] = field(default_factory=list)
+    documents: list[Document] = field(default_factory=list)
+    objects: list[KubeObject] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def dialects(self) -> set[str]:
+        return {o.dialect for o in self.objects if o.dialect in (Dialect.KUEUE, Dialect.YUNIKORN)}
+
+    def of_kind(self, kind: str) -> list[KubeObject]:
+        return [o for o in self.objects if o.kind == kind]
+
+
+def classify(api_version: str, kind: str, data: dict) -> str | None:
+    """The dialect of an object, or None when quotactl does not know the kind."""
+    group = api_version.rpartition("/")[0] if "/" in api_version else ""
+    if group == KUEUE_GROUP and (kind in KUEUE_KINDS or kind in KUEUE_OTHER_KINDS):
+        return Dialect.KUEUE
+    if group == KUEUE_CONFIG_GROUP and kind == "Configuration":
+        return Dialect.KUEUE
+    if group == "scheduling.k8s.io" and kind == "PriorityClass":
+        return Dialect.NEUTRAL
+    if group == "" and kind == "Namespace":
+        return Dialect.NEUTRAL
+    if group == "" and kind in ("Pod", "Node"):
+        return Dialect.YUNIKORN
+    if group == "" and kind == "ConfigMap" and is_yunikorn_configmap(data):
+        return Dialect.YUNIKORN
+    return None
+
+
+def is_yunikorn_configmap(data: dict) -> bool:
+    md = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
+    payload = data.get("data") if isinstance(data.get("data"), dict) else {}
+    return md.get("name") in ("yunikorn-configs", "yunikorn-defaults") or any(
+        isinstance(k, str) and k.endswith(".yaml") and "partitions" in str(v) for k, v in payload.items()
+    )
+
+
+def load(paths: list[str], *, limits: Limits = DEFAULT_LIMITS, stdin=None) -> LoadResult:
+    """Read every input and return the objects found, plus diagnostics for what was not usable."""
+    result = LoadResult()
+    sources, diags = collect_sources(paths, limits=limits, stdin=stdin)
+    result.sources = sources
+    result.diagnostics.extend(diags)
+    for src in sources:
+        if src.text is None:
+            continue
+        docs, parse_diags = parse_documents(src.text, src.name, limits=limits)
+        result.documents.extend(docs)
+        result.diagnostics.extend(parse_diags)
+        for doc in docs:
+            _collect_objects(doc, doc.data, (), result, depth=0)
+    return result
+
+
+def _collect_objects(doc: Document, data: Any, base: tuple, result: LoadResult, depth: int) -> None:
+    ref = ObjectRef(doc, base)
+    at = ref.pos()
+    if data is None:
+        return
+    if not isinstance(data, dict):
+        result.diagnostics.append(
+            Diagnostic("IN009", Severity.WARNING, f"document is a {_type_name(data)}, not a Kubernetes object; skipped",
+                       doc.file, at.line, at.column)
+        )
+        return
+    api_version, kind = data.get("apiVersion"), data.get("kind")
+    if kind is None and api_version is None:
+        if "partitions" in data:
+            result.objects.append(KubeObject("yunikorn/v1", "SchedulerConfig", data, ref, Dialect.YUNIKORN))
+            return
+        if "metadata" in data or "spec" in data:
+            result.diagnostics.append(
+                Diagnostic("IN009", Severity.ERROR, "object has no apiVersion and kind", doc.file, at.line, at.column,
+                           hint="add apiVersion (e.g. kueue.x-k8s.io/v1beta2) and kind", input_error=True)
+            )
+        else:
+            result.diagnostics.append(
+                Diagnostic("IN009", Severity.INFO, "document has no apiVersion/kind (not a Kubernetes object); skipped",
+                           doc.file, at.line, at.column)
+            )
+        return
+    if not isinstance(api_version, str) or not isinstance(kind, str) or not api_version or not kind:
+        missing = "apiVersion" if not isinstance(api_version, str) or not api_version else "kind"
+        result.diagnostics.append(
+            Diagnostic("IN009", Severity.ERROR, f"object has no valid {missing} (must be a non-empty string)",
+                       doc.file, *_lc(ref.pos((missing,))), input_error=True)
+        )
+        return
+    if kind.endswith("List") and isinstance(data.get("items"), list):
+        if depth > 2:
+            return
+        for i, item in enumerate(data["items"]):
+            _collect_objects(doc, item, base + ("items", i), result, depth + 1)
+        return
+    dialect = classify(api_version, kind, data)
+    if dialect is None:
+        group = api_version.rpartition("/")[0]
+        if group == KUEUE_GROUP or group == KUEUE_CONFIG_GROUP:
+            message = f"unknown Kueue kind {kind} ({api_version}); skipped"
+        else:
+            message = f"{api_version} {kind} is not a kind quotactl checks; skipped"
+        result.diagnostics.append(Diagnostic("IN003", Severity.INFO, message, doc.file, at.line, at.column,
+                                             object=f"{kind}/{(data.get('metadata') or {}).get('name', '') if isinstance(data.get('metadata'), dict) else ''}"))
+        return
+    result.objects.append(KubeObject(api_version, kind, data, ref, dialect))
+
+
+def _lc(pos) -> tuple[int, int]:
+    return pos.line, pos.column
+
+
+def _type_name(value: Any) -> str:
+    return {list: "list", str: "string", int: "number", float: "number", bool: "boolean"}.get(type(value), type(value).__name__)

@@ -1,0 +1,697 @@
+"""Typed Kueue objects, with v1alpha1 / v1beta1 / v1beta2 normalised into one model.
+
+Every engine (lint, explain, preempt, schedule) works on these classes.  They are built
+leniently: a field of the wrong type becomes ``None`` (schema validation reports it), so a
+broken object still yields a model.  Sub-structures keep their ``path`` inside the object, so a
+finding about them can point at the exact source line through ``source.ref``.
+
+Defaults are applied here exactly as the CRDs default them (kueue-api.md §7-§12).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from quotactl.load.objects import KubeObject
+from quotactl.model.coerce import (
+    as_bool, as_dict, as_int, as_list, as_quantity, as_str, quantity_map, str_map,
+)
+from quotactl.model.podspec import PodSpecInfo, Taint, Toleration, parse_taints, parse_tolerations, pod_spec_info
+from quotactl.model.quantity import Quantity
+
+Path = tuple
+
+# v1beta1 spellings that convert to a v1beta2 value.
+_FUNGIBILITY_ALIASES = {"Borrow": "MayStopSearch", "Preempt": "MayStopSearch"}
+
+
+# --------------------------------------------------------------------------- quotas ----------
+
+@dataclass(frozen=True)
+class ResourceQuota:
+    name: str | None
+    nominal: Quantity | None
+    borrowing_limit: Quantity | None
+    lending_limit: Quantity | None
+    path: Path
+    raw: dict = field(default_factory=dict, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class FlavorQuotas:
+    name: str | None
+    resources: tuple[ResourceQuota, ...]
+    path: Path
+
+
+@dataclass(frozen=True)
+class ResourceGroup:
+    covered_resources: tuple[str, ...]
+    flavors: tuple[FlavorQuotas, ...]
+    path: Path
+    covered_raw: tuple = ()  # the raw entries, for rules that check their type
+
+
+@dataclass(frozen=True)
+class FairSharing:
+    weight: Quantity | None  # None when the given weight was not a quantity
+    path: Path
+
+
+@dataclass(frozen=True)
+class Preemption:
+    reclaim_within_cohort: str = "Never"
+    within_cluster_queue: str = "Never"
+    borrow_within_cohort_policy: str = "Never"
+    max_priority_threshold: int | None = None
+
+
+@dataclass(frozen=True)
+class FlavorFungibility:
+    when_can_borrow: str = "MayStopSearch"
+    when_can_preempt: str = "TryNextFlavor"
+    preference: str | None = None
+
+
+@dataclass(frozen=True)
+class LabelSelectorRequirement:
+    key: str | None
+    operator: str | None
+    values: tuple[str, ...] | None
+    path: Path
+
+
+@dataclass(frozen=True)
+class LabelSelector:
+    match_labels: dict[str, str]
+    match_expressions: tuple[LabelSelectorRequirement, ...]
+    path: Path
+
+    def matches(self, labels: dict[str, str]) -> bool:
+        """metav1.LabelSelector semantics; ``{}`` matches everything."""
+        for k, v in self.match_labels.items():
+            if labels.get(k) != v:
+                return False
+        for r in self.match_expressions:
+            present = r.key in labels
+            vals = r.values or ()
+            if r.operator == "In" and not (present and labels[r.key] in vals):
+                return False
+            if r.operator == "NotIn" and present and labels[r.key] in vals:
+                return False
+            if r.operator == "Exists" and not present:
+                return False
+            if r.operator == "DoesNotExist" and present:
+                return False
+            if r.operator not in ("In", "NotIn", "Exists", "DoesNotExist"):
+                return False
+        return True
+
+
+@dataclass(frozen=True)
+class AdmissionCheckRule:
+    name: str | None
+    on_flavors: tuple[str, ...]
+    path: Path
+
+
+# ---------------------------------------------------------------------------- objects --------
+
+@dataclass(frozen=True)
+class KueueObject:
+    source: KubeObject = field(compare=False, repr=False)
+
+    @property
+    def api_version(self) -> str:
+        return self.source.api_version
+
+    @property
+    def version(self) -> str:
+        return self.source.version
+
+    @property
+    def display(self) -> str:
+        return self.source.display
+
+
+@dataclass(frozen=True)
+class ResourceFlavor(KueueObject):
+    name: str | None = None
+    node_labels: dict[str, str] = field(default_factory=dict)
+    node_taints: tuple[Taint, ...] = ()
+    tolerations: tuple[Toleration, ...] = ()
+    topology_name: str | None = None
+
+
+@dataclass(frozen=True)
+class ClusterQueue(KueueObject):
+    name: str | None = None
+    cohort: str | None = None
+    cohort_path: Path = ("spec", "cohortName")
+    resource_groups: tuple[ResourceGroup, ...] = ()
+    queueing_strategy: str = "BestEffortFIFO"
+    namespace_selector: LabelSelector | None = None  # None: no namespace may use this CQ
+    flavor_fungibility: FlavorFungibility = FlavorFungibility()
+    preemption: Preemption = Preemption()
+    admission_checks: tuple[AdmissionCheckRule, ...] = ()
+    stop_policy: str = "None"
+    fair_sharing: FairSharing | None = None
+    admission_mode: str | None = None
+    concurrent_admission_policy: dict | None = None
+
+    @property
+    def flavor_names(self) -> list[str]:
+        return [f.name for rg in self.resource_groups for f in rg.flavors if f.name]
+
+    def quota(self, flavor: str, resource: str) -> ResourceQuota | None:
+        for rg in self.resource_groups:
+            for f in rg.flavors:
+                if f.name == flavor:
+                    for r in f.resources:
+                        if r.name == resource:
+                            return r
+        return None
+
+
+@dataclass(frozen=True)
+class Cohort(KueueObject):
+    name: str | None = None
+    parent: str | None = None
+    parent_path: Path = ("spec", "parentName")
+    resource_groups: tuple[ResourceGroup, ...] = ()
+    fair_sharing: FairSharing | None = None
+
+
+@dataclass(frozen=True)
+class LocalQueue(KueueObject):
+    name: str | None = None
+    namespace: str = "default"
+    cluster_queue: str | None = None
+    stop_policy: str = "None"
+    fair_sharing: FairSharing | None = None
+
+
+@dataclass(frozen=True)
+class WorkloadPriorityClass(KueueObject):
+    name: str | None = None
+    value: int | None = None
+    description: str | None = None
+
+
+@dataclass(frozen=True)
+class PriorityClass(KueueObject):
+    name: str | None = None
+    value: int | None = None
+    global_default: bool = False
+    preemption_policy: str = "PreemptLowerPriority"
+
+
+@dataclass(frozen=True)
+class Namespace(KueueObject):
+    name: str | None = None
+    labels: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PriorityClassRef:
+    group: str | None
+    kind: str | None
+    name: str | None
+
+    @property
+    def is_workload_priority_class(self) -> bool:
+        return self.group == "kueue.x-k8s.io" and self.kind == "WorkloadPriorityClass"
+
+    @property
+    def is_pod_priority_class(self) -> bool:
+        return self.group == "scheduling.k8s.io" and self.kind == "PriorityClass"
+
+
+@dataclass(frozen=True)
+class PodSet:
+    name: str
+    count: int
+    min_count: int | None
+    template: dict
+    pod: PodSpecInfo
+    path: Path
+    labels: dict[str, str] = field(default_factory=dict)
+    annotations: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PodSetAssignment:
+    name: str
+    flavors: dict[str, str]  # resource -> flavor
+    resource_usage: dict[str, Quantity]  # total for the pod set
+    count: int | None
+    path: Path
+
+
+@dataclass(frozen=True)
+class Admission:
+    cluster_queue: str | None
+    pod_set_assignments: tuple[PodSetAssignment, ...]
+
+
+@dataclass(frozen=True)
+class Condition:
+    type: str
+    status: str | None
+    reason: str | None
+    message: str | None
+    last_transition_time: str | None
+
+
+@dataclass(frozen=True)
+class Workload(KueueObject):
+    name: str | None = None
+    namespace: str = "default"
+    uid: str | None = None
+    creation_timestamp: str | None = None
+    labels: dict[str, str] = field(default_factory=dict)
+    annotations: dict[str, str] = field(default_factory=dict)
+    queue_name: str | None = None
+    priority: int | None = None
+    priority_class_ref: PriorityClassRef | None = None
+    priority_class_ref_path: Path = ("spec", "priorityClassRef")
+    active: bool = True
+    pod_sets: tuple[PodSet, ...] = ()
+    admission: Admission | None = None
+    conditions: dict[str, Condition] = field(default_factory=dict)
+    reclaimable_pods: dict[str, int] = field(default_factory=dict)
+    maximum_execution_time_seconds: int | None = None
+
+    @property
+    def key(self) -> str:
+        return f"{self.namespace}/{self.name}"
+
+    def condition_true(self, ctype: str) -> bool:
+        c = self.conditions.get(ctype)
+        return c is not None and c.status == "True"
+
+    @property
+    def has_quota_reservation(self) -> bool:
+        """Counts against quota: QuotaReserved=True with an admission, not finished, active."""
+        return (
+            self.admission is not None
+            and self.condition_true("QuotaReserved")
+            and not self.condition_true("Finished")
+            and self.active
+        )
+
+    @property
+    def is_finished(self) -> bool:
+        return self.condition_true("Finished")
+
+    @property
+    def is_pending(self) -> bool:
+        return self.admission is None and not self.is_finished
+
+
+@dataclass(frozen=True)
+class KueueConfiguration(KueueObject):
+    fair_sharing_enabled: bool = False
+    preemption_strategies: tuple[str, ...] = ()
+    feature_gates: dict[str, bool] = field(default_factory=dict)
+    exclude_resource_prefixes: tuple[str, ...] = ()
+    quota_check_strategy: str = "BlockUndeclared"
+    transformations: tuple[dict, ...] = ()
+    raw: dict = field(default_factory=dict, compare=False, repr=False)
+
+
+# --------------------------------------------------------------------------- builders --------
+
+def _resource_groups(raw_groups, base: Path) -> tuple[ResourceGroup, ...]:
+    groups = []
+    for i, rg in enumerate(as_list(raw_groups)):
+        rg = as_dict(rg)
+        path = base + (i,)
+        covered_raw = tuple(as_list(rg.get("coveredResources")))
+        covered = tuple(c if isinstance(c, str) else str(c) for c in covered_raw)
+        flavors = []
+        for j, fq in enumerate(as_list(rg.get("flavors"))):
+            fq = as_dict(fq)
+            fpath = path + ("flavors", j)
+            resources = []
+            for k, rq in enumerate(as_list(fq.get("resources"))):
+                rq = as_dict(rq)
+                resources.append(
+                    ResourceQuota(
+                        name=as_str(rq.get("name")),
+                        nominal=as_quantity(rq.get("nominalQuota")),
+                        borrowing_limit=as_quantity(rq.get("borrowingLimit")),
+                        lending_limit=as_quantity(rq.get("lendingLimit")),
+                        path=fpath + ("resources", k),
+                        raw=rq,
+                    )
+                )
+            flavors.append(FlavorQuotas(as_str(fq.get("name")), tuple(resources), fpath))
+        groups.append(ResourceGroup(covered, tuple(flavors), path, covered_raw))
+    return tuple(groups)
+
+
+def _fair_sharing(raw, path: Path) -> FairSharing | None:
+    if not isinstance(raw, dict):
+        return None
+    weight = raw.get("weight", 1)
+    return FairSharing(as_quantity(weight), path)
+
+
+def _label_selector(raw, path: Path) -> LabelSelector | None:
+    if not isinstance(raw, dict):
+        return None
+    exprs = []
+    for i, e in enumerate(as_list(raw.get("matchExpressions"))):
+        e = as_dict(e)
+        vals = e.get("values")
+        exprs.append(
+            LabelSelectorRequirement(
+                as_str(e.get("key")), as_str(e.get("operator")),
+                tuple(str(v) for v in vals) if isinstance(vals, list) else None,
+                path + ("matchExpressions", i),
+            )
+        )
+    return LabelSelector(str_map(raw.get("matchLabels")), tuple(exprs), path)
+
+
+def _enum(value, default: str) -> str:
+    return value if isinstance(value, str) else default
+
+
+def build_resource_flavor(obj: KubeObject) -> ResourceFlavor:
+    spec = as_dict(obj.data.get("spec"))
+    return ResourceFlavor(
+        source=obj,
+        name=obj.name,
+        node_labels=str_map(spec.get("nodeLabels")),
+        node_taints=parse_taints(spec.get("nodeTaints")),
+        tolerations=parse_tolerations(spec.get("tolerations")),
+        topology_name=as_str(spec.get("topologyName")),
+    )
+
+
+def build_cluster_queue(obj: KubeObject) -> ClusterQueue:
+    spec = as_dict(obj.data.get("spec"))
+    cohort_field = "cohort" if obj.version == "v1beta1" else "cohortName"
+    cohort = as_str(spec.get(cohort_field))
+    pre = as_dict(spec.get("preemption"))
+    bwc = as_dict(pre.get("borrowWithinCohort"))
+    ff = as_dict(spec.get("flavorFungibility"))
+    checks = []
+    strategy = as_dict(spec.get("admissionChecksStrategy"))
+    for i, ac in enumerate(as_list(strategy.get("admissionChecks"))):
+        ac = as_dict(ac)
+        checks.append(
+            AdmissionCheckRule(
+                as_str(ac.get("name")), tuple(str(f) for f in as_list(ac.get("onFlavors"))),
+                ("spec", "admissionChecksStrategy", "admissionChecks", i),
+            )
+        )
+    if obj.version == "v1beta1" and isinstance(spec.get("admissionChecks"), list):
+        # v1beta1 plain list: converted to strategy rules without flavors; it wins over a strategy.
+        checks = [
+            AdmissionCheckRule(as_str(n), (), ("spec", "admissionChecks", i))
+            for i, n in enumerate(spec["admissionChecks"])
+        ]
+    return ClusterQueue(
+        source=obj,
+        name=obj.name,
+        cohort=cohort or None,
+        cohort_path=("spec", cohort_field),
+        resource_groups=_resource_groups(spec.get("resourceGroups"), ("spec", "resourceGroups")),
+        queueing_strategy=_enum(spec.get("queueingStrategy"), "BestEffortFIFO"),
+        namespace_selector=_label_selector(spec.get("namespaceSelector"), ("spec", "namespaceSelector")),
+        flavor_fungibility=FlavorFungibility(
+            _FUNGIBILITY_ALIASES.get(ff.get("whenCanBorrow"), _enum(ff.get("whenCanBorrow"), "MayStopSearch")),
+            _FUNGIBILITY_ALIASES.get(ff.get("whenCanPreempt"), _enum(ff.get("whenCanPreempt"), "TryNextFlavor")),
+            as_str(ff.get("preference")),
+        ),
+        preemption=Preemption(
+            _enum(pre.get("reclaimWithinCohort"), "Never"),
+            _enum(pre.get("withinClusterQueue"), "Never"),
+            _enum(bwc.get("policy"), "Never"),
+            as_int(bwc.get("maxPriorityThreshold")),
+        ),
+        admission_checks=tuple(checks),
+        stop_policy=_enum(spec.get("stopPolicy"), "None"),
+        fair_sharing=_fair_sharing(spec.get("fairSharing"), ("spec", "fairSharing")),
+        admission_mode=as_str(as_dict(spec.get("admissionScope")).get("admissionMode")),
+        concurrent_admission_policy=spec.get("concurrentAdmissionPolicy")
+        if isinstance(spec.get("concurrentAdmissionPolicy"), dict) else None,
+    )
+
+
+def build_cohort(obj: KubeObject) -> Cohort:
+    spec = as_dict(obj.data.get("spec"))
+    parent_field = "parent" if obj.version == "v1alpha1" else "parentName"
+    return Cohort(
+        source=obj,
+        name=obj.name,
+        parent=as_str(spec.get(parent_field)) or None,
+        parent_path=("spec", parent_field),
+        resource_groups=_resource_groups(spec.get("resourceGroups"), ("spec", "resourceGroups")),
+        fair_sharing=_fair_sharing(spec.get("fairSharing"), ("spec", "fairSharing")),
+    )
+
+
+def build_local_queue(obj: KubeObject) -> LocalQueue:
+    spec = as_dict(obj.data.get("spec"))
+    return LocalQueue(
+        source=obj,
+        name=obj.name,
+        namespace=obj.namespace or "default",
+        cluster_queue=as_str(spec.get("clusterQueue")),
+        stop_policy=_enum(spec.get("stopPolicy"), "None"),
+        fair_sharing=_fair_sharing(spec.get("fairSharing"), ("spec", "fairSharing")),
+    )
+
+
+def build_workload_priority_class(obj: KubeObject) -> WorkloadPriorityClass:
+    return WorkloadPriorityClass(
+        source=obj, name=obj.name, value=as_int(obj.data.get("value")), description=as_str(obj.data.get("description"))
+    )
+
+
+def build_priority_class(obj: KubeObject) -> PriorityClass:
+    return PriorityClass(
+        source=obj,
+        name=obj.name,
+        value=as_int(obj.data.get("value")),
+        global_default=as_bool(obj.data.get("globalDefault")) or False,
+        preemption_policy=_enum(obj.data.get("preemptionPolicy"), "PreemptLowerPriority"),
+    )
+
+
+def build_namespace(obj: KubeObject) -> Namespace:
+    labels = str_map(obj.metadata.get("labels"))
+    # Kubernetes labels every namespace with its own name.
+    if obj.name:
+        labels.setdefault("kubernetes.io/metadata.name", obj.name)
+    return Namespace(source=obj, name=obj.name, labels=labels)
+
+
+def _priority_class_ref(spec: dict, version: str) -> tuple[PriorityClassRef | None, Path]:
+    if version == "v1beta1":
+        name = as_str(spec.get("priorityClassName"))
+        source = spec.get("priorityClassSource", "")
+        if not name:
+            return None, ("spec", "priorityClassName")
+        if source == "kueue.x-k8s.io/workloadpriorityclass":
+            return PriorityClassRef("kueue.x-k8s.io", "WorkloadPriorityClass", name), ("spec", "priorityClassName")
+        if source == "scheduling.k8s.io/priorityclass":
+            return PriorityClassRef("scheduling.k8s.io", "PriorityClass", name), ("spec", "priorityClassName")
+        # An empty source converts to no reference at all (kueue-api.md §12.5).
+        return None, ("spec", "priorityClassName")
+    ref = spec.get("priorityClassRef")
+    if not isinstance(ref, dict):
+        return None, ("spec", "priorityClassRef")
+    return PriorityClassRef(as_str(ref.get("group")), as_str(ref.get("kind")), as_str(ref.get("name"))), (
+        "spec", "priorityClassRef")
+
+
+def build_workload(obj: KubeObject) -> Workload:
+    spec = as_dict(obj.data.get("spec"))
+    status = as_dict(obj.data.get("status"))
+    md = obj.metadata
+    pod_sets = []
+    for i, ps in enumerate(as_list(spec.get("podSets"))):
+        ps = as_dict(ps)
+        template = as_dict(ps.get("template"))
+        count = as_int(ps.get("count"))
+        tmeta = as_dict(template.get("metadata"))
+        pod_sets.append(
+            PodSet(
+                name=as_str(ps.get("name")) or "main",
+                count=1 if count is None else count,
+                min_count=as_int(ps.get("minCount")),
+                template=template,
+                pod=pod_spec_info(template.get("spec")),
+                path=("spec", "podSets", i),
+                labels=str_map(tmeta.get("labels")),
+                annotations=str_map(tmeta.get("annotations")),
+            )
+        )
+    admission = None
+    raw_adm = status.get("admission")
+    if isinstance(raw_adm, dict):
+        psas = []
+        for k, psa in enumerate(as_list(raw_adm.get("podSetAssignments"))):
+            psa = as_dict(psa)
+            psas.append(
+                PodSetAssignment(
+                    name=as_str(psa.get("name")) or "main",
+                    flavors={str(r): str(f) for r, f in as_dict(psa.get("flavors")).items()},
+                    resource_usage=quantity_map(psa.get("resourceUsage")),
+                    count=as_int(psa.get("count")),
+                    path=("status", "admission", "podSetAssignments", k),
+                )
+            )
+        admission = Admission(as_str(raw_adm.get("clusterQueue")), tuple(psas))
+    conditions = {}
+    for c in as_list(status.get("conditions")):
+        c = as_dict(c)
+        ctype = as_str(c.get("type"))
+        if ctype:
+            conditions[ctype] = Condition(
+                ctype, as_str(c.get("status")) if not isinstance(c.get("status"), bool) else str(c.get("status")),
+                as_str(c.get("reason")), as_str(c.get("message")), as_str(c.get("lastTransitionTime")) or (
+                    str(c.get("lastTransitionTime")) if c.get("lastTransitionTime") is not None else None),
+            )
+    reclaimable = {}
+    for r in as_list(status.get("reclaimablePods")):
+        r = as_dict(r)
+        n, cnt = as_str(r.get("name")), as_int(r.get("count"))
+        if n and cnt is not None:
+            reclaimable[n] = cnt
+    ref, ref_path = _priority_class_ref(spec, obj.version)
+    active = spec.get("active")
+    created = md.get("creationTimestamp")
+    return Workload(
+        source=obj,
+        name=obj.name,
+        namespace=obj.namespace or "default",
+        uid=as_str(md.get("uid")),
+        creation_timestamp=str(created) if created is not None else None,
+        labels=str_map(md.get("labels")),
+        annotations=str_map(md.get("annotations")),
+        queue_name=as_str(spec.get("queueName")),
+        priority=as_int(spec.get("priority")),
+        priority_class_ref=ref,
+        priority_class_ref_path=ref_path,
+        active=active is not False,
+        pod_sets=tuple(pod_sets),
+        admission=admission,
+        conditions=conditions,
+        reclaimable_pods=reclaimable,
+        maximum_execution_time_seconds=as_int(spec.get("maximumExecutionTimeSeconds")),
+    )
+
+
+def build_configuration(obj: KubeObject) -> KueueConfiguration:
+    data = obj.data
+    fs = data.get("fairSharing")
+    if obj.version == "v1beta1":
+        enabled = isinstance(fs, dict) and fs.get("enable") is True
+        strategies = tuple(as_list(as_dict(fs).get("preemptionStrategies"))) or (
+            ("LessThanOrEqualToFinalShare", "LessThanInitialShare") if enabled else ())
+    else:
+        enabled = isinstance(fs, dict)
+        strategies = tuple(as_list(as_dict(fs).get("preemptionStrategies")))
+    resources = as_dict(data.get("resources"))
+    gates = {str(k): v for k, v in as_dict(data.get("featureGates")).items() if isinstance(v, bool)}
+    return KueueConfiguration(
+        source=obj,
+        fair_sharing_enabled=enabled,
+        preemption_strategies=tuple(str(s) for s in strategies),
+        feature_gates=gates,
+        exclude_resource_prefixes=tuple(str(p) for p in as_list(resources.get("excludeResourcePrefixes"))),
+        quota_check_strategy=_enum(resources.get("quotaCheckStrategy"), "BlockUndeclared"),
+        transformations=tuple(as_dict(t) for t in as_list(resources.get("transformations"))),
+        raw=data,
+    )
+
+
+BUILDERS = {
+    "ResourceFlavor": build_resource_flavor,
+    "ClusterQueue": build_cluster_queue,
+    "Cohort": build_cohort,
+    "LocalQueue": build_local_queue,
+    "WorkloadPriorityClass": build_workload_priority_class,
+    "Workload": build_workload,
+    "Configuration": build_configuration,
+    "PriorityClass": build_priority_class,
+    "Namespace": build_namespace,
+}
+
+
+def build(obj: KubeObject) -> KueueObject | None:
+    builder = BUILDERS.get(obj.kind)
+    return builder(obj) if builder else None
+
+
+# ------------------------------------------------------------------------- the cluster --------
+
+@dataclass
+class KueueCluster:
+    """All Kueue objects of one input, indexed by name.  The first of two duplicates wins
+    (the lint rule KQ504 reports the second); lists keep every object for linting."""
+
+    resource_flavors: dict[str, ResourceFlavor] = field(default_factory=dict)
+    cluster_queues: dict[str, ClusterQueue] = field(default_factory=dict)
+    cohorts: dict[str, Cohort] = field(default_factory=dict)
+    local_queues: dict[tuple[str, str], LocalQueue] = field(default_factory=dict)  # (namespace, name)
+    workload_priority_classes: dict[str, WorkloadPriorityClass] = field(default_factory=dict)
+    priority_classes: dict[str, PriorityClass] = field(default_factory=dict)
+    namespaces: dict[str, Namespace] = field(default_factory=dict)
+    workloads: dict[str, Workload] = field(default_factory=dict)  # "namespace/name"
+    configuration: KueueConfiguration | None = None
+    all_objects: list[KueueObject] = field(default_factory=list)
+
+    def cohort_members(self, cohort: str) -> list[ClusterQueue]:
+        return [cq for cq in self.cluster_queues.values() if cq.cohort == cohort]
+
+    def child_cohorts(self, cohort: str) -> list[Cohort]:
+        return [c for c in self.cohorts.values() if c.parent == cohort]
+
+    def cohort_names(self) -> set[str]:
+        """Every cohort that exists, explicitly or implicitly (named by a CQ or as a parent)."""
+        names = set(self.cohorts)
+        names.update(cq.cohort for cq in self.cluster_queues.values() if cq.cohort)
+        names.update(c.parent for c in self.cohorts.values() if c.parent)
+        return names
+
+    def cluster_queue_for(self, wl: Workload) -> ClusterQueue | None:
+        lq = self.local_queues.get((wl.namespace, wl.queue_name or ""))
+        if lq is None or not lq.cluster_queue:
+            return None
+        return self.cluster_queues.get(lq.cluster_queue)
+
+
+def build_cluster(objects: list[KubeObject]) -> KueueCluster:
+    cluster = KueueCluster()
+    for obj in objects:
+        model = build(obj)
+        if model is None:
+            continue
+        cluster.all_objects.append(model)
+        name = getattr(model, "name", None)
+        if isinstance(model, ResourceFlavor) and name:
+            cluster.resource_flavors.setdefault(name, model)
+        elif isinstance(model, ClusterQueue) and name:
+            cluster.cluster_queues.setdefault(name, model)
+        elif isinstance(model, Cohort) and name:
+            cluster.cohorts.setdefault(name, model)
+        elif isinstance(model, LocalQueue) and name:
+            cluster.local_queues.setdefault((model.namespace, name), model)
+        elif isinstance(model, WorkloadPriorityClass) and name:
+            cluster.workload_priority_classes.setdefault(name, model)
+        elif isinstance(model, PriorityClass) and name:
+            cluster.priority_classes.setdefault(name, model)
+        elif isinstance(model, Namespace) and name:
+            cluster.namespaces.setdefault(name, model)
+        elif isinstance(model, Workload) and name:
+            cluster.workloads.setdefault(model.key, model)
+        elif isinstance(model, KueueConfiguration) and cluster.configuration is None:
+            cluster.configuration = model
+    return cluster

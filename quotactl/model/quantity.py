@@ -1,0 +1,238 @@
+"""Kubernetes resource quantities, parsed exactly (no floats).
+
+A quantity is ``<signed number><suffix>`` where the suffix is a binary SI unit (Ki..Ei), a
+decimal SI unit (n, u, m, "", k, M..E) or a decimal exponent (e3, E-3).  Values are held as
+an integer count of nano-units, rounded up in magnitude as Kubernetes does, so comparisons
+and sums are exact.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+NANO = 10**9
+INT64_MAX = 2**63 - 1
+
+_BINARY = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
+_DECIMAL = {
+    "n": Fraction(1, 10**9),
+    "u": Fraction(1, 10**6),
+    "m": Fraction(1, 10**3),
+    "": Fraction(1),
+    "k": Fraction(10**3),
+    "M": Fraction(10**6),
+    "G": Fraction(10**9),
+    "T": Fraction(10**12),
+    "P": Fraction(10**15),
+    "E": Fraction(10**18),
+}
+
+_NUMBER = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
+_GRAMMAR = re.compile(
+    rf"^(?P<num>{_NUMBER})(?:(?P<bin>[KMGTPE]i)|(?P<exp>[eE][+-]?[0-9]+)|(?P<dec>[numkMGTPE])?)$"
+)
+# The CRD pattern is looser than the parser (it allows a decimal exponent with a fraction,
+# such as 1e2.5); Kueue's webhook then fails to decode such a value, so we reject it too.
+
+
+class QuantityError(ValueError):
+    """A string that Kubernetes would not accept as a quantity."""
+
+
+@dataclass(frozen=True, order=False)
+class Quantity:
+    """An exact Kubernetes quantity.
+
+    ``nanos`` is the value times 10^9 (rounded up in magnitude); ``text`` is the source
+    text, kept for messages; ``binary`` records a binary-SI suffix for canonical printing.
+    """
+
+    nanos: int
+    text: str = ""
+    binary: bool = False
+
+    # -- construction -------------------------------------------------------------------
+    @classmethod
+    def parse(cls, value: object) -> Quantity:
+        """Parse a YAML scalar (str or int) as Kubernetes does; raise QuantityError."""
+        if isinstance(value, bool):
+            raise QuantityError(f"{value!r} is a boolean, not a quantity")
+        if isinstance(value, int):
+            return cls(_clamp(value * NANO), str(value))
+        if isinstance(value, float):
+            if value != value or value in (float("inf"), float("-inf")):
+                raise QuantityError(f"{value!r} is not a finite number")
+            if value.is_integer():
+                return cls(_clamp(int(value) * NANO), str(int(value)))
+            raise QuantityError(
+                f"{value!r} is a YAML float; Kueue's schema accepts only integers or strings "
+                f"(write \"{value}\" or {_suggest_milli(value)})"
+            )
+        if not isinstance(value, str):
+            raise QuantityError(f"expected a quantity, got {type(value).__name__}")
+        text = value
+        m = _GRAMMAR.match(text)
+        if not m:
+            raise QuantityError(_explain_bad(text))
+        number = Fraction(_normalise_number(m.group("num")))
+        binary = False
+        if m.group("bin"):
+            multiplier = Fraction(_BINARY[m.group("bin")])
+            binary = True
+        elif m.group("exp"):
+            exponent = int(m.group("exp")[1:])
+            if abs(exponent) > 1000:
+                raise QuantityError(f"{text!r}: exponent out of range")
+            multiplier = Fraction(10) ** exponent
+        else:
+            multiplier = _DECIMAL[m.group("dec") or ""]
+        nanos_exact = number * multiplier * NANO
+        return cls(_clamp(_ceil_magnitude(nanos_exact)), text, binary)
+
+    @classmethod
+    def from_units(cls, units: int | Fraction) -> Quantity:
+        return cls(_ceil_magnitude(Fraction(units) * NANO))
+
+    @classmethod
+    def from_milli(cls, milli: int) -> Quantity:
+        return cls(milli * 10**6)
+
+    # -- arithmetic ---------------------------------------------------------------------
+    def __add__(self, other: Quantity) -> Quantity:
+        return Quantity(self.nanos + other.nanos)
+
+    def __sub__(self, other: Quantity) -> Quantity:
+        return Quantity(self.nanos - other.nanos)
+
+    def __neg__(self) -> Quantity:
+        return Quantity(-self.nanos)
+
+    def __mul__(self, k: int) -> Quantity:
+        return Quantity(self.nanos * k)
+
+    __rmul__ = __mul__
+
+    def __lt__(self, other: Quantity) -> bool:
+        return self.nanos < other.nanos
+
+    def __le__(self, other: Quantity) -> bool:
+        return self.nanos <= other.nanos
+
+    def __gt__(self, other: Quantity) -> bool:
+        return self.nanos > other.nanos
+
+    def __ge__(self, other: Quantity) -> bool:
+        return self.nanos >= other.nanos
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Quantity) and self.nanos == other.nanos
+
+    def __hash__(self) -> int:
+        return hash(self.nanos)
+
+    def is_negative(self) -> bool:
+        return self.nanos < 0
+
+    def is_zero(self) -> bool:
+        return self.nanos == 0
+
+    # -- integer views used by Kueue -------------------------------------------------------
+    def value(self) -> int:
+        """Whole units, rounded away from zero (Kubernetes ``Quantity.Value``)."""
+        return _ceil_magnitude(Fraction(self.nanos, NANO))
+
+    def milli_value(self) -> int:
+        """Milli-units, rounded away from zero (Kubernetes ``Quantity.MilliValue``)."""
+        return _ceil_magnitude(Fraction(self.nanos, 10**6))
+
+    def as_fraction(self) -> Fraction:
+        return Fraction(self.nanos, NANO)
+
+    # -- printing -------------------------------------------------------------------------
+    def canonical(self) -> str:
+        """A short canonical form, like ``kubectl`` prints (1500m, 2Gi, 10)."""
+        return format_nanos(self.nanos, binary=self.binary)
+
+    def __str__(self) -> str:
+        return self.text or self.canonical()
+
+    def __repr__(self) -> str:
+        return f"Quantity({self.canonical()!r})"
+
+
+def format_nanos(nanos: int, binary: bool = False) -> str:
+    sign = "-" if nanos < 0 else ""
+    n = abs(nanos)
+    if n == 0:
+        return "0"
+    if binary and n % NANO == 0:
+        units = n // NANO
+        for suffix, mult in reversed(list(_BINARY.items())):
+            if units % mult == 0:
+                return f"{sign}{units // mult}{suffix}"
+    for suffix, scale in (("", NANO), ("m", 10**6), ("u", 10**3), ("n", 1)):
+        if n % scale == 0:
+            value = n // scale
+            if suffix == "":
+                for big, mult in (("E", 10**18), ("P", 10**15), ("T", 10**12), ("G", 10**9), ("M", 10**6), ("k", 10**3)):
+                    if value % mult == 0 and value >= mult:
+                        return f"{sign}{value // mult}{big}"
+            return f"{sign}{value}{suffix}"
+    return f"{sign}{n}n"  # unreachable: every integer is a multiple of 1n
+
+
+def _ceil_magnitude(x: Fraction) -> int:
+    """Round away from zero to an integer (Kubernetes rounds sub-nano values up in magnitude)."""
+    magnitude = -((-abs(x.numerator)) // x.denominator)
+    return magnitude if x >= 0 else -magnitude
+
+
+def _normalise_number(num: str) -> str:
+    num = num.lstrip("+")
+    if num.endswith("."):
+        num += "0"
+    if num.startswith(".") or num.startswith("-."):
+        num = num.replace(".", "0.", 1)
+    return num
+
+
+def _clamp(nanos: int) -> int:
+    limit = INT64_MAX * NANO
+    return max(-limit, min(limit, nanos))
+
+
+def _suggest_milli(value: float) -> str:
+    milli = Fraction(str(value)) * 1000
+    if milli.denominator == 1:
+        return f"{milli.numerator}m"
+    return f'"{value}"'
+
+
+def _explain_bad(text: str) -> str:
+    stripped = text.strip()
+    if not text:
+        return "empty string is not a quantity"
+    if stripped != text:
+        return f"{text!r} has surrounding spaces"
+    if " " in text:
+        return f"{text!r} contains a space; write it without one (e.g. {text.replace(' ', '')!r})"
+    m = re.match(rf"^({_NUMBER})\s*(.*)$", text)
+    if m:
+        suffix = m.group(2)
+        hints = {"K": "k (decimal) or Ki (binary)", "KB": "k or Ki", "Kb": "k or Ki", "gi": "Gi", "mi": "Mi",
+                 "ki": "Ki", "Gb": "G or Gi", "GB": "G or Gi", "MB": "M or Mi", "Mb": "M or Mi", "TB": "T or Ti"}
+        if suffix in hints:
+            return f"{text!r}: unknown suffix {suffix!r}; did you mean {hints[suffix]}?"
+        if suffix:
+            return f"{text!r}: unknown suffix {suffix!r} (use n, u, m, k, M, G, T, P, E, Ki..Ei or an exponent like e3)"
+    return f"{text!r} is not a quantity (expected a number with an optional suffix, e.g. 500m, 2Gi, 1e3)"
+
+
+def is_quantity_text(text: str) -> bool:
+    try:
+        Quantity.parse(text)
+    except QuantityError:
+        return False
+    return True

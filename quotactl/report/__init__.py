@@ -1,0 +1,1 @@
+"""Renderers: each takes a result model and returns text.  Nothing here computes quota."""

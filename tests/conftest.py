@@ -1,0 +1,8 @@
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("NO_COLOR", "1")
+SHARED = ROOT.parent / "shared"
