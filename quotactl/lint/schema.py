@@ -18,7 +18,6 @@ import difflib
 import json
 import re
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -63,10 +62,7 @@ def schema_path(group: str, version: str, kind: str) -> str:
 
 def schemas_root():
     """The schemas directory: the source checkout's, or the copy installed with the package."""
-    here = Path(__file__).resolve().parents[2] / "schemas"
-    if here.is_dir():
-        return here
-    return resources.files("quotactl") / "schemas"  # pragma: no cover - wheel layout
+    return Path(__file__).resolve().parents[1] / "schemas"
 
 
 @lru_cache(maxsize=1)

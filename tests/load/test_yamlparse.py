@@ -1,0 +1,110 @@
+from quotactl.load.document import format_path
+from quotactl.load.objects import load
+from quotactl.load.yamlparse import Limits, parse_documents
+
+
+def test_positions_of_every_field():
+    text = "apiVersion: v1\nkind: X\nspec:\n  groups:\n  - name: a\n    items: [1, 2]\n"
+    docs, diags = parse_documents(text, "f.yaml")
+    assert not diags
+    doc = docs[0]
+    assert doc.pos(("spec",)).line == 3
+    assert doc.pos(("spec", "groups", 0, "name")) .line == 5
+    assert doc.pos(("spec", "groups", 0, "name")).column == 5
+    assert doc.pos(("spec", "groups", 0, "items", 1)).line == 6
+    # a path that does not exist falls back to the nearest ancestor
+    assert doc.pos(("spec", "groups", 0, "missing")).line == 5
+
+
+def test_multi_document_and_syntax_error_keeps_earlier_docs():
+    text = "a: 1\n---\nb: 2\n---\nc: [1,\n"
+    docs, diags = parse_documents(text, "f.yaml")
+    assert [d.data for d in docs] == [{"a": 1}, {"b": 2}]
+    assert diags and diags[0].code == "IN001" and diags[0].line >= 5
+
+
+def test_yaml12_scalars_and_raw_floats():
+    docs, _ = parse_documents("a: yes\nb: 1e3\nc: '5'\nd: 0x10\ne: ~\nf: 2026-01-01\n", "f.yaml")
+    data = docs[0].data
+    assert data["a"] == "yes" and data["c"] == "5" and data["d"] == 16 and data["e"] is None
+    assert data["b"] == 1000.0 and data["b"].raw == "1e3"
+    assert data["f"] == "2026-01-01"
+
+
+def test_duplicate_keys_are_reported():
+    docs, diags = parse_documents("a: 1\nb: 2\na: 3\n", "f.yaml")
+    assert docs[0].data["a"] == 3
+    assert [(d.code, d.line) for d in diags] == [("IN008", 3)]
+
+
+def test_merge_keys():
+    docs, diags = parse_documents("base: &b {x: 1, y: 2}\nc:\n  <<: *b\n  y: 3\n", "f.yaml")
+    assert not diags
+    assert docs[0].data["c"] == {"x": 1, "y": 3}
+
+
+def test_alias_bomb_is_refused_quickly():
+    lines = ["a: &a [x,x,x,x,x,x,x,x,x,x]"]
+    for i in range(1, 10):
+        prev, cur = chr(ord("a") + i - 1), chr(ord("a") + i)
+        lines.append(f"{cur}: &{cur} [" + ",".join([f"*{prev}"] * 10) + "]")
+    docs, diags = parse_documents("\n".join(lines) + "\n", "bomb.yaml")
+    assert not docs
+    assert diags[0].code == "IN007"
+
+
+def test_deep_nesting_is_refused():
+    text = "a: " + "[" * 10000 + "]" * 10000 + "\n"
+    docs, diags = parse_documents(text, "deep.yaml")
+    assert not docs and diags[0].code == "IN006"
+
+
+def test_limits_are_configurable():
+    docs, diags = parse_documents("a: [[[1]]]\n", "f.yaml", limits=Limits(max_depth=3))
+    assert diags and diags[0].code == "IN006"
+
+
+def test_embedded_offsets():
+    docs, _ = parse_documents("a:\n  b: 1\n", "cm.yaml", line_offset=10, column_offset=4)
+    assert docs[0].pos(("a", "b")) .line == 12
+    assert docs[0].pos(("a", "b")).column == 7
+
+
+def test_format_path():
+    assert format_path(("spec", "resourceGroups", 0, "flavors", 1, "name")) == "spec.resourceGroups[0].flavors[1].name"
+    assert format_path(("spec", "podSets", 0, "template", "spec", "containers", 0, "resources", "requests", "cpu")) \
+        == "spec.podSets[0].template.spec.containers[0].resources.requests[cpu]"
+    assert format_path(("metadata", "annotations", "kueue.x-k8s.io/admission-gated-by")) \
+        == "metadata.annotations[kueue.x-k8s.io/admission-gated-by]"
+
+
+def test_kind_list_and_unknown_kinds(tmp_path):
+    f = tmp_path / "list.yaml"
+    f.write_text(
+        "apiVersion: v1\nkind: List\nitems:\n"
+        "- apiVersion: kueue.x-k8s.io/v1beta2\n  kind: ResourceFlavor\n  metadata: {name: a}\n"
+        "- apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: web}\n"
+    )
+    result = load([str(f)])
+    assert [o.display for o in result.objects] == ["ResourceFlavor/a"]
+    assert result.objects[0].ref.pos(("metadata", "name")).line == 6
+    assert [d.code for d in result.diagnostics] == ["IN003"]
+    assert result.diagnostics[0].severity.value == "info"
+
+
+def test_json_input(tmp_path):
+    f = tmp_path / "rf.json"
+    f.write_text('{\n  "apiVersion": "kueue.x-k8s.io/v1beta2",\n  "kind": "ResourceFlavor",\n  "metadata": {"name": "x"}\n}\n')
+    result = load([str(f)])
+    assert result.objects[0].name == "x"
+    assert result.objects[0].ref.pos(("metadata",)).line == 4
+
+
+def test_directory_is_recursive_and_sorted(tmp_path):
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "two.yml").write_text("apiVersion: v1\nkind: Namespace\nmetadata: {name: two}\n")
+    (tmp_path / "one.yaml").write_text("apiVersion: v1\nkind: Namespace\nmetadata: {name: one}\n")
+    (tmp_path / "notes.txt").write_text("not yaml")
+    result = load([str(tmp_path)])
+    assert [o.name for o in result.objects] == ["two", "one"]  # sorted by path: b/two.yml < one.yaml
+    assert len(result.sources) == 2
