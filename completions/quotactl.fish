@@ -1,0 +1,1 @@
+complete --command quotactl --no-files --arguments "(env _QUOTACTL_COMPLETE=complete_fish _TYPER_COMPLETE_FISH_ACTION=get-args _TYPER_COMPLETE_ARGS=(commandline -cp) quotactl)" --condition "env _QUOTACTL_COMPLETE=complete_fish _TYPER_COMPLETE_FISH_ACTION=is-args _TYPER_COMPLETE_ARGS=(commandline -cp) quotactl"
