@@ -1,0 +1,270 @@
+"""ResourceFlavor CEL and webhook rules (kueue-api.md §6; rule catalogue RF-5..RF-11, RF-13..RF-17).
+
+The CEL rules sit on the ``spec.nodeTaints`` / ``spec.tolerations`` lists and on ``spec``, so Kueue
+reports them at those paths; quotactl reports one finding per offending entry, at the same path,
+naming the entry in the message.
+"""
+
+from __future__ import annotations
+
+from quotactl.lint.rule import Finding, RuleDoc, rule
+from quotactl.lint.rules.kueue.labels import label_key_errors, label_map_problems, quote, raw, scalar_text
+from quotactl.model.validation import label_value_errors
+
+KINDS = ("ResourceFlavor",)
+TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
+EFFECTS_MSG = "supported taint effect values: 'NoSchedule', 'PreferNoSchedule', 'NoExecute'"
+
+
+def _entries(rf, name: str):
+    items = raw(rf, ("spec", name))
+    if not isinstance(items, list):
+        return
+    for i, item in enumerate(items):
+        if isinstance(item, dict):
+            yield i, item
+
+
+def _taint_text(t: dict) -> str:
+    key, value, effect = (scalar_text(t.get(k)) for k in ("key", "value", "effect"))
+    return f"{key}={value}:{effect}" if value else f"{key}:{effect}"
+
+
+# ------------------------------------------------------------------------------- KQ301 --------
+
+@rule(
+    code="KQ301", name="invalid-node-labels", severity="error", layer="webhook", kinds=KINDS,
+    summary="nodeLabels key or value is not a valid label",
+    doc=RuleDoc(
+        what="Every key of spec.nodeLabels must be a label key ([prefix/]name) and every value a label value "
+             "(at most 63 alphanumerics, '-', '_' or '.', starting and ending alphanumeric, or empty).",
+        why="Kueue's webhook rejects the ResourceFlavor (403 Invalid at spec.nodeLabels). These labels become "
+            "node selectors of admitted pods, so they must be real node labels anyway.",
+        fix="Copy the label exactly as it appears on the nodes (kubectl get nodes --show-labels).",
+        bad="nodeLabels:\n  '@abc': foo\n",
+        good="nodeLabels:\n  cloud.example.com/pool: foo\n",
+        source="kueue-api.md §3 (label maps), §6 (RF-13); metav1validation.ValidateLabels",
+    ),
+)
+def check_node_labels(rf, ctx):
+    for p in label_map_problems(raw(rf, ("spec", "nodeLabels")), ("spec", "nodeLabels")):
+        what = "key" if p.is_key else "value"
+        yield Finding(
+            p.path,
+            f"Invalid value: {quote(p.bad_value)}: {p.message}",
+            type="Invalid",
+            hint=f"nodeLabels {what} {quote(p.bad_value)} is not a valid label {what}; use the label exactly as "
+                 "the nodes carry it.",
+        )
+
+
+# ------------------------------------------------------------------------------- KQ302 --------
+
+@rule(
+    code="KQ302", name="invalid-node-taint", severity="error", layer="webhook", kinds=KINDS,
+    summary="nodeTaints key or value is not valid",
+    doc=RuleDoc(
+        what="spec.nodeTaints[i].key must be a label key and spec.nodeTaints[i].value a label value.",
+        why="Kueue's webhook rejects the ResourceFlavor (403 Invalid at spec.nodeTaints[i].key / .value).",
+        fix="Use the taint exactly as it is set on the nodes (kubectl describe node).",
+        bad="nodeTaints:\n- {key: 'spot instance', value: 'true', effect: NoSchedule}\n",
+        good="nodeTaints:\n- {key: cloud.example.com/spot, value: 'true', effect: NoSchedule}\n",
+        source="kueue-api.md §6 (RF-14, RF-15); resourceflavor_webhook.go validateNodeTaints",
+    ),
+)
+def check_taint_key_value(rf, ctx):
+    for i, t in _entries(rf, "nodeTaints"):
+        key = t.get("key")
+        if isinstance(key, str):
+            errs = label_key_errors(key)
+            if errs:
+                yield Finding(
+                    ("spec", "nodeTaints", i, "key"),
+                    f"Invalid value: {quote(key)}: {'; '.join(errs)}",
+                    type="Invalid",
+                    hint="A taint key is a label key: [prefix/]name, e.g. cloud.example.com/spot.",
+                )
+        value = t.get("value")
+        if value is not None and not isinstance(value, (dict, list)):
+            text = scalar_text(value)
+            errs = label_value_errors(text)
+            if errs:
+                yield Finding(
+                    ("spec", "nodeTaints", i, "value"),
+                    f"Invalid value: {quote(text)}: {';'.join(errs)}",
+                    type="Invalid",
+                    hint="A taint value is a label value: at most 63 alphanumerics, '-', '_' or '.'.",
+                )
+
+
+# ------------------------------------------------------------------------------- KQ303 --------
+
+@rule(
+    code="KQ303", name="duplicate-node-taint", severity="error", layer="webhook", kinds=KINDS,
+    summary="Two nodeTaints share key and effect",
+    doc=RuleDoc(
+        what="spec.nodeTaints may hold at most one taint per (key, effect) pair.",
+        why="Kueue's webhook rejects the ResourceFlavor (403 Duplicate at spec.nodeTaints[i], \"taints must "
+            "be unique by key and effect pair\"); a node cannot carry two such taints either.",
+        fix="Remove the duplicate, or merge the two entries into one.",
+        bad="nodeTaints:\n- {key: spot, value: 'true', effect: NoSchedule}\n"
+            "- {key: spot, value: 'yes', effect: NoSchedule}\n",
+        good="nodeTaints:\n- {key: spot, value: 'true', effect: NoSchedule}\n",
+        source="kueue-api.md §6 (RF-16); validateNodeTaints",
+    ),
+)
+def check_duplicate_taints(rf, ctx):
+    seen: dict[tuple[str, str], int] = {}
+    for i, t in _entries(rf, "nodeTaints"):
+        pair = (scalar_text(t.get("effect")), scalar_text(t.get("key")))
+        if pair in seen:
+            yield Finding(
+                ("spec", "nodeTaints", i),
+                f"Duplicate value: {_taint_text(t)}: taints must be unique by key and effect pair "
+                f"(nodeTaints[{seen[pair]}] has key {quote(pair[1])} and effect {pair[0] or '(none)'})",
+                type="Duplicate",
+                hint="Remove one of the two taints.",
+            )
+            continue
+        seen[pair] = i
+
+
+# ------------------------------------------------------------------------------- KQ304 --------
+
+@rule(
+    code="KQ304", name="invalid-taint-effect", severity="error", layer="cel", kinds=KINDS,
+    summary="nodeTaints effect is not NoSchedule, PreferNoSchedule or NoExecute",
+    doc=RuleDoc(
+        what="Every spec.nodeTaints[].effect must be NoSchedule, PreferNoSchedule or NoExecute (an empty string "
+             "too is rejected).",
+        why="The CRD CEL rule on spec.nodeTaints rejects the ResourceFlavor (422, \"" + EFFECTS_MSG + "\").",
+        fix="Use one of the three effects, spelt exactly (case-sensitive).",
+        bad="nodeTaints:\n- {key: spot, effect: NoScheduled}\n",
+        good="nodeTaints:\n- {key: spot, effect: NoSchedule}\n",
+        source="kueue-api.md §6 (RF-5); CRD x-kubernetes-validations on spec.nodeTaints",
+    ),
+)
+def check_taint_effects(rf, ctx):
+    for i, t in _entries(rf, "nodeTaints"):
+        effect = t.get("effect")
+        if effect is None or not isinstance(effect, str):
+            continue  # missing effect: Required (schema); wrong type: schema
+        if effect not in TAINT_EFFECTS:
+            yield Finding(
+                ("spec", "nodeTaints"),
+                f"{EFFECTS_MSG}: nodeTaints[{i}] has effect {quote(effect)}",
+                type="Invalid",
+                hint="Use NoSchedule, PreferNoSchedule or NoExecute.",
+            )
+
+
+# ------------------------------------------------------------------------------- KQ305 --------
+
+TOL_KEY_EMPTY = "operator must be Exists when 'key' is empty, which means 'match all values and all keys'"
+TOL_SECONDS = "effect must be 'NoExecute' when 'tolerationSeconds' is set"
+TOL_OPERATOR = "supported toleration values: 'Equal'(default), 'Exists'"
+TOL_VALUE = "a value must be empty when 'operator' is 'Exists'"
+
+
+@rule(
+    code="KQ305", name="invalid-flavor-toleration", severity="error", layer="cel", kinds=KINDS,
+    summary="spec.tolerations entry breaks a toleration rule",
+    doc=RuleDoc(
+        what="Each spec.tolerations entry must satisfy the CRD's five CEL rules: no key ⇒ operator Exists; "
+             "tolerationSeconds ⇒ effect NoExecute; operator (if set) Equal or Exists; operator Exists ⇒ no "
+             "value (not even an empty one); effect (if set) NoSchedule, PreferNoSchedule or NoExecute.",
+        why="The API server rejects the ResourceFlavor (422 at spec.tolerations) with the rule's message, e.g. "
+            "\"" + TOL_VALUE + "\".",
+        fix="Fix the toleration as the message says.",
+        bad="tolerations:\n- {key: spot, operator: Exists, value: 'true'}\n",
+        good="tolerations:\n- {key: spot, operator: Exists}\n",
+        source="kueue-api.md §6 (RF-6..RF-10); CRD x-kubernetes-validations on spec.tolerations",
+    ),
+)
+def check_tolerations(rf, ctx):
+    for i, t in _entries(rf, "tolerations"):
+        key, op, value = t.get("key"), t.get("operator"), t.get("value")
+        effect, seconds = t.get("effect"), t.get("tolerationSeconds")
+        problems = []
+        if key is None and op != "Exists":
+            problems.append((TOL_KEY_EMPTY, "Add a key, or use operator: Exists to tolerate every taint."))
+        if seconds is not None and effect != "NoExecute":
+            problems.append((TOL_SECONDS, "Remove tolerationSeconds, or use effect: NoExecute."))
+        if op is not None and op not in ("Equal", "Exists"):
+            problems.append((TOL_OPERATOR, f"operator {quote(scalar_text(op))} is not supported; use Equal or "
+                                           "Exists."))
+        if op == "Exists" and value is not None:
+            problems.append((TOL_VALUE, "Remove value (Exists matches any value), or use operator: Equal."))
+        if effect is not None and effect not in TAINT_EFFECTS:
+            problems.append((EFFECTS_MSG, "Use NoSchedule, PreferNoSchedule or NoExecute, or omit effect to "
+                                          "match all effects."))
+        for message, hint in problems:
+            yield Finding(
+                ("spec", "tolerations"),
+                f"{message} (tolerations[{i}])",
+                type="Invalid",
+                hint=hint,
+            )
+
+
+# ------------------------------------------------------------------------------- KQ306 --------
+
+@rule(
+    code="KQ306", name="invalid-toleration-key", severity="error", layer="webhook", kinds=KINDS,
+    summary="spec.tolerations key is not a valid label key",
+    doc=RuleDoc(
+        what="A non-empty spec.tolerations[i].key must be a label key ([prefix/]name).",
+        why="Kueue's webhook rejects the ResourceFlavor (403 Invalid at spec.tolerations[i].key).",
+        fix="Use the taint key exactly as the nodes carry it.",
+        bad="tolerations:\n- {key: 'spot/instance/type', operator: Exists}\n",
+        good="tolerations:\n- {key: cloud.example.com/spot, operator: Exists}\n",
+        source="kueue-api.md §6 (RF-17)",
+    ),
+)
+def check_toleration_keys(rf, ctx):
+    for i, t in _entries(rf, "tolerations"):
+        key = t.get("key")
+        if not isinstance(key, str) or not key:
+            continue
+        errs = label_key_errors(key)
+        if errs:
+            yield Finding(
+                ("spec", "tolerations", i, "key"),
+                f"Invalid value: {quote(key)}: {'; '.join(errs)}",
+                type="Invalid",
+                hint="A toleration key is a taint key: [prefix/]name, e.g. cloud.example.com/spot.",
+            )
+
+
+# ------------------------------------------------------------------------------- KQ307 --------
+
+@rule(
+    code="KQ307", name="topology-needs-node-labels", severity="error", layer="cel", kinds=KINDS,
+    summary="topologyName set without nodeLabels",
+    doc=RuleDoc(
+        what="A ResourceFlavor with spec.topologyName (topology-aware scheduling) must have at least one "
+             "nodeLabel.",
+        why="The CRD CEL rule on spec rejects it (422, \"at least one nodeLabel is required when topology is "
+            "set\"); with nodeLabels absent the rule cannot even be evaluated and the request fails too. The "
+            "node labels select the nodes whose topology Kueue scrapes.",
+        fix="Add the node label that selects this flavor's nodes.",
+        bad="spec:\n  topologyName: default\n",
+        good="spec:\n  topologyName: default\n  nodeLabels:\n    cloud.example.com/pool: tas\n",
+        source="kueue-api.md §6 (RF-11)",
+    ),
+)
+def check_topology_labels(rf, ctx):
+    topology = raw(rf, ("spec", "topologyName"))
+    if topology is None:
+        return
+    labels = raw(rf, ("spec", "nodeLabels"))
+    if isinstance(labels, dict) and labels:
+        return
+    state = "absent" if labels is None else "empty"
+    yield Finding(
+        ("spec",),
+        f"at least one nodeLabel is required when topology is set: topologyName is {quote(scalar_text(topology))} "
+        f"but nodeLabels is {state}",
+        type="Invalid",
+        hint="Add spec.nodeLabels with the label that selects this flavor's nodes.",
+    )
