@@ -7,6 +7,7 @@ document; ``ObjectRef`` views one object inside it (a document, or an item of a 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,9 +39,14 @@ class Document:
     positions: dict[Path, Pos] = field(default_factory=dict)  # key position for mapping entries
     value_positions: dict[Path, Pos] = field(default_factory=dict)  # where the value itself starts
     start: Pos = Pos(1, 1)
+    # For fast-parsed JSON: computes (positions, value_positions) on first use.
+    lazy_positions: Callable[[], tuple[dict, dict]] | None = field(default=None, repr=False)
 
     def pos(self, path: Path, value: bool = False) -> Pos:
         """Position of ``path``, or of its nearest ancestor that exists in the source."""
+        if self.lazy_positions is not None:
+            loader, self.lazy_positions = self.lazy_positions, None
+            self.positions, self.value_positions = loader()
         table = self.value_positions if value else self.positions
         p = tuple(path)
         while p:

@@ -107,8 +107,12 @@ def is_yunikorn_configmap(data: dict) -> bool:
     )
 
 
-def load(paths: list[str], *, limits: Limits = DEFAULT_LIMITS, stdin=None) -> LoadResult:
-    """Read every input and return the objects found, plus diagnostics for what was not usable."""
+def load(paths: list[str], *, limits: Limits = DEFAULT_LIMITS, stdin=None, fast_json: bool = False) -> LoadResult:
+    """Read every input and return the objects found, plus diagnostics for what was not usable.
+
+    ``fast_json``: parse JSON files with the json module and compute positions lazily (for the
+    engines, which rarely need a position; lint keeps the default).
+    """
     result = LoadResult()
     sources, diags = collect_sources(paths, limits=limits, stdin=stdin)
     result.sources = sources
@@ -116,7 +120,7 @@ def load(paths: list[str], *, limits: Limits = DEFAULT_LIMITS, stdin=None) -> Lo
     for src in sources:
         if src.text is None:
             continue
-        docs, parse_diags = parse_documents(src.text, src.name, limits=limits)
+        docs, parse_diags = parse_documents(src.text, src.name, limits=limits, fast_json=fast_json)
         result.documents.extend(docs)
         result.diagnostics.extend(parse_diags)
         for doc in docs:

@@ -53,8 +53,18 @@ def parse_documents(
     limits: Limits = DEFAULT_LIMITS,
     line_offset: int = 0,
     column_offset: int = 0,
+    fast_json: bool = False,
 ) -> tuple[list[Document], list[Diagnostic]]:
-    """Parse all documents of ``text``. ``*_offset`` shift positions (YAML embedded in YAML)."""
+    """Parse all documents of ``text``. ``*_offset`` shift positions (YAML embedded in YAML).
+
+    With ``fast_json``, a JSON text is parsed by the json module and its positions are computed
+    only if something asks for one (big ``kubectl get -o json`` snapshots load in a fraction of
+    the time). Lint leaves it off: it wants duplicate-key checks and every position anyway.
+    """
+    if fast_json and not line_offset and text.lstrip()[:1] in ("{", "["):
+        doc = _fast_json(text, file, limits)
+        if doc is not None:
+            return [doc], []
     docs: list[Document] = []
     diags: list[Diagnostic] = []
 
@@ -99,6 +109,21 @@ def parse_documents(
             msg += f" ({context})"
         diags.append(error("IN001", msg, at))
     return docs, diags
+
+
+def _fast_json(text: str, file: str, limits: Limits) -> Document | None:
+    import json
+
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None  # let the YAML path report the problem with a position
+
+    def positions() -> tuple[dict, dict]:
+        docs, _ = parse_documents(text, file, limits=limits)
+        return (docs[0].positions, docs[0].value_positions) if docs else ({}, {})
+
+    return Document(file, 0, data, lazy_positions=positions)
 
 
 def _check_shape(node, limits: Limits, pos, error) -> None:

@@ -108,3 +108,12 @@ def test_directory_is_recursive_and_sorted(tmp_path):
     result = load([str(tmp_path)])
     assert [o.name for o in result.objects] == ["two", "one"]  # sorted by path: b/two.yml < one.yaml
     assert len(result.sources) == 2
+
+
+def test_fast_json_positions_are_lazy_but_exact():
+    text = '{\n  "apiVersion": "v1",\n  "kind": "List",\n  "items": [\n    {"kind": "Namespace", "metadata": {"name": "a"}}\n  ]\n}\n'
+    docs, diags = parse_documents(text, "x.json", fast_json=True)
+    assert not diags and docs[0].lazy_positions is not None
+    assert docs[0].data["items"][0]["metadata"]["name"] == "a"
+    assert docs[0].pos(("items", 0, "metadata", "name")).line == 5
+    assert docs[0].lazy_positions is None
