@@ -5,8 +5,16 @@ from __future__ import annotations
 import typer
 
 from quotactl.cli.common import (
-    EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, FileOption, LintFormat, MaxFileSizeOption, UsageError, fail_usage,
-    split_codes, write,
+    EXIT_FINDINGS,
+    EXIT_OK,
+    EXIT_USAGE,
+    FileOption,
+    LintFormat,
+    MaxFileSizeOption,
+    UsageError,
+    fail_usage,
+    split_codes,
+    write,
 )
 from quotactl.diagnostics import Severity
 from quotactl.lint.context import LintOptions

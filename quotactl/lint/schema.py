@@ -8,6 +8,9 @@ Schemas live in ``schemas/`` (JSON Schema 2020-12, written for quotactl).  Conve
 * ``x-kubernetes-list-map-keys: [name]`` on an array: items must be unique by those keys (a
   missing key takes the item schema's ``default``), like the API server's list-map check.
 * ``x-kubernetes-list-type: set``: items unique.
+* Unknown-field detection (and its "did you mean") sees the ``properties`` declared in the same
+  schema object as ``additionalProperties: false``: closed objects are not composed with allOf.
+* Null values of object fields are dropped before validation, as the API server prunes them.
 * Validation rules that need more than one field (CEL and webhook rules) are lint rules, not
   schema keywords.
 """
@@ -31,7 +34,10 @@ from quotactl.load.document import format_path
 from quotactl.load.objects import KubeObject
 from quotactl.model.quantity import Quantity, QuantityError
 from quotactl.model.validation import (
-    is_dns1123_label, is_dns1123_subdomain, is_label_value, qualified_name_errors,
+    is_dns1123_label,
+    is_dns1123_subdomain,
+    is_label_value,
+    qualified_name_errors,
 )
 
 SCHEMA_BASE_URI = "https://quotactl.dev/schemas/"
@@ -78,8 +84,7 @@ def _registry() -> Registry:
 
 
 def _walk(root):
-    for p in sorted(Path(str(root)).rglob("*.json")):
-        yield p
+    yield from sorted(Path(str(root)).rglob("*.json"))
 
 
 # --------------------------------------------------------------------------- keywords --------
@@ -88,6 +93,11 @@ def _list_map_keys(validator, keys, instance, schema):
     if not validator.is_type(instance, "array"):
         return
     item_schema = schema.get("items") if isinstance(schema.get("items"), dict) else {}
+    if "$ref" in item_schema:
+        try:
+            item_schema = validator._resolver.lookup(item_schema["$ref"]).contents
+        except Exception:
+            item_schema = {}
     defaults = {}
     props = item_schema.get("properties", {}) if isinstance(item_schema, dict) else {}
     for k in keys:
@@ -101,7 +111,7 @@ def _list_map_keys(validator, keys, instance, schema):
         if any(v is None for v in ident) or any(isinstance(v, (dict, list)) for v in ident):
             continue
         if ident in seen:
-            shown = ", ".join(f"{k}: {v!r}" for k, v in zip(keys, ident))
+            shown = ", ".join(f"{k}: {v!r}" for k, v in zip(keys, ident, strict=True))
             err = ValidationError(
                 f"duplicate entry ({shown}); first at index {seen[ident]}",
                 validator="x-kubernetes-list-map-keys", path=[i, keys[0]] if len(keys) == 1 else [i],
@@ -148,6 +158,8 @@ def _format(name: str):
 def _check_quantity(value) -> bool:
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         return True  # the type keyword reports it
+    if isinstance(value, float) and not value.is_integer():
+        return True  # a YAML float with a fraction fails the type keyword; report it once
     try:
         Quantity.parse(value)
     except QuantityError as exc:
@@ -308,6 +320,15 @@ def validate_object(obj: KubeObject) -> list[Diagnostic]:
     for err in validator.iter_errors(obj.data):
         diags.extend(_to_diagnostics(err, obj))
     return diags
+
+
+def _drop_nulls(value: Any) -> Any:
+    """The API server prunes null values of object fields before validating a custom resource."""
+    if isinstance(value, dict):
+        return {k: _drop_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_drop_nulls(v) for v in value]
+    return value
 
 
 def _leaf_errors(err: ValidationError) -> list[ValidationError]:

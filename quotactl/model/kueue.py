@@ -14,9 +14,23 @@ from dataclasses import dataclass, field
 
 from quotactl.load.objects import KubeObject
 from quotactl.model.coerce import (
-    as_bool, as_dict, as_int, as_list, as_quantity, as_str, quantity_map, str_map,
+    as_bool,
+    as_dict,
+    as_int,
+    as_list,
+    as_quantity,
+    as_str,
+    quantity_map,
+    str_map,
 )
-from quotactl.model.podspec import PodSpecInfo, Taint, Toleration, parse_taints, parse_tolerations, pod_spec_info
+from quotactl.model.podspec import (
+    PodSpecInfo,
+    Taint,
+    Toleration,
+    parse_taints,
+    parse_tolerations,
+    pod_spec_info,
+)
 from quotactl.model.quantity import Quantity
 
 Path = tuple

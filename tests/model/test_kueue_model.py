@@ -2,7 +2,11 @@
 
 from quotactl.load.objects import load
 from quotactl.model.kueue import (
-    ClusterQueue, Cohort, KueueConfiguration, Workload, build_cluster,
+    ClusterQueue,
+    Cohort,
+    KueueConfiguration,
+    Workload,
+    build_cluster,
 )
 from quotactl.model.quantity import Quantity
 

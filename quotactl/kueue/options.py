@@ -1,0 +1,62 @@
+"""The Kueue manager settings the engine needs, resolved once from the input's Configuration,
+the command line and Kueue's defaults (kueue-scheduling.md §1.3, kueue-api.md §13)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from quotactl.model.features import FeatureGates
+from quotactl.model.kueue import KueueCluster
+
+LESS_THAN_OR_EQUAL_TO_FINAL_SHARE = "LessThanOrEqualToFinalShare"
+LESS_THAN_INITIAL_SHARE = "LessThanInitialShare"
+DEFAULT_STRATEGIES = (LESS_THAN_OR_EQUAL_TO_FINAL_SHARE, LESS_THAN_INITIAL_SHARE)
+
+
+@dataclass(frozen=True)
+class EngineOptions:
+    fair_sharing: bool = False
+    preemption_strategies: tuple[str, ...] = DEFAULT_STRATEGIES
+    gates: FeatureGates = field(default_factory=FeatureGates)
+    requeuing_timestamp: str = "Eviction"  # waitForPodsReady.requeuingStrategy.timestamp
+    exclude_resource_prefixes: tuple[str, ...] = ()
+    transformations: tuple[dict, ...] = ()
+    quota_check_strategy: str = "BlockUndeclared"
+    # Names of AdmissionCheck objects in the input and whether each is Active; None when the
+    # input holds no AdmissionCheck object at all (then admission checks are not judged).
+    admission_checks: dict[str, bool] | None = None
+
+    @property
+    def ignore_undeclared(self) -> bool:
+        return self.gates.enabled("QuotaCheckStrategy") and self.quota_check_strategy == "IgnoreUndeclared"
+
+
+def engine_options(cluster: KueueCluster, *, fair_sharing: bool | None = None,
+                   feature_gates: dict[str, bool] | None = None,
+                   admission_checks: dict[str, bool] | None = None) -> EngineOptions:
+    """Command line over the input's Configuration over Kueue's defaults."""
+    cfg = cluster.configuration
+    explicit = dict(cfg.feature_gates) if cfg else {}
+    explicit.update(feature_gates or {})
+    fs = bool(cfg and cfg.fair_sharing_enabled)
+    if fair_sharing is not None:
+        fs = fair_sharing
+    strategies = tuple(cfg.preemption_strategies) if cfg and cfg.preemption_strategies else ()
+    strategies = tuple(s for s in strategies if s in DEFAULT_STRATEGIES) or DEFAULT_STRATEGIES
+    requeuing = "Eviction"
+    if cfg is not None:
+        wfpr = cfg.raw.get("waitForPodsReady") if isinstance(cfg.raw, dict) else None
+        if isinstance(wfpr, dict):
+            rs = wfpr.get("requeuingStrategy")
+            if isinstance(rs, dict) and rs.get("timestamp") in ("Eviction", "Creation"):
+                requeuing = rs["timestamp"]
+    return EngineOptions(
+        fair_sharing=fs,
+        preemption_strategies=strategies,
+        gates=FeatureGates(explicit),
+        requeuing_timestamp=requeuing,
+        exclude_resource_prefixes=tuple(cfg.exclude_resource_prefixes) if cfg else (),
+        transformations=tuple(cfg.transformations) if cfg else (),
+        quota_check_strategy=cfg.quota_check_strategy if cfg else "BlockUndeclared",
+        admission_checks=admission_checks,
+    )

@@ -1,0 +1,187 @@
+"""What a pending workload asks for and what an admitted workload holds, as Kueue computes it
+(kueue-scheduling.md §2.2, §2.3).
+
+Source: ``pkg/workload/workload.go: totalRequestsFromPodSets, totalRequestsFromAdmission,
+HasActiveQuotaReservation``, ``pkg/workload/resources.go``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from quotactl.kueue.amounts import saturate, to_amount
+from quotactl.kueue.options import EngineOptions
+from quotactl.kueue.priority import (
+    PriorityInfo,
+    is_evicted,
+    queue_order_timestamp,
+    quota_reservation_time,
+    workload_priority,
+)
+from quotactl.model.coerce import as_dict, as_list, as_str, quantity_map
+from quotactl.model.kueue import KueueCluster, Workload
+from quotactl.model.quantity import Quantity
+
+FR = tuple  # (flavor, resource)
+
+
+# ------------------------------------------------------------------------- pending requests ---
+
+@dataclass(frozen=True)
+class PodSetRequest:
+    """One pod set of a pending workload: the per-pod request and the total (per-pod x count)."""
+
+    name: str
+    count: int
+    per_pod: dict[str, int]  # Kueue amounts (cpu milli, everything else whole units)
+    total: dict[str, int]
+
+
+def _drop_excluded(requests: dict[str, Quantity], prefixes: tuple[str, ...]) -> dict[str, Quantity]:
+    if not prefixes:
+        return requests
+    return {r: q for r, q in requests.items() if not any(r.startswith(p) for p in prefixes)}
+
+
+def _transform(requests: dict[str, Quantity], transformations: tuple[dict, ...]) -> dict[str, Quantity]:
+    """Configured resource transformations (Retain / Replace; outputs per unit of input)."""
+    if not transformations:
+        return requests
+    by_input = {}
+    for t in transformations:
+        name = as_str(as_dict(t).get("input"))
+        if name and name not in by_input:
+            by_input[name] = as_dict(t)
+    out: dict[str, Quantity] = {}
+
+    def add(name: str, q: Quantity) -> None:
+        out[name] = out[name] + q if name in out else q
+
+    for name, q in requests.items():
+        t = by_input.get(name)
+        if t is None:
+            add(name, q)
+            continue
+        units = q.value()
+        for out_name, base in quantity_map(t.get("outputs")).items():
+            add(out_name, base * units)
+        if (as_str(t.get("strategy")) or "Retain") == "Retain":
+            add(name, q)
+    return out
+
+
+def pod_set_requests(wl: Workload, options: EngineOptions) -> tuple[PodSetRequest, ...]:
+    """``totalRequestsFromPodSets``: per pod set, the effective per-pod request (excluded
+    prefixes dropped, transformations applied) in Kueue amounts, times the count minus the
+    reclaimable pods."""
+    out = []
+    for ps in wl.pod_sets:
+        reclaim = wl.reclaimable_pods.get(ps.name, 0) if options.gates.enabled("ReclaimablePods") else 0
+        count = max(0, ps.count - reclaim)
+        reqs = _transform(_drop_excluded(dict(ps.pod.requests), options.exclude_resource_prefixes),
+                          options.transformations)
+        per_pod = {r: to_amount(r, q) for r, q in reqs.items()}
+        total = {r: saturate(v * count) for r, v in per_pod.items()}
+        out.append(PodSetRequest(ps.name, count, per_pod, total))
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------- admitted usage ---
+
+class AdmittedWorkload:
+    """A workload that holds quota in a ClusterQueue (Kueue's ``workload.Info`` in the cache).
+
+    ``usage`` is read from ``status.admission`` (already totals), scaled down by reclaimable
+    pods; priority and timestamps are computed on first use (most workloads are never looked at
+    individually).
+    """
+
+    __slots__ = ("key", "workload", "cluster_queue", "usage", "flavor_resources", "pod_sets",
+                 "_cluster", "_options", "_priority", "_queue_ts", "_reserved_at")
+
+    def __init__(self, wl: Workload, cluster_queue: str, cluster: KueueCluster, options: EngineOptions):
+        self.key = wl.key
+        self.workload = wl
+        self.cluster_queue = cluster_queue
+        self._cluster = cluster
+        self._options = options
+        self._priority: PriorityInfo | None = None
+        self._queue_ts: datetime | None = None
+        self._reserved_at: datetime | None = None
+        usage: dict[FR, int] = {}
+        frs: set[FR] = set()
+        pod_sets = []
+        spec_counts = {ps.name: ps.count for ps in wl.pod_sets}
+        reclaim_on = options.gates.enabled("ReclaimablePods")
+        for psa in wl.admission.pod_set_assignments if wl.admission else ():
+            count = psa.count if psa.count is not None else spec_counts.get(psa.name, 1)
+            reclaim = wl.reclaimable_pods.get(psa.name, 0) if reclaim_on else 0
+            ps_usage: dict[FR, int] = {}
+            for res, flavor in psa.flavors.items():
+                frs.add((flavor, res))
+            for res, q in psa.resource_usage.items():
+                flavor = psa.flavors.get(res)
+                if flavor is None:
+                    continue  # no flavor: Kueue charges it to no quota anybody has
+                v = to_amount(res, q)
+                if reclaim > 0 and count > 0:
+                    # Requests.Divide(count) then Mul(count - reclaim), integer arithmetic.
+                    v = (int(v / count) if v < 0 else v // count) * max(0, count - reclaim)
+                fr = (flavor, res)
+                usage[fr] = usage.get(fr, 0) + v
+                ps_usage[fr] = ps_usage.get(fr, 0) + v
+            pod_sets.append((psa.name, max(0, count - reclaim), ps_usage))
+        self.usage = usage
+        self.flavor_resources = frozenset(frs)
+        self.pod_sets = tuple(pod_sets)
+
+    # -- lazily computed ordering keys ---------------------------------------------------
+    @property
+    def priority_info(self) -> PriorityInfo:
+        if self._priority is None:
+            self._priority = workload_priority(self._cluster, self.workload, self._options.gates)
+        return self._priority
+
+    @property
+    def priority(self) -> int:
+        return self.priority_info.value
+
+    @property
+    def queue_order_timestamp(self) -> datetime:
+        if self._queue_ts is None:
+            self._queue_ts = queue_order_timestamp(self.workload, self._options.gates,
+                                                   self._options.requeuing_timestamp)
+        return self._queue_ts
+
+    @property
+    def quota_reserved_at(self) -> datetime:
+        if self._reserved_at is None:
+            self._reserved_at = quota_reservation_time(self.workload)
+        return self._reserved_at
+
+    @property
+    def evicted(self) -> bool:
+        return is_evicted(self.workload)
+
+    @property
+    def uid(self) -> str:
+        return self.workload.uid or ""
+
+    def uses_resources(self, frs) -> bool:
+        """``WorkloadUsesResources``: admitted on a flavor of some fr in ``frs``."""
+        return not self.flavor_resources.isdisjoint(frs)
+
+    def __repr__(self) -> str:
+        return f"AdmittedWorkload({self.key} in {self.cluster_queue})"
+
+
+def counts_against_quota(wl: Workload) -> bool:
+    """§2.3: QuotaReserved=True (with an admission), not Finished, not deactivated."""
+    return wl.has_quota_reservation
+
+
+def raw_admission_checks(wl: Workload) -> list[dict]:
+    """``status.admissionChecks`` as raw dicts (the model does not carry them)."""
+    status = as_dict(wl.source.data.get("status")) if wl.source is not None else {}
+    return [as_dict(c) for c in as_list(status.get("admissionChecks"))]

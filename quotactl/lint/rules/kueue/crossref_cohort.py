@@ -1,0 +1,131 @@
+"""Cohort-tree rules: parent cycles, and borrowing/lending limits that can have no effect
+(kueue-api.md §5.3, §8, §16; kueue-scheduling.md §3)."""
+
+from __future__ import annotations
+
+from quotactl.lint.rule import Finding, RuleDoc, rule
+from quotactl.lint.rules.kueue.crossref_helpers import QuotaTree, cohort_chain, cohort_cycles
+from quotactl.lint.rules.kueue.workload_helpers import fmt_amount
+
+
+@rule(
+    code="KQ503", name="cohort-cycle", severity="error", layer="runtime", scope="cluster",
+    summary="Cohort parentName chain forms a cycle",
+    doc=RuleDoc(
+        what="Follows Cohort spec.parentName (v1alpha1 spec.parent) links and reports every Cohort that is part of "
+             "a cycle (a -> b -> a, or a Cohort that is its own parent).",
+        why="The API accepts each Cohort, but Kueue cannot build the quota tree: it marks every member inactive, "
+            "ClusterQueues included, and admits nothing in that tree until the cycle is broken.",
+        fix="Remove the parentName of one Cohort in the cycle (usually the one meant to be the root).",
+        bad="kind: Cohort\nmetadata: {name: a}\nspec: {parentName: b}\n---\nkind: Cohort\nmetadata: {name: b}\n"
+            "spec: {parentName: a}\n",
+        good="kind: Cohort\nmetadata: {name: a}\nspec: {parentName: b}\n---\nkind: Cohort\nmetadata: {name: b}\n",
+        source="kueue-api.md §8, §16; kueue-scheduling.md §3.1",
+    ),
+)
+def check_cohort_cycles(ctx):
+    cluster = ctx.cluster
+    for cycle in cohort_cycles(cluster):
+        affected = sorted(cq.name for cq in cluster.cluster_queues.values()
+                          if cq.cohort and cohort_chain(cluster, cq.cohort) is None)
+        tail = (f"; inactive ClusterQueues: {', '.join(affected)}" if affected
+                else "; any ClusterQueue joining this tree will be inactive")
+        for i, name in enumerate(cycle):
+            co = cluster.cohorts[name]
+            rotated = cycle[i:] + cycle[:i]
+            shown = " -> ".join(rotated + [rotated[0]])
+            yield Finding(
+                co.parent_path,
+                f"cohort cycle {shown}: Kueue deactivates every member of the cycle, including the "
+                f"ClusterQueues below them, and admits nothing there{tail}",
+                subject=co,
+                hint="Remove parentName from one Cohort of the cycle.",
+            )
+
+
+def _limits(cq, attr):
+    for rg in cq.resource_groups:
+        for f in rg.flavors:
+            for r in f.resources:
+                if getattr(r, attr) is not None and f.name and r.name:
+                    yield f.name, r.name, r
+
+
+@rule(
+    code="KQ506", name="borrowing-limit-without-lender", severity="warning", layer="runtime", scope="cluster",
+    summary="borrowingLimit set but nothing in the cohort can be borrowed",
+    doc=RuleDoc(
+        what="A ClusterQueue borrowingLimit for a (flavor, resource) when no other ClusterQueue or Cohort in its "
+             "cohort tree provides quota for that flavor and resource (computed like Kueue's "
+             "PotentialAvailable: nominal quotas, lending limits and cohort borrowing limits up the tree).",
+        why="The limit caps borrowing that can never happen, so it has no effect; it often means the flavor or "
+            "resource name differs between the queues that were meant to share (e.g. on-demand vs ondemand).",
+        fix="Give another member of the cohort quota for that flavor/resource, fix the name mismatch, or drop "
+            "the borrowingLimit.",
+        bad="kind: ClusterQueue\nmetadata: {name: a}\nspec:\n  cohortName: c\n  resourceGroups:\n"
+            "  - coveredResources: [cpu]\n    flavors:\n    - name: spot\n      resources:\n"
+            "      - {name: cpu, nominalQuota: 4, borrowingLimit: 4}\n# no other queue in cohort c has spot/cpu\n",
+        good="# another ClusterQueue in cohort c with quota for spot/cpu to lend\n",
+        source="kueue-api.md §5.3, §16; kueue-scheduling.md §3.2, §3.5",
+    ),
+)
+def check_borrowing_limits(ctx):
+    tree = QuotaTree(ctx.cluster)
+    for cq in ctx.cluster.cluster_queues.values():
+        if not cq.cohort or tree.in_cycle(("cq", cq.name)):
+            continue
+        node = ("cq", cq.name)
+        parent = tree.parent(node)
+        for flavor, res, rq in _limits(cq, "borrowing_limit"):
+            fr = (flavor, res)
+            extra = tree.local_quota(node, fr) + tree.potential_available(parent, fr) - tree.nominal(node, fr)
+            if extra <= 0:
+                yield Finding(
+                    rq.path + ("borrowingLimit",),
+                    f"borrowingLimit has no effect: nothing in cohort {cq.cohort}'s tree can lend {res} in flavor "
+                    f"{flavor} to ClusterQueue {cq.name} (no other member has quota for it)",
+                    type=None, subject=cq,
+                    hint=f"Give another member of the cohort quota for {flavor}/{res}, or check the flavor and "
+                         "resource names match across the queues.",
+                )
+
+
+@rule(
+    code="KQ507", name="lending-limit-without-borrower", severity="info", layer="runtime", scope="cluster",
+    summary="lendingLimit set but no other ClusterQueue in the tree can borrow it",
+    doc=RuleDoc(
+        what="A ClusterQueue lendingLimit for a (flavor, resource) when no other ClusterQueue in the same cohort "
+             "tree covers that flavor and resource with borrowing allowed (borrowingLimit absent or > 0).",
+        why="Nobody can borrow the lent quota, so the limit changes nothing today.",
+        fix="Nothing, if it is preparation for future members; otherwise add the flavor/resource to the queues "
+            "meant to borrow, or drop the lendingLimit.",
+        bad="kind: ClusterQueue\nmetadata: {name: a}\nspec:\n  cohortName: c\n  resourceGroups:\n"
+            "  - coveredResources: [cpu]\n    flavors:\n    - name: spot\n      resources:\n"
+            "      - {name: cpu, nominalQuota: 4, lendingLimit: 2}\n# no other queue in cohort c covers spot/cpu\n",
+        good="# another ClusterQueue in cohort c covering spot/cpu\n",
+        source="kueue-api.md §5.3, §16",
+    ),
+)
+def check_lending_limits(ctx):
+    tree = QuotaTree(ctx.cluster)
+    cqs = list(ctx.cluster.cluster_queues.values())
+    for cq in cqs:
+        if not cq.cohort or tree.in_cycle(("cq", cq.name)):
+            continue
+        root = tree.root(cq)
+        for flavor, res, rq in _limits(cq, "lending_limit"):
+            fr = (flavor, res)
+            borrowers = [
+                o for o in cqs
+                if o.name != cq.name and tree.root(o) == root and o.quota(flavor, res) is not None
+                and tree.borrowing_limit(("cq", o.name), fr) != 0
+            ]
+            if not borrowers:
+                lent = fmt_amount(res, max(0, tree.nominal(("cq", cq.name), fr)
+                                           - tree.local_quota(("cq", cq.name), fr)))
+                yield Finding(
+                    rq.path + ("lendingLimit",),
+                    f"no other ClusterQueue in cohort {cq.cohort}'s tree can borrow {res} in flavor {flavor}: the "
+                    f"{lent} lent by ClusterQueue {cq.name} is never used",
+                    type=None, subject=cq,
+                )
