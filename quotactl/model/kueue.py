@@ -393,6 +393,11 @@ def _enum(value, default: str) -> str:
     return value if isinstance(value, str) else default
 
 
+def _fungibility(value, default: str) -> str:
+    value = _enum(value, default)
+    return _FUNGIBILITY_ALIASES.get(value, value)
+
+
 def build_resource_flavor(obj: KubeObject) -> ResourceFlavor:
     spec = as_dict(obj.data.get("spec"))
     return ResourceFlavor(
@@ -437,8 +442,8 @@ def build_cluster_queue(obj: KubeObject) -> ClusterQueue:
         queueing_strategy=_enum(spec.get("queueingStrategy"), "BestEffortFIFO"),
         namespace_selector=_label_selector(spec.get("namespaceSelector"), ("spec", "namespaceSelector")),
         flavor_fungibility=FlavorFungibility(
-            _FUNGIBILITY_ALIASES.get(ff.get("whenCanBorrow"), _enum(ff.get("whenCanBorrow"), "MayStopSearch")),
-            _FUNGIBILITY_ALIASES.get(ff.get("whenCanPreempt"), _enum(ff.get("whenCanPreempt"), "TryNextFlavor")),
+            _fungibility(ff.get("whenCanBorrow"), "MayStopSearch"),
+            _fungibility(ff.get("whenCanPreempt"), "TryNextFlavor"),
             as_str(ff.get("preference")),
         ),
         preemption=Preemption(

@@ -175,7 +175,7 @@ def check_admission_check_flavors(cq, ctx):
 # ------------------------------------------------------------------------------- KQ210 --------
 
 @rule(
-    code="KQ210", name="v1beta1-admission-checks-and-strategy", severity="warning", layer="webhook",
+    code="KQ210", name="v1beta1-admission-checks-and-strategy", severity="warning", layer="runtime",
     kinds=KINDS,
     summary="v1beta1 ClusterQueue sets both admissionChecks and admissionChecksStrategy",
     doc=RuleDoc(

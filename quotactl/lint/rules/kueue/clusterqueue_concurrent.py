@@ -68,6 +68,10 @@ def check_one_group(cq, ctx):
         why="With the ConcurrentAdmission gate on, Kueue's webhook rejects it (403, \"cannot have more than 16 "
             "resource flavors in the ResourceGroup when ConcurrentAdmissionPolicy is defined\").",
         fix="Reduce the flavors to 16 or fewer, or drop concurrentAdmissionPolicy.",
+        bad="concurrentAdmissionPolicy:\n  migration: {mode: TryPreferredFlavors}\nresourceGroups:\n"
+            "- coveredResources: [cpu]\n  flavors: [f0, ..., f16]   # 17 flavors\n",
+        good="concurrentAdmissionPolicy:\n  migration: {mode: TryPreferredFlavors}\nresourceGroups:\n"
+             "- coveredResources: [cpu]\n  flavors: [f0, ..., f15]   # 16 flavors\n",
         source="kueue-api.md §7.4 item 9 (CQ-28)",
     ),
 )

@@ -7,7 +7,13 @@ from __future__ import annotations
 
 from quotactl.lint.rule import Finding, RuleDoc, rule
 from quotactl.lint.rules.kueue.workload_helpers import (
-    as_dict, as_int, as_list, parse_duration, quote, quoted_list, text,
+    as_dict,
+    as_int,
+    as_list,
+    parse_duration,
+    quote,
+    quoted_list,
+    text,
 )
 
 CFG = ("Configuration",)
@@ -103,11 +109,11 @@ def _wait_for_pods_ready_enabled(cfg, ctx) -> bool:
     doc=RuleDoc(
         what="When waitForPodsReady is enabled (v1beta1: enable: true; v1beta2: always, unless gate "
              "DisableWaitForPodsReady): timeout must be > 0 (v1beta2: 0 counts as unset), recoveryTimeout >= 0, "
-             "requeuingStrategy.timestamp Eviction or Creation, backoffLimitCount / backoffBaseSeconds / "
-             "backoffMaxSeconds >= 0.",
-        why="Kueue refuses to start (Required / Invalid / NotSupported at the field).",
+             "backoffLimitCount / backoffBaseSeconds / backoffMaxSeconds >= 0. (Duration syntax and the "
+             "requeuingStrategy.timestamp enum are schema checks.)",
+        why="Kueue refuses to start (Required / Invalid at the field).",
         fix="Use positive durations such as 5m and non-negative counts.",
-        bad="waitForPodsReady:\n  timeout: -5m\n  requeuingStrategy:\n    timestamp: Admission\n",
+        bad="waitForPodsReady:\n  timeout: -5m\n  requeuingStrategy:\n    backoffLimitCount: -1\n",
         good="waitForPodsReady:\n  timeout: 5m\n  requeuingStrategy:\n    timestamp: Eviction\n",
         source="kueue-api.md §13.2, CFG-3",
     ),
@@ -132,11 +138,6 @@ def check_wait_for_pods_ready(cfg, ctx):
     if not isinstance(rs, dict):
         return
     rbase = base + ("requeuingStrategy",)
-    ts = rs.get("timestamp")
-    if ts is not None and ts not in ("Creation", "Eviction"):
-        yield Finding(rbase + ("timestamp",),
-                      f"Unsupported value: {quote(text(ts))}: supported values: \"Creation\", \"Eviction\"",
-                      type="NotSupported")
     for name in ("backoffLimitCount", "backoffBaseSeconds", "backoffMaxSeconds"):
         v = as_int(rs.get(name))
         if v is not None and v < 0:
@@ -145,14 +146,14 @@ def check_wait_for_pods_ready(cfg, ctx):
 
 @rule(
     code="KQ804", name="invalid-resources-config", severity="error", layer="config", kinds=CFG,
-    summary="resources.transformations or quotaCheckStrategy invalid",
+    summary="Duplicate resource transformation, or IgnoreUndeclared with excludeResourcePrefixes",
     doc=RuleDoc(
-        what="resources.transformations[i].strategy must be Retain (default) or Replace, and each input resource "
-             "may be transformed only once; resources.quotaCheckStrategy (gate QuotaCheckStrategy, beta, on) must "
-             "be BlockUndeclared or IgnoreUndeclared, and IgnoreUndeclared cannot be combined with "
-             "excludeResourcePrefixes.",
-        why="Kueue refuses to start (NotSupported / Duplicate / Invalid).",
-        fix="Fix the strategy name, merge duplicate transformations, and choose either IgnoreUndeclared or "
+        what="Each resources.transformations[i].input may be transformed only once, and "
+             "resources.quotaCheckStrategy IgnoreUndeclared (gate QuotaCheckStrategy, beta, on) cannot be combined "
+             "with excludeResourcePrefixes. (Strategy enums are schema checks.)",
+        why="Kueue refuses to start (Duplicate at ...transformations[i].input / Invalid at "
+            "resources.quotaCheckStrategy).",
+        fix="Merge duplicate transformations into one per input, and choose either IgnoreUndeclared or "
             "excludeResourcePrefixes.",
         bad="resources:\n  quotaCheckStrategy: IgnoreUndeclared\n  excludeResourcePrefixes: [example.com/]\n",
         good="resources:\n  quotaCheckStrategy: IgnoreUndeclared\n",
@@ -167,11 +168,6 @@ def check_resources(cfg, ctx):
     for i, t in enumerate(as_list(res.get("transformations"))):
         t = as_dict(t)
         path = ("resources", "transformations", i)
-        strategy = t.get("strategy")
-        if strategy is not None and strategy not in ("Retain", "Replace"):
-            yield Finding(path + ("strategy",),
-                          f"Unsupported value: {quote(text(strategy))}: supported values: \"Retain\", \"Replace\"",
-                          type="NotSupported")
         inp = t.get("input")
         if isinstance(inp, str):
             if inp in seen:
@@ -183,11 +179,7 @@ def check_resources(cfg, ctx):
     qcs = res.get("quotaCheckStrategy")
     if qcs is None or not ctx.gates.enabled("QuotaCheckStrategy"):
         return
-    if qcs not in ("BlockUndeclared", "IgnoreUndeclared"):
-        yield Finding(("resources", "quotaCheckStrategy"),
-                      f"Unsupported value: {quote(text(qcs))}: supported values: \"BlockUndeclared\", "
-                      "\"IgnoreUndeclared\"", type="NotSupported")
-    elif qcs == "IgnoreUndeclared" and as_list(res.get("excludeResourcePrefixes")):
+    if qcs == "IgnoreUndeclared" and as_list(res.get("excludeResourcePrefixes")):
         yield Finding(("resources", "quotaCheckStrategy"),
                       "IgnoreUndeclared cannot be used together with resources.excludeResourcePrefixes "
                       f"({', '.join(text(p) for p in as_list(res.get('excludeResourcePrefixes')))})",

@@ -5,10 +5,22 @@ from __future__ import annotations
 
 from quotactl.lint.rule import Finding, RuleDoc, rule
 from quotactl.lint.rules.kueue.crossref_helpers import (
-    QuotaTree, covered, loc, objects_of, pending, podset_requests, raw_podsets, smallest_count,
+    QuotaTree,
+    covered,
+    loc,
+    objects_of,
+    pending,
+    podset_requests,
+    raw_podsets,
+    smallest_count,
 )
 from quotactl.lint.rules.kueue.workload_helpers import (
-    as_dict, as_list, find_request_path, fmt_amount, parse_quantity, text,
+    as_dict,
+    as_list,
+    find_request_path,
+    fmt_amount,
+    parse_quantity,
+    text,
 )
 
 

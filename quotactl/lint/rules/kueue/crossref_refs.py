@@ -11,10 +11,16 @@ from collections import Counter
 
 from quotactl.diagnostics import Severity
 from quotactl.lint.rule import Finding, RuleDoc, rule
-from quotactl.load.document import get_in
 from quotactl.lint.rules.kueue.crossref_helpers import (
-    covered, dangling, did_you_mean, has_kind, loc, objects_of, references,
+    covered,
+    dangling,
+    did_you_mean,
+    has_kind,
+    loc,
+    objects_of,
+    references,
 )
+from quotactl.load.document import get_in
 
 PLURAL = {
     "ResourceFlavor": "flavors", "ClusterQueue": "ClusterQueues", "LocalQueue": "LocalQueues",

@@ -102,34 +102,3 @@ def check_zero_weight(model, ctx):
             hint="Intended for scavenger queues only; use a small positive weight (e.g. 0.1) for a low but "
                  "finite share.",
         )
-
-
-@rule(
-    code="KQ116", name="fair-sharing-weight-unused", severity="info", layer="runtime", kinds=KINDS,
-    summary="Fair-sharing weight set while fair sharing is disabled",
-    doc=RuleDoc(
-        what="Reports spec.fairSharing on a ClusterQueue or Cohort when the Kueue Configuration in the input "
-             "(or --no-fair-sharing) disables fair sharing.",
-        why="Weights are only read by fair sharing, which is enabled by the manager Configuration "
-            "(fairSharing), not per queue. With it off the weight changes nothing.",
-        fix="Enable fair sharing in the Kueue Configuration (fairSharing: {preemptionStrategies: [...]}; "
-            "v1beta1: fairSharing.enable: true), or drop the weight.",
-        bad="# Configuration without fairSharing\nspec:\n  fairSharing:\n    weight: 2\n",
-        good="# Configuration:\nfairSharing:\n  preemptionStrategies: [LessThanOrEqualToFinalShare, LessThanInitialShare]\n",
-        source="kueue-api.md §5.4, §13.1",
-    ),
-)
-def check_weight_without_fair_sharing(model, ctx):
-    fs = getattr(model, "fair_sharing", None)
-    if fs is None or ctx.fair_sharing:
-        return
-    explicitly_off = ctx.options.fair_sharing is False or (
-        ctx.options.fair_sharing is None and ctx.cluster.configuration is not None)
-    if not explicitly_off:
-        return  # no Configuration in the input: we cannot tell
-    yield Finding(
-        fs.path,
-        "fairSharing is set but fair sharing is disabled in the Kueue Configuration: the weight has no effect",
-        type=None,
-        hint="Enable fairSharing in the Kueue Configuration, or remove spec.fairSharing.",
-    )

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from quotactl.lint.rule import Finding, RuleDoc, rule
 from quotactl.diagnostics import Severity
+from quotactl.lint.rule import Finding, RuleDoc, rule
 
 
 @rule(

@@ -405,6 +405,9 @@ def check_flavor_groups(model, ctx):
         why="Kueue's webhook rejects it (403, \"total number of flavors across all resourceGroups must be "
             "≤ 256, got N\"). The CRD allows 16 groups × 64 flavors, so only the webhook catches this.",
         fix="Split the ClusterQueue into several ClusterQueues in one cohort.",
+        bad="resourceGroups:   # 5 groups with 52 flavors each = 260 flavors\n- coveredResources: [cpu]\n"
+            "  flavors: [{name: f0, ...}, ..., {name: f51, ...}]\n- ...\n",
+        good="# team-a: groups 1-4 (208 flavors), team-b: group 5; both with cohortName: shared\n",
         source="kueue-api.md §7.4 item 6 (CQ-23); validateTotalFlavors",
     ),
 )
@@ -428,6 +431,10 @@ def check_total_flavors(model, ctx):
             "must be ≤ 256, got N\").",
         fix="Drop resources Kueue need not account for (see the Configuration's excludeResourcePrefixes), or "
             "split the ClusterQueue.",
+        bad="resourceGroups:   # 5 groups covering 52 resources each = 260\n"
+            "- coveredResources: [r0, r1, ..., r51]\n  ...\n",
+        good="resourceGroups:   # at most 256 covered resources in total\n"
+             "- coveredResources: [r0, r1, ..., r51]\n  ...   # 4 such groups = 208\n",
         source="kueue-api.md §7.4 item 7 (CQ-24); validateTotalCoveredResources",
     ),
 )
@@ -453,6 +460,8 @@ def check_total_resources(model, ctx):
         why="Kueue's webhook rejects it (403, \"number of flavor-resource combinations in a resourceGroup must "
             "be ≤ 512, got N\"); the CRD limits (64 × 64) allow more.",
         fix="Move some resources into another resource group with their own flavors, or split the ClusterQueue.",
+        bad="- coveredResources: [r0, ..., r63]   # 64 resources\n  flavors: [f0, ..., f8]   # 9 flavors: 576\n",
+        good="- coveredResources: [r0, ..., r63]   # 64 resources\n  flavors: [f0, ..., f7]   # 8 flavors: 512\n",
         source="kueue-api.md §7.4 item 8 (CQ-25); validateFlavorResourceCombinations",
     ),
 )

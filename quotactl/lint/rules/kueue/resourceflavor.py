@@ -198,10 +198,12 @@ def check_tolerations(rf, ctx):
         if effect is not None and effect not in TAINT_EFFECTS:
             problems.append((EFFECTS_MSG, "Use NoSchedule, PreferNoSchedule or NoExecute, or omit effect to "
                                           "match all effects."))
+        shown = ", ".join(f"{k}: {quote(scalar_text(t[k])) if isinstance(t[k], str) else scalar_text(t[k])}"
+                          for k in ("key", "operator", "value", "effect", "tolerationSeconds") if k in t)
         for message, hint in problems:
             yield Finding(
                 ("spec", "tolerations"),
-                f"{message} (tolerations[{i}])",
+                f"{message}: tolerations[{i}] is {{{shown}}}",
                 type="Invalid",
                 hint=hint,
             )

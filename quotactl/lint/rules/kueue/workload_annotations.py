@@ -6,7 +6,11 @@ import re
 
 from quotactl.lint.rule import Finding, RuleDoc, rule
 from quotactl.lint.rules.kueue.workload_helpers import (
-    as_dict, domain_prefixed_path_errors, quote, raw, text,
+    as_dict,
+    domain_prefixed_path_errors,
+    quote,
+    raw,
+    text,
 )
 
 WL = ("Workload",)

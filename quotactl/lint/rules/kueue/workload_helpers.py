@@ -15,7 +15,9 @@ from typing import Any
 from quotactl.load.document import get_in
 from quotactl.model.quantity import Quantity, QuantityError, format_nanos
 from quotactl.model.validation import (
-    dns1123_subdomain_errors, label_value_errors, qualified_name_errors,
+    dns1123_subdomain_errors,
+    label_value_errors,
+    qualified_name_errors,
 )
 
 QUOTA_RESERVED = "QuotaReserved"
@@ -156,7 +158,7 @@ def toleration_cel_problems(tolerations: Any) -> list[tuple[str, list[int]]]:
         lambda t: not (t.get("operator") == "Exists") or not has(t, "value"),
         lambda t: not has(t, "effect") or t.get("effect") in ("NoSchedule", "PreferNoSchedule", "NoExecute"),
     )
-    for msg, ok in zip(TOLERATION_RULES, checks):
+    for msg, ok in zip(TOLERATION_RULES, checks, strict=True):
         bad = [i for i, t in enumerate(items) if not ok(t)]
         if bad:
             out.append((msg, bad))

@@ -5,8 +5,17 @@ from __future__ import annotations
 
 from quotactl.lint.rule import Finding, RuleDoc, rule
 from quotactl.lint.rules.kueue.workload_helpers import (
-    annotation_problems, as_dict, as_int, as_list, given, label_map_problems, parse_quantity,
-    podset_resource_entries, quote, raw, text,
+    annotation_problems,
+    as_dict,
+    as_int,
+    as_list,
+    given,
+    label_map_problems,
+    parse_quantity,
+    podset_resource_entries,
+    quote,
+    raw,
+    text,
 )
 
 WL = ("Workload",)
@@ -126,7 +135,7 @@ def check_min_count(wl, ctx):
     for i, ps in enumerate(as_list(raw(wl, ("spec", "podSets")))):
         ps = as_dict(ps)
         mc = as_int(ps.get("minCount"))
-        count = as_int(ps.get("count", 1))
+        count = 1 if ps.get("count") is None else as_int(ps.get("count"))  # CRD default 1
         if mc is None or count is None:
             continue
         if mc > count:

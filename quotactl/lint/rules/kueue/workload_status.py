@@ -6,8 +6,21 @@ from __future__ import annotations
 
 from quotactl.lint.rule import Finding, RuleDoc, rule
 from quotactl.lint.rules.kueue.workload_helpers import (
-    amount, annotation_problems, any_quota_reserved_true, as_dict, as_int, as_list, given,
-    label_map_problems, parse_quantity, podset_names, quota_reserved, quote, quoted_list, raw, text,
+    amount,
+    annotation_problems,
+    any_quota_reserved_true,
+    as_dict,
+    as_int,
+    as_list,
+    given,
+    label_map_problems,
+    parse_quantity,
+    podset_names,
+    quota_reserved,
+    quote,
+    quoted_list,
+    raw,
+    text,
     toleration_cel_problems,
 )
 from quotactl.model.validation import qualified_name_errors
@@ -148,33 +161,22 @@ def check_usage_multiple(wl, ctx):
     summary="status.conditions breaks the metav1.Condition rules",
     doc=RuleDoc(
         what="Kueue's webhook re-validates status.conditions with metav1 ValidateConditions. This rule reports "
-             "what the schema cannot see: a condition type listed twice, and a zero lastTransitionTime "
-             "(0001-01-01T00:00:00Z). Missing fields, bad status values and reason formats are schema errors "
-             "(KQ001-KQ004).",
-        why="The status update is rejected (403). Two conditions of one type make QuotaReserved/Admitted "
-            "ambiguous: Kueue reads only the first.",
-        fix="Keep one condition per type and give each a real lastTransitionTime.",
-        bad="conditions:\n- {type: QuotaReserved, status: \"True\", ...}\n- {type: QuotaReserved, status: \"False\", ...}\n",
-        good="conditions:\n- {type: QuotaReserved, status: \"True\", ...}\n",
+             "what the schema cannot see: a zero lastTransitionTime (0001-01-01T00:00:00Z), which decodes as "
+             "\"unset\". Duplicate types, missing fields, bad status values and reason formats are schema "
+             "errors (KQ001-KQ006).",
+        why="The status update is rejected (403, Required \"must be set\" at ...lastTransitionTime); tools that "
+            "write conditions from Go zero values produce exactly this.",
+        fix="Give each condition the time it last changed.",
+        bad="conditions:\n- {type: QuotaReserved, status: \"True\", reason: Admitted, message: ok,\n"
+            "   lastTransitionTime: \"0001-01-01T00:00:00Z\"}\n",
+        good="conditions:\n- {type: QuotaReserved, status: \"True\", reason: Admitted, message: ok,\n"
+             "   lastTransitionTime: \"2026-01-01T00:00:05Z\"}\n",
         source="kueue-api.md §12.3 item 5, WL-26",
     ),
 )
 def check_conditions(wl, ctx):
-    seen: dict[str, int] = {}
     for k, c in enumerate(as_list(raw(wl, ("status", "conditions")))):
-        c = as_dict(c)
-        ctype = c.get("type")
-        if isinstance(ctype, str):
-            if ctype in seen:
-                yield Finding(
-                    ("status", "conditions", k, "type"),
-                    f"Duplicate value: {quote(ctype)} (already conditions[{seen[ctype]}])",
-                    type="Duplicate",
-                    hint="Keep a single condition per type; Kueue only reads the first one.",
-                )
-            else:
-                seen[ctype] = k
-        ltt = c.get("lastTransitionTime")
+        ltt = as_dict(c).get("lastTransitionTime")
         if ltt is not None and text(ltt).startswith("0001-01-01"):
             yield Finding(
                 ("status", "conditions", k, "lastTransitionTime"),
@@ -205,8 +207,11 @@ def check_reclaimable_pods(wl, ctx):
         ps = as_dict(ps)
         name = ps.get("name")
         name = name if isinstance(name, str) and name else "main"
-        c = as_int(ps.get("count", 1))
-        counts.setdefault(name, 1 if c is None else c)
+        c = 1 if ps.get("count") is None else as_int(ps.get("count"))  # CRD default 1
+        if c is not None:
+            counts.setdefault(name, c)
+        else:
+            counts.setdefault(name, 2**31)  # a count of the wrong type: the schema reports it
     names = list(counts)
     for rp in as_list(raw(wl, ("status", "reclaimablePods"))):
         rp = as_dict(rp)
@@ -265,7 +270,8 @@ def check_podset_updates(wl, ctx):
                 )
             tols = psu.get("tolerations")
             for msg, bad in toleration_cel_problems(tols):
-                yield Finding(base + ("tolerations",), f"{msg} (tolerations {', '.join(map(str, bad))})")
+                yield Finding(base + ("tolerations",),
+                              f"{msg} (offending: {', '.join(f'tolerations[{t}]' for t in bad)})")
             for t, tol in enumerate(as_list(tols)):
                 key = as_dict(tol).get("key")
                 if isinstance(key, str) and key:

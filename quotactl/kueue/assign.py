@@ -1,0 +1,633 @@
+"""Flavor assignment for a pending workload, identical to Kueue's flavor assigner
+(kueue-scheduling.md §5, messages §10.1–§10.2).
+
+Source: ``pkg/scheduler/flavorassigner/flavorassigner.go`` (``assignFlavors``,
+``findFlavorForPodSets``, ``checkFlavorForPodSets``, ``flavorSelector``, ``fitsResourceQuota``,
+``isPreferred``, ``shouldTryNextFlavor``, ``resolveNoFitReason``, ``Assignment.Message``),
+``flavor_assigner_attempts.go``, ``podset_reducer.go`` and ``pkg/scheduler/scheduler.go:
+getInitialAssignments`` (partial admission).
+
+Pod sets are assigned in ``spec.podSets`` order; per pod set one flavor is chosen per resource
+group, scanning the group's flavors in order and asking the preemption oracle where quota is
+short.  Every flavor tried is recorded with Kueue's own reason texts, plus the numbers behind
+each quota check (for ``explain``).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from quotactl.kueue.amounts import PODS, format_amount
+from quotactl.kueue.preemption.common import PreemptionPossibility, Preemptor, Target
+from quotactl.kueue.preemption.oracle import OracleResult, simulate_preemption
+from quotactl.kueue.preemption.targets import get_targets
+from quotactl.kueue.quota import (
+    ClusterQueueNode,
+    ResourceGroupView,
+    Snapshot,
+    cq_available,
+    find_height_of_lowest_subtree_that_fits,
+    potential_available,
+)
+from quotactl.kueue.workload import PodSetRequest
+from quotactl.model.kueue import FlavorFungibility, PodSet, ResourceFlavor
+from quotactl.model.podspec import PodSpecInfo, Taint
+
+# --------------------------------------------------------------------------------- modes ---
+
+# Reasons a pod set cannot get a flavor (KEP-10852 QuotaReserved reasons), and their severity.
+NO_MATCHING_FLAVOR = "NoMatchingFlavor"
+EXCEEDS_MAX_QUOTA = "ExceedsMaxQuota"
+WAITING_FOR_QUOTA = "WaitingForQuota"
+TOPOLOGY_PLACEMENT_FAILED = "TopologyPlacementFailed"
+_SEVERITY = {TOPOLOGY_PLACEMENT_FAILED: 1, WAITING_FOR_QUOTA: 2, EXCEEDS_MAX_QUOTA: 3, NO_MATCHING_FLAVOR: 4}
+
+
+def most_severe_reason(a: str, b: str) -> str:
+    return a if _SEVERITY.get(a, 0) >= _SEVERITY.get(b, 0) else b
+
+
+class Mode(enum.IntEnum):
+    """Public ``FlavorAssignmentMode``, ordered from worst to best."""
+
+    NoFit = 0
+    Preempt = 1
+    DeferredFit = 2
+    Fit = 3
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class PreemptionMode(enum.IntEnum):
+    """The flavor assigner's finer internal ordering (§5.4)."""
+
+    NO_FIT = 0
+    NO_CANDIDATES = 1  # preemption could help in principle, the oracle found no victims
+    PREEMPT = 2  # victims include workloads of the preemptor's own ClusterQueue
+    RECLAIM = 3  # victims only in other ClusterQueues
+    FIT = 4
+
+    @property
+    def public(self) -> Mode:
+        if self == PreemptionMode.NO_FIT:
+            return Mode.NoFit
+        if self == PreemptionMode.FIT:
+            return Mode.Fit
+        return Mode.Preempt
+
+    @property
+    def label(self) -> str:
+        return {0: "NoFit", 1: "NoCandidates", 2: "Preempt", 3: "Reclaim", 4: "Fit"}[int(self)]
+
+    @classmethod
+    def from_possibility(cls, p: PreemptionPossibility) -> PreemptionMode:
+        return {PreemptionPossibility.NO_CANDIDATES: cls.NO_CANDIDATES,
+                PreemptionPossibility.PREEMPT: cls.PREEMPT,
+                PreemptionPossibility.RECLAIM: cls.RECLAIM}[p]
+
+
+_MAX_LEVEL = 2**63 - 1
+
+
+@dataclass(frozen=True)
+class GranularMode:
+    preemption_mode: PreemptionMode
+    borrowing_level: int
+
+    def is_preempt_mode(self) -> bool:
+        return self.preemption_mode in (PreemptionMode.PREEMPT, PreemptionMode.RECLAIM)
+
+
+WORST = GranularMode(PreemptionMode.NO_FIT, _MAX_LEVEL)
+BEST = GranularMode(PreemptionMode.FIT, 0)
+
+
+def is_preferred(a: GranularMode, b: GranularMode, ff: FlavorFungibility) -> bool:
+    """``isPreferred``: is ``a`` strictly better than ``b`` under the ClusterQueue's policy."""
+    if a.preemption_mode == PreemptionMode.NO_FIT:
+        return False
+    if b.preemption_mode == PreemptionMode.NO_FIT:
+        return True
+    a_none = a.preemption_mode == PreemptionMode.NO_CANDIDATES
+    b_none = b.preemption_mode == PreemptionMode.NO_CANDIDATES
+    if a_none != b_none:
+        return not a_none
+    if ff.preference == "PreemptionOverBorrowing":
+        if a.borrowing_level != b.borrowing_level:
+            return a.borrowing_level < b.borrowing_level
+        return a.preemption_mode > b.preemption_mode
+    if a.preemption_mode != b.preemption_mode:
+        return a.preemption_mode > b.preemption_mode
+    return a.borrowing_level < b.borrowing_level
+
+
+def should_try_next_flavor(mode: GranularMode, ff: FlavorFungibility) -> bool:
+    """``shouldTryNextFlavor`` (whenCanPreempt / whenCanBorrow)."""
+    if mode.preemption_mode in (PreemptionMode.NO_FIT, PreemptionMode.NO_CANDIDATES):
+        return True
+    if mode.is_preempt_mode() and ff.when_can_preempt == "TryNextFlavor":
+        return True
+    if mode.borrowing_level > 0 and ff.when_can_borrow == "TryNextFlavor":
+        return True
+    return False
+
+
+# ------------------------------------------------------------------------------- results ---
+
+@dataclass(frozen=True)
+class QuotaCheck:
+    """One ``fitsResourceQuota`` evaluation: the numbers Kueue compared, and its verdict."""
+
+    flavor: str
+    resource: str
+    previous: int  # already assigned to this fr by earlier pod sets of the workload
+    request: int  # this pod set's request
+    nominal: int
+    borrowing_limit: int | None
+    lending_limit: int | None
+    usage: int  # the ClusterQueue's current usage on the fr
+    available: int
+    potential_available: int
+    mode: PreemptionMode
+    borrow: int  # borrowing level (after the simulated preemptions when the oracle ran)
+    may_reclaim_in_hierarchy: bool
+    reason: str | None  # Kueue's reason text, None when it fits
+    no_fit_reason: str  # ExceedsMaxQuota / WaitingForQuota / "" (preemption possible)
+    oracle: OracleResult | None = None
+
+    @property
+    def value(self) -> int:
+        return self.previous + self.request
+
+    @property
+    def missing(self) -> int:
+        return max(0, self.value - self.available)
+
+
+@dataclass(frozen=True)
+class FlavorAttempt:
+    """One flavor examined for one resource group of a pod set."""
+
+    flavor: str
+    resource_group: int
+    mode: Mode
+    preemption_mode: PreemptionMode
+    borrow: int
+    reasons: tuple[str, ...]  # sorted, as Kueue records them
+    no_fit_reason: str
+    eligibility: str | None = None  # taint / node affinity / missing flavor text
+    checks: tuple[QuotaCheck, ...] = ()
+
+    @property
+    def preemption_possibility(self) -> str | None:
+        if self.preemption_mode in (PreemptionMode.NO_CANDIDATES, PreemptionMode.PREEMPT, PreemptionMode.RECLAIM):
+            return {1: "NoCandidates", 2: "Preempt", 3: "Reclaim"}[int(self.preemption_mode)]
+        return None
+
+
+@dataclass(frozen=True)
+class FlavorAssignment:
+    """The flavor chosen for one resource of a pod set."""
+
+    flavor: str
+    mode: Mode
+    borrow: int
+    preemption_mode: PreemptionMode
+    tried_flavor_idx: int = -1
+
+
+@dataclass(frozen=True)
+class PodSetAssignment:
+    name: str
+    count: int
+    requests: dict[str, int]  # what was assigned (incl. ``pods`` when the CQ covers it)
+    flavors: dict[str, FlavorAssignment]  # empty when the pod set got no flavors
+    reasons: tuple[str, ...]  # the status reasons (unsorted, as collected)
+    error: str | None
+    no_fit_reason: str  # the status's own no-fit reason (e.g. uncovered resource)
+    attempts: tuple[FlavorAttempt, ...]  # in scan order
+    uncovered: tuple[str, ...] = ()  # requested resources no resource group covers
+
+    @property
+    def is_fit(self) -> bool:
+        return self.error is None and not self.reasons
+
+    @property
+    def representative_mode(self) -> Mode:
+        if self.is_fit:
+            return Mode.Fit
+        if self.error is not None or not self.flavors:
+            return Mode.NoFit
+        return min(fa.mode for fa in self.flavors.values())
+
+    def status_message(self) -> str:
+        if self.error is not None:
+            return self.error
+        return ", ".join(sorted(self.reasons))
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """``flavorassigner.Assignment`` plus what ``explain`` needs to show how it came about."""
+
+    pod_sets: tuple[PodSetAssignment, ...]
+    borrowing: int  # max borrowing level over the chosen flavors
+    usage: dict  # fr -> amount, the whole assignment
+    no_fit_reason: str = ""
+    not_evaluated: tuple[str, ...] = ()  # pod sets after the first one that failed
+    counts: tuple[int, ...] | None = None  # reduced counts (partial admission), else None
+
+    @property
+    def representative_mode(self) -> Mode:
+        if not self.pod_sets:
+            return Mode.NoFit
+        return min(ps.representative_mode for ps in self.pod_sets)
+
+    def message(self) -> str:
+        """``Assignment.Message``: what Kueue writes in the QuotaReserved=False condition."""
+        parts = []
+        for ps in self.pod_sets:
+            if ps.is_fit:
+                continue
+            if ps.error is not None:
+                return f"failed to assign flavors to pod set {ps.name}: {ps.error}"
+            parts.append(f"couldn't assign flavors to pod set {ps.name}: {ps.status_message()}")
+        return "; ".join(parts)
+
+    def frs_need_preemption(self) -> set:
+        """``flavorResourcesNeedPreemption``: frs whose assigned mode is Preempt."""
+        out = set()
+        for ps in self.pod_sets:
+            for res, fa in ps.flavors.items():
+                if fa.mode == Mode.Preempt:
+                    out.add((fa.flavor, res))
+        return out
+
+    def borrows(self) -> bool:
+        return self.borrowing > 0
+
+
+# ---------------------------------------------------------------------------- eligibility ---
+
+def format_taint(t: Taint) -> str:
+    """Go's default print of a core/v1 Taint value: ``{key value effect <nil>}``."""
+    return f"{{{t.key or ''} {t.value or ''} {t.effect or ''} <nil>}}"
+
+
+def untolerated_taint(flavor: ResourceFlavor, pod: PodSpecInfo) -> Taint | None:
+    """``FindMatchingUntoleratedTaint`` over NoSchedule/NoExecute taints, with the pod's and the
+    flavor's own tolerations."""
+    tolerations = tuple(pod.tolerations) + tuple(flavor.tolerations)
+    for taint in flavor.node_taints:
+        if taint.effect not in ("NoSchedule", "NoExecute"):
+            continue
+        if not any(t.tolerates(taint) for t in tolerations):
+            return taint
+    return None
+
+
+def matches_flavor_labels(flavor: ResourceFlavor, pod: PodSpecInfo) -> bool:
+    """``flavorSelector`` + match: nodeSelector and required node affinity restricted to the
+    flavor's own label keys, matched against its nodeLabels."""
+    labels = flavor.node_labels
+    for k, v in pod.node_selector.items():
+        if k in labels and labels[k] != v:
+            return False
+    terms = []
+    for term in pod.required_affinity:
+        exprs = [e for e in term.match_expressions if e.key in labels]
+        if not exprs:
+            terms = []  # an all-irrelevant term matches anything: affinity is ignored
+            break
+        terms.append(exprs)
+    if terms and not any(all(e.matches(labels) for e in exprs) for exprs in terms):
+        return False
+    return True
+
+
+def check_flavor(snapshot: Snapshot, flavor_name: str, pod_set: PodSet) -> str | None:
+    """``checkFlavorForPodSets``: the eligibility failure text, or None."""
+    flavor = snapshot.resource_flavors.get(flavor_name)
+    if flavor is None:
+        return f"flavor {flavor_name} not found"
+    taint = untolerated_taint(flavor, pod_set.pod)
+    if taint is not None:
+        return f"untolerated taint {format_taint(taint)} in flavor {flavor_name}"
+    if not matches_flavor_labels(flavor, pod_set.pod):
+        return f"flavor {flavor_name} doesn't match node affinity"
+    return None
+
+
+# ------------------------------------------------------------------------------ assigner ---
+
+OracleFn = Callable[[ClusterQueueNode, tuple, int], OracleResult]
+
+
+@dataclass
+class _GroupStatus:
+    reasons: list[str] = field(default_factory=list)
+    error: str | None = None
+    no_fit_reason: str = ""
+
+
+class FlavorAssigner:
+    """``flavorassigner.FlavorAssigner`` for one pending workload in one ClusterQueue."""
+
+    def __init__(self, snapshot: Snapshot, cq: ClusterQueueNode, preemptor: Preemptor,
+                 pod_sets: tuple[PodSet, ...], requests: tuple[PodSetRequest, ...],
+                 oracle: OracleFn | None = None):
+        self.snapshot = snapshot
+        self.cq = cq
+        self.preemptor = preemptor
+        self.pod_sets = pod_sets
+        self.requests = requests
+        self.options = snapshot.options
+        self.oracle = oracle or (lambda cq_, fr, q: simulate_preemption(snapshot, cq_, preemptor, fr, q))
+
+    # -- one resource in one flavor ------------------------------------------------------
+    def can_preempt_while_borrowing(self) -> bool:
+        p = self.cq.preemption
+        return (p.borrow_within_cohort_policy not in (None, "", "Never")) or (
+            self.options.fair_sharing and p.reclaim_within_cohort != "Never")
+
+    def fits_resource_quota(self, fr: tuple, assumed: int, request: int) -> QuotaCheck:
+        cq = self.cq
+        res = fr[1]
+        q = cq.quota_for(fr)
+        avail = cq_available(cq, fr)
+        max_cap = potential_available(cq, fr)
+        val = assumed + request
+        common = dict(flavor=fr[0], resource=res, previous=assumed, request=request, nominal=q.nominal,
+                      borrowing_limit=q.borrowing_limit, lending_limit=q.lending_limit,
+                      usage=cq.usage.get(fr, 0), available=avail, potential_available=max_cap)
+        if val > max_cap:
+            reason = (f"insufficient quota for {res} in flavor {fr[0]}, previously considered podsets requests "
+                      f"({format_amount(res, assumed)}) + current podset request ({format_amount(res, request)}) "
+                      f"> maximum capacity ({format_amount(res, max_cap)})")
+            return QuotaCheck(**common, mode=PreemptionMode.NO_FIT, borrow=0, may_reclaim_in_hierarchy=False,
+                              reason=reason, no_fit_reason=EXCEEDS_MAX_QUOTA)
+        borrow, may_reclaim = find_height_of_lowest_subtree_that_fits(cq, fr, val)
+        if val <= avail:
+            return QuotaCheck(**common, mode=PreemptionMode.FIT, borrow=borrow, may_reclaim_in_hierarchy=may_reclaim,
+                              reason=None, no_fit_reason="")
+        reason = f"insufficient unused quota for {res} in flavor {fr[0]}, {format_amount(res, val - avail)} more needed"
+        if q.nominal >= val or may_reclaim or self.can_preempt_while_borrowing():
+            result = self.oracle(cq, fr, val)
+            return QuotaCheck(**common, mode=PreemptionMode.from_possibility(result.possibility), borrow=result.borrow,
+                              may_reclaim_in_hierarchy=may_reclaim, reason=reason, no_fit_reason="", oracle=result)
+        return QuotaCheck(**common, mode=PreemptionMode.NO_FIT, borrow=borrow, may_reclaim_in_hierarchy=may_reclaim,
+                          reason=reason, no_fit_reason=WAITING_FOR_QUOTA)
+
+    # -- one resource group of a pod set -------------------------------------------------
+    def find_flavor(self, rg_index: int, rg: ResourceGroupView, pod_set: PodSet, requests: dict[str, int],
+                    assigned: dict) -> tuple[dict[str, FlavorAssignment], _GroupStatus | None, list[FlavorAttempt]]:
+        """``findFlavorForPodSets``: scan the group's flavors; returns (assignments, status, attempts)."""
+        ff = self.cq.flavor_fungibility
+        gates = self.options.gates
+        status = _GroupStatus()
+        reqs = [(r, requests[r]) for r in rg.covered_resources if r in requests]
+        best: dict[str, FlavorAssignment] | None = None
+        best_mode = WORST
+        attempts: list[FlavorAttempt] = []
+        attempted_idx = -1
+        for idx, fname in enumerate(rg.flavors):
+            attempted_idx = idx
+            problem = check_flavor(self.snapshot, fname, pod_set)
+            if problem is not None:
+                status.reasons.append(problem)
+                attempts.append(FlavorAttempt(fname, rg_index, Mode.NoFit, PreemptionMode.NO_FIT, 0, (problem,),
+                                              NO_MATCHING_FLAVOR, eligibility=problem))
+                continue
+            assignments: dict[str, FlavorAssignment] = {}
+            rep = BEST
+            max_borrow = 0
+            flavor_reasons: list[str] = []
+            flavor_no_fit = ""
+            checks = []
+            for res, val in reqs:
+                fr = (fname, res)
+                check = self.fits_resource_quota(fr, assigned.get(fr, 0), val)
+                checks.append(check)
+                if check.reason is not None:
+                    flavor_reasons.append(check.reason)
+                    status.reasons.append(check.reason)
+                    flavor_no_fit = most_severe_reason(flavor_no_fit, check.no_fit_reason)
+                max_borrow = max(max_borrow, check.borrow)
+                mode = GranularMode(check.mode, check.borrow)
+                if is_preferred(rep, mode, ff):
+                    rep = mode
+                if rep.preemption_mode == PreemptionMode.NO_FIT:
+                    continue  # this flavor does not fit; the other resources are still checked
+                assignments[res] = FlavorAssignment(fname, check.mode.public, check.borrow, check.mode)
+            attempts.append(FlavorAttempt(fname, rg_index, rep.preemption_mode.public, rep.preemption_mode, max_borrow,
+                                          tuple(sorted(flavor_reasons)), flavor_no_fit, checks=tuple(checks)))
+            if gates.enabled("FlavorFungibility"):
+                if not should_try_next_flavor(rep, ff):
+                    best, best_mode = assignments, rep
+                    break
+                if is_preferred(rep, best_mode, ff):
+                    best, best_mode = assignments, rep
+            elif rep.preemption_mode > best_mode.preemption_mode:
+                best, best_mode = assignments, rep
+                if best_mode.preemption_mode == PreemptionMode.FIT:
+                    return best, None, attempts
+        if gates.enabled("FlavorFungibility"):
+            tried = -1 if attempted_idx == len(rg.flavors) - 1 else attempted_idx
+            if best:
+                best = {r: FlavorAssignment(fa.flavor, fa.mode, fa.borrow, fa.preemption_mode, tried)
+                        for r, fa in best.items()}
+            if best_mode.preemption_mode == PreemptionMode.FIT:
+                return best or {}, None, attempts
+        return best or {}, status, attempts
+
+    # -- the whole workload --------------------------------------------------------------
+    def _ordered_resources(self, requests: dict[str, int]) -> list[str]:
+        """Kueue walks a Go map (unspecified order); we take resources no group covers first,
+        then the CQ's resource groups in order (the spec's recommendation)."""
+        uncovered = sorted(r for r in requests if self.cq.rg_by_resource(r) is None)
+        covered = [r for rg in self.cq.resource_groups for r in rg.covered_resources if r in requests]
+        seen = set()
+        out = []
+        for r in uncovered + covered:
+            if r not in seen:
+                seen.add(r)
+                out.append(r)
+        return out
+
+    def assign(self, counts: tuple[int, ...] | None = None) -> Assignment:
+        """``assignFlavors``."""
+        cq = self.cq
+        options = self.options
+        assigned: dict = {}
+        borrowing = 0
+        results: list[PodSetAssignment] = []
+        covers_pods = cq.rg_by_resource(PODS) is not None
+        for i, (pod_set, req) in enumerate(zip(self.pod_sets, self.requests)):
+            count = req.count if counts is None else counts[i]
+            requests = dict(req.total) if counts is None else {r: v * count for r, v in req.per_pod.items()}
+            if covers_pods:
+                requests[PODS] = count
+            group_flavors: dict[str, FlavorAssignment] | None = {}
+            status = _GroupStatus()
+            attempts: list[FlavorAttempt] = []
+            uncovered = []
+            failed = False
+            for res in self._ordered_resources(requests):
+                rg_index, rg = self._group(res)
+                if rg is None:
+                    if requests[res] == 0:
+                        continue  # zero requests for resources the CQ does not know are ignored
+                    if options.ignore_undeclared:
+                        continue
+                    uncovered.append(res)
+                    status = _GroupStatus(reasons=[f"resource {res} unavailable in ClusterQueue"],
+                                          no_fit_reason=NO_MATCHING_FLAVOR)
+                    group_flavors = None
+                    failed = True
+                    break
+                if res in group_flavors:
+                    continue
+                flavors, st, tried = self.find_flavor(rg_index, rg, pod_set, requests, assigned)
+                attempts.extend(tried)
+                if (st is not None and st.error is not None) or (not flavors and requests):
+                    group_flavors = None
+                    status = st or _GroupStatus()
+                    failed = True
+                    break
+                group_flavors.update(flavors)
+                if st is not None:
+                    status.reasons.extend(st.reasons)
+            chosen = {r: fa for r, fa in (group_flavors or {}).items() if r in requests}
+            psa = PodSetAssignment(pod_set.name, count, requests, chosen, tuple(status.reasons), status.error,
+                                   status.no_fit_reason, tuple(attempts), tuple(uncovered))
+            results.append(psa)
+            for res, fa in chosen.items():
+                borrowing = max(borrowing, fa.borrow)
+                fr = (fa.flavor, res)
+                assigned[fr] = assigned.get(fr, 0) + requests.get(res, 0)
+            if failed or psa.error is not None or (requests and not chosen):
+                rest = tuple(ps.name for ps in self.pod_sets[i + 1:])
+                return self._finish(results, borrowing, assigned, rest, counts)
+        return self._finish(results, borrowing, assigned, (), counts)
+
+    def _group(self, res: str) -> tuple[int, ResourceGroupView | None]:
+        for i, rg in enumerate(self.cq.resource_groups):
+            if res in rg.covered_resources:
+                return i, rg
+        return -1, None
+
+    def _finish(self, results, borrowing, assigned, not_evaluated, counts) -> Assignment:
+        a = Assignment(tuple(results), borrowing, dict(assigned), "", not_evaluated, counts)
+        if self.options.gates.enabled("UnadmittedWorkloadsObservability") and a.representative_mode == Mode.NoFit:
+            a = Assignment(a.pod_sets, a.borrowing, a.usage, resolve_no_fit_reason(a, self.cq), a.not_evaluated,
+                           a.counts)
+        return a
+
+
+def resolve_no_fit_reason(a: Assignment, cq: ClusterQueueNode) -> str:
+    """``resolveNoFitReason``: per NoFit pod set and resource group the least severe cause among
+    the NoFit flavor attempts, then the most severe across groups and pod sets."""
+    overall = ""
+    for ps in a.pod_sets:
+        if ps.representative_mode != Mode.NoFit:
+            continue
+        if not ps.attempts:
+            overall = most_severe_reason(overall, NO_MATCHING_FLAVOR)
+            continue
+        merged: dict[str, tuple[Mode, str]] = {}
+        for att in ps.attempts:  # Kueue merges attempts per flavor: worst mode, most severe reason
+            if att.flavor in merged:
+                m, r = merged[att.flavor]
+                merged[att.flavor] = (min(m, att.mode), most_severe_reason(r, att.no_fit_reason))
+            else:
+                merged[att.flavor] = (att.mode, att.no_fit_reason)
+        rg_min: dict[int, str] = {}
+        for i, (flavor, (mode, reason)) in enumerate(sorted(merged.items())):
+            if mode != Mode.NoFit:
+                continue
+            groups = [j for j, rg in enumerate(cq.resource_groups) if flavor in rg.flavors] or [-1 - i]
+            for g in groups:
+                if g not in rg_min or _SEVERITY.get(reason, 0) < _SEVERITY.get(rg_min[g], 0):
+                    rg_min[g] = reason
+        ps_reason = ps.no_fit_reason
+        for reason in rg_min.values():
+            ps_reason = most_severe_reason(ps_reason, reason)
+        overall = most_severe_reason(overall, ps_reason)
+    return overall
+
+
+# -------------------------------------------------------------------- scheduler entry point ---
+
+@dataclass(frozen=True)
+class InitialAssignment:
+    """``getInitialAssignments``: the assignment the scheduler works with, its victims, and the
+    full-size assignment when partial admission reduced the counts."""
+
+    assignment: Assignment
+    targets: tuple[Target, ...]
+    full: Assignment
+    partial: bool = False
+
+
+def can_be_partially_admitted(pod_sets: tuple[PodSet, ...]) -> bool:
+    return any(ps.min_count is not None and ps.min_count < ps.count for ps in pod_sets)
+
+
+def _search(n: int, f: Callable[[int], bool]) -> int:
+    """Go's ``sort.Search``."""
+    lo, hi = 0, n
+    while lo < hi:
+        h = (lo + hi) // 2
+        if not f(h):
+            lo = h + 1
+        else:
+            hi = h
+    return lo
+
+
+def targets_for(assigner: FlavorAssigner, assignment: Assignment) -> list[Target]:
+    """``Preemptor.GetTargets`` for a whole assignment."""
+    return get_targets(assigner.snapshot, assigner.cq, assigner.preemptor, assignment.frs_need_preemption(),
+                       assignment.usage)
+
+
+def initial_assignment(assigner: FlavorAssigner) -> InitialAssignment:
+    full = assigner.assign()
+    mode = full.representative_mode
+    if mode == Mode.Fit:
+        return InitialAssignment(full, (), full)
+    if mode == Mode.Preempt:
+        targets = targets_for(assigner, full)
+        if targets:
+            return InitialAssignment(full, tuple(targets), full)
+    gates = assigner.options.gates
+    if gates.enabled("PartialAdmission") and can_be_partially_admitted(assigner.pod_sets):
+        full_counts = [ps.count for ps in assigner.pod_sets]
+        deltas = [ps.count - ps.min_count if ps.min_count is not None else 0 for ps in assigner.pod_sets]
+        total = sum(deltas)
+        found: dict = {}
+        last_good = [0]
+
+        def fits(idx: int) -> bool:
+            counts = tuple(full_counts[i] - (deltas[i] * idx) // total for i in range(len(full_counts)))
+            a = assigner.assign(counts)
+            m = a.representative_mode
+            if m == Mode.Fit:
+                found["r"], last_good[0] = (a, ()), idx
+                return True
+            if m == Mode.Preempt:
+                t = targets_for(assigner, a)
+                if t:
+                    found["r"], last_good[0] = (a, tuple(t)), idx
+                    return True
+            return False
+
+        if total > 0:
+            idx = _search(total + 1, fits)
+            if idx == last_good[0] and "r" in found:
+                a, t = found["r"]
+                return InitialAssignment(a, t, full, partial=True)
+    return InitialAssignment(full, (), full)

@@ -1,0 +1,153 @@
+"""Pieces shared by classical and fair-sharing preemption (kueue-scheduling.md §6.2, §6.4).
+
+Source: ``pkg/scheduler/preemption/common/preemption_policy.go: SatisfiesPreemptionPolicy``,
+``pkg/scheduler/preemption/common/ordering.go: CandidatesOrdering``,
+``pkg/scheduler/preemption/preemption.go: workloadFits, fillBackWorkloads, restoreSnapshot``.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+from quotactl.kueue.quota import ClusterQueueNode, Snapshot, borrowing_with, cq_available
+from quotactl.kueue.workload import AdmittedWorkload
+
+FR = tuple
+
+# Preemption reasons (the Preempted condition's reason on a victim).
+IN_CLUSTER_QUEUE = "InClusterQueue"
+IN_COHORT_RECLAMATION = "InCohortReclamation"
+IN_COHORT_FAIR_SHARING = "InCohortFairSharing"
+IN_COHORT_RECLAIM_WHILE_BORROWING = "InCohortReclaimWhileBorrowing"
+
+HUMAN_READABLE_REASONS = {
+    IN_CLUSTER_QUEUE: "prioritization in the ClusterQueue",
+    IN_COHORT_RECLAMATION: "reclamation within the cohort",
+    IN_COHORT_FAIR_SHARING: "Fair Sharing within the cohort",
+    IN_COHORT_RECLAIM_WHILE_BORROWING: "reclamation within the cohort while borrowing",
+}
+
+NEVER = "Never"
+LOWER_PRIORITY = "LowerPriority"
+LOWER_OR_NEWER_EQUAL_PRIORITY = "LowerOrNewerEqualPriority"
+ANY = "Any"
+
+
+class PreemptionPossibility(enum.IntEnum):
+    """What the oracle found for one fr (``preemptioncommon.PreemptionPossibility``)."""
+
+    NO_CANDIDATES = 0
+    PREEMPT = 1  # at least one target in the preemptor's own ClusterQueue
+    RECLAIM = 2  # all targets in other ClusterQueues
+
+    @property
+    def label(self) -> str:
+        return {0: "NoCandidates", 1: "Preempt", 2: "Reclaim"}[int(self)]
+
+
+@dataclass(frozen=True)
+class Preemptor:
+    """The pending workload looking for room (the fields preemption reads)."""
+
+    key: str
+    cluster_queue: str
+    priority: int
+    queue_order_timestamp: datetime
+    uid: str = ""
+
+
+@dataclass(frozen=True)
+class Target:
+    """A workload chosen for eviction, with the Preempted condition reason it would get."""
+
+    workload: AdmittedWorkload
+    reason: str
+
+    @property
+    def key(self) -> str:
+        return self.workload.key
+
+    @property
+    def cluster_queue(self) -> str:
+        return self.workload.cluster_queue
+
+
+@dataclass
+class PreemptionCtx:
+    """``preemptionCtx``: who preempts, where, for which frs and how much in total."""
+
+    preemptor: Preemptor
+    cq: ClusterQueueNode
+    snapshot: Snapshot
+    frs_need_preemption: frozenset
+    workload_usage: dict = field(default_factory=dict)  # fr -> amount (the whole request)
+
+
+def satisfies_preemption_policy(preemptor: Preemptor, candidate: AdmittedWorkload, policy: str) -> bool:
+    """``SatisfiesPreemptionPolicy`` (§6.2), on effective priorities."""
+    lower = preemptor.priority > candidate.priority
+    if policy == LOWER_PRIORITY:
+        return lower
+    if policy == LOWER_OR_NEWER_EQUAL_PRIORITY:
+        newer_equal = (preemptor.priority == candidate.priority
+                       and preemptor.queue_order_timestamp < candidate.queue_order_timestamp)
+        return lower or newer_equal
+    return policy == ANY
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+def _micros(t: datetime) -> int:
+    d = t - _EPOCH
+    return (d.days * 86400 + d.seconds) * 1_000_000 + d.microseconds
+
+
+def candidates_ordering_key(preemptor_cq: str):
+    """``CandidatesOrdering`` as a sort key: evicted first, other ClusterQueues before the
+    preemptor's, lower priority, most recently reserved, lower UID."""
+
+    def key(wl: AdmittedWorkload):
+        return (0 if wl.evicted else 1, 1 if wl.cluster_queue == preemptor_cq else 0, wl.priority,
+                -_micros(wl.quota_reserved_at), wl.uid)
+
+    return key
+
+
+def sort_candidates(candidates: list[AdmittedWorkload], preemptor_cq: str) -> list[AdmittedWorkload]:
+    return sorted(candidates, key=candidates_ordering_key(preemptor_cq))
+
+
+def workload_fits(ctx: PreemptionCtx, allow_borrowing: bool) -> bool:
+    """``workloadFits``: every fr of the request within Available (and within nominal when
+    borrowing is not allowed)."""
+    cq = ctx.cq
+    for fr, v in ctx.workload_usage.items():
+        if not allow_borrowing and borrowing_with(cq, fr, v):
+            return False
+        if v > cq_available(cq, fr):
+            return False
+    return True
+
+
+def fill_back_workloads(ctx: PreemptionCtx, targets: list[Target], allow_borrowing: bool) -> list[Target]:
+    """``fillBackWorkloads``: in reverse order (never the last removed one), put a target back
+    if the preemptor still fits.  Keeps Kueue's O(1) swap-delete, so the order matches too."""
+    snap = ctx.snapshot
+    i = len(targets) - 2
+    while i >= 0:
+        snap.add_workload(targets[i].workload)
+        if workload_fits(ctx, allow_borrowing):
+            targets[i] = targets[-1]
+            targets.pop()
+        else:
+            snap.remove_workload(targets[i].workload)
+        i -= 1
+    return targets
+
+
+def restore_snapshot(snapshot: Snapshot, targets: list[Target]) -> None:
+    for t in targets:
+        snapshot.add_workload(t.workload)

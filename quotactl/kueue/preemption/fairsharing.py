@@ -1,0 +1,305 @@
+"""Fair-sharing preemption: candidates across the whole cohort tree, the target ClusterQueue
+ordering by dominant resource share, and the S2-a / S2-b strategies (kueue-scheduling.md §8.4).
+
+Source: ``pkg/scheduler/preemption/preemption.go: fairPreemptions, findCandidates, cqIsBorrowing,
+fsStrategyUnsatisfiable, queueWithinNominalInResourcesNeedingPreemption``,
+``pkg/scheduler/preemption/strategy.go: FairPreemptionPlan, iterateWithFirstFsStrategy,
+iterateWithSecondFsStrategy``, ``pkg/scheduler/preemption/fairsharing/{ordering,target,
+least_common_ancestor,strategy}.go``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from quotactl.kueue.options import LESS_THAN_INITIAL_SHARE, LESS_THAN_OR_EQUAL_TO_FINAL_SHARE
+from quotactl.kueue.preemption.common import (
+    IN_CLUSTER_QUEUE,
+    IN_COHORT_FAIR_SHARING,
+    IN_COHORT_RECLAMATION,
+    NEVER,
+    PreemptionCtx,
+    Target,
+    candidates_ordering_key,
+    fill_back_workloads,
+    restore_snapshot,
+    satisfies_preemption_policy,
+    sort_candidates,
+    workload_fits,
+)
+from quotactl.kueue.quota import (
+    DRS,
+    NEGATIVE_DRS,
+    ClusterQueueNode,
+    CohortNode,
+    QuotaNode,
+    borrowing,
+    compare_drs,
+    dominant_resource_share,
+)
+from quotactl.kueue.workload import AdmittedWorkload
+
+Strategy = Callable[[DRS, DRS, DRS], bool]
+
+
+def less_than_or_equal_to_final_share(preemptor_new: DRS, _target_old: DRS, target_new: DRS) -> bool:
+    """Rule S2-a."""
+    return compare_drs(preemptor_new, target_new) <= 0
+
+
+def less_than_initial_share(preemptor_new: DRS, target_old: DRS, _target_new: DRS | None = None) -> bool:
+    """Rule S2-b."""
+    return compare_drs(preemptor_new, target_old) < 0
+
+
+STRATEGIES: dict[str, Strategy] = {
+    LESS_THAN_OR_EQUAL_TO_FINAL_SHARE: less_than_or_equal_to_final_share,
+    LESS_THAN_INITIAL_SHARE: less_than_initial_share,
+}
+
+
+def cq_is_borrowing(cq: ClusterQueueNode, frs) -> bool:
+    if cq.parent is None:
+        return False
+    return any(borrowing(cq, fr) for fr in frs)
+
+
+def subtree_cluster_queues(node: QuotaNode) -> Iterator[ClusterQueueNode]:
+    """Active ClusterQueues under a cohort (the snapshot's ``SubtreeClusterQueues``)."""
+    if isinstance(node, ClusterQueueNode):
+        yield node
+        return
+    yield from node.child_cqs
+    for child in node.child_cohorts:
+        yield from subtree_cluster_queues(child)
+
+
+def find_candidates(ctx: PreemptionCtx) -> list[AdmittedWorkload]:
+    """``findCandidates``: own-CQ workloads passing withinClusterQueue; with reclaimWithinCohort,
+    workloads of every other borrowing ClusterQueue of the whole root tree passing it."""
+    cq, pre, frs = ctx.cq, ctx.preemptor, ctx.frs_need_preemption
+    out = []
+    if cq.preemption.within_cluster_queue != NEVER:
+        policy = cq.preemption.within_cluster_queue
+        out.extend(wl for wl in cq.workloads.values()
+                   if satisfies_preemption_policy(pre, wl, policy) and wl.uses_resources(frs))
+    if cq.parent is not None and cq.preemption.reclaim_within_cohort != NEVER:
+        policy = cq.preemption.reclaim_within_cohort
+        for other in subtree_cluster_queues(cq.root()):
+            if other is cq or not cq_is_borrowing(other, frs):
+                continue
+            out.extend(wl for wl in other.workloads.values()
+                       if satisfies_preemption_policy(pre, wl, policy) and wl.uses_resources(frs))
+    return out
+
+
+def _almost_lca(cq: ClusterQueueNode, lca: CohortNode) -> QuotaNode:
+    node: QuotaNode = cq
+    for ancestor in cq.path_parent_to_root():
+        if ancestor is lca:
+            return node
+        node = ancestor
+    raise ValueError("could not find the least common ancestor")  # unreachable in one tree
+
+
+class TargetClusterQueue:
+    """A ClusterQueue yielding candidates (``fairsharing.TargetClusterQueue``)."""
+
+    def __init__(self, ordering: TargetClusterQueueOrdering, cq: ClusterQueueNode):
+        self.ordering = ordering
+        self.cq = cq
+
+    @property
+    def in_cluster_queue_preemption(self) -> bool:
+        return self.cq is self.ordering.preemptor_cq
+
+    def has_workload(self) -> bool:
+        return self.ordering.has_workload(self.cq)
+
+    def pop_workload(self) -> AdmittedWorkload:
+        return self.ordering.by_cq[self.cq.name].pop(0)
+
+    def _almost_lcas(self) -> tuple[QuotaNode, QuotaNode]:
+        lca = None
+        for ancestor in self.cq.path_parent_to_root():
+            if ancestor in self.ordering.preemptor_ancestors:
+                lca = ancestor
+                break
+        return _almost_lca(self.ordering.preemptor_cq, lca), _almost_lca(self.cq, lca)
+
+    def compute_shares(self) -> tuple[DRS, DRS]:
+        """(preemptor's almostLCA share with the incoming workload, target's almostLCA share)."""
+        p, t = self._almost_lcas()
+        return dominant_resource_share(p), dominant_resource_share(t)
+
+    def share_after_removal(self, wl: AdmittedWorkload) -> DRS:
+        snap = self.ordering.snapshot
+        snap.remove_usage(self.cq, wl.usage)
+        try:
+            return dominant_resource_share(self._almost_lcas()[1])
+        finally:
+            snap.add_usage(self.cq, wl.usage)
+
+
+class TargetClusterQueueOrdering:
+    """``TargetClusterQueueOrdering``: walk from the root to the child with the highest share."""
+
+    def __init__(self, ctx: PreemptionCtx, candidates: list[AdmittedWorkload]):
+        self.snapshot = ctx.snapshot
+        self.preemptor_cq = ctx.cq
+        self.preemptor_ancestors = set(ctx.cq.path_parent_to_root())
+        self.by_cq: dict[str, list[AdmittedWorkload]] = {}
+        for wl in candidates:
+            self.by_cq.setdefault(wl.cluster_queue, []).append(wl)
+        self.pruned_cqs: set[str] = set()
+        self.pruned_cohorts: set[str] = set()
+        self._order_key = candidates_ordering_key(ctx.cq.name)
+
+    def has_workload(self, cq: ClusterQueueNode) -> bool:
+        return bool(self.by_cq.get(cq.name))
+
+    def drop_queue(self, t: TargetClusterQueue) -> None:
+        self.pruned_cqs.add(t.cq.name)
+
+    def __iter__(self) -> Iterator[TargetClusterQueue]:
+        if self.preemptor_cq.parent is None:
+            t = TargetClusterQueue(self, self.preemptor_cq)
+            while t.has_workload():
+                yield t
+            return
+        root = self.preemptor_cq.root()
+        while root.name not in self.pruned_cohorts:
+            t = self._next_target(root)
+            if t is None:
+                continue
+            yield t
+
+    def _next_target(self, cohort: CohortNode) -> TargetClusterQueue | None:
+        highest_cq, highest_cq_drs = None, NEGATIVE_DRS
+        for cq in cohort.child_cqs:
+            if cq.name in self.pruned_cqs:
+                continue
+            drs = dominant_resource_share(cq)
+            if (drs.is_zero() and cq is not self.preemptor_cq) or not self.has_workload(cq):
+                self.pruned_cqs.add(cq.name)
+                continue
+            c = compare_drs(drs, highest_cq_drs)
+            if c == 0:
+                new_first = self.by_cq[cq.name][0]
+                cur_first = self.by_cq[highest_cq.name][0]
+                if self._order_key(new_first) < self._order_key(cur_first):
+                    highest_cq = cq
+            elif c == 1:
+                highest_cq, highest_cq_drs = cq, drs
+        highest_cohort, highest_cohort_drs = None, NEGATIVE_DRS
+        for child in cohort.child_cohorts:
+            if child.name in self.pruned_cohorts:
+                continue
+            drs = dominant_resource_share(child)
+            if drs.is_zero() and child not in self.preemptor_ancestors:
+                self.pruned_cohorts.add(child.name)
+            elif compare_drs(drs, highest_cohort_drs) >= 0:
+                highest_cohort, highest_cohort_drs = child, drs
+        if highest_cohort is None and highest_cq is None:
+            self.pruned_cohorts.add(cohort.name)
+            return None
+        if compare_drs(highest_cohort_drs, highest_cq_drs) >= 0:
+            return self._next_target(highest_cohort)
+        return TargetClusterQueue(self, highest_cq)
+
+
+def fs_strategy_unsatisfiable(preemptor_new: DRS, target_old: DRS) -> bool:
+    """A zero-weight borrowing preemptor (+Inf share) can never pass against a finite target."""
+    return preemptor_new.zero_weight_borrows() and not target_old.zero_weight_borrows()
+
+
+def _within_nominal(ctx: PreemptionCtx) -> bool:
+    """``queueWithinNominalInResourcesNeedingPreemption`` (usage includes the incoming workload)."""
+    return not any(borrowing(ctx.cq, fr) for fr in ctx.frs_need_preemption)
+
+
+def fair_preemptions(ctx: PreemptionCtx, strategies: tuple[str, ...]) -> list[Target]:
+    """``fairPreemptions``: first strategy over the target ordering, then S2-b on the retry list,
+    then the add-back minimisation with borrowing allowed."""
+    candidates = find_candidates(ctx)
+    if not candidates:
+        return []
+    candidates = sort_candidates(candidates, ctx.cq.name)
+    snap, cq, usage = ctx.snapshot, ctx.cq, ctx.workload_usage
+    gates = snap.options.gates
+    fns = [STRATEGIES[s] for s in strategies if s in STRATEGIES] or [
+        less_than_or_equal_to_final_share, less_than_initial_share]
+
+    targets: list[Target] = []
+
+    def take(target: Target) -> bool:
+        """Record a target (already removed); True when the preemptor now fits."""
+        targets.append(target)
+        snap.remove_usage(cq, usage)
+        try:
+            return workload_fits(ctx, True)
+        finally:
+            snap.add_usage(cq, usage)
+
+    def first_strategy(cands: list[AdmittedWorkload], strategy: Strategy) -> tuple[list[AdmittedWorkload], bool]:
+        ordering = TargetClusterQueueOrdering(ctx, cands)
+        within_nominal = gates.enabled("FairSharingPreemptWithinNominal") and _within_nominal(ctx)
+        retry: list[AdmittedWorkload] = []
+        for t in ordering:
+            if t.in_cluster_queue_preemption:
+                wl = t.pop_workload()
+                snap.remove_workload(wl)
+                if take(Target(wl, IN_CLUSTER_QUEUE)):
+                    return retry, True
+                continue
+            if within_nominal:
+                wl = t.pop_workload()
+                snap.remove_workload(wl)
+                if take(Target(wl, IN_COHORT_RECLAMATION)):
+                    return retry, True
+                continue
+            p_new, t_old = t.compute_shares()
+            if fs_strategy_unsatisfiable(p_new, t_old):
+                while t.has_workload():
+                    retry.append(t.pop_workload())
+                continue
+            while t.has_workload():
+                wl = t.pop_workload()
+                t_new = t.share_after_removal(wl)
+                if strategy(p_new, t_old, t_new):
+                    snap.remove_workload(wl)
+                    if take(Target(wl, IN_COHORT_FAIR_SHARING)):
+                        return retry, True
+                    break  # shares changed: pick the next ClusterQueue again
+                retry.append(wl)
+        return retry, False
+
+    def second_strategy(retry: list[AdmittedWorkload]) -> bool:
+        ordering = TargetClusterQueueOrdering(ctx, retry)
+        for t in ordering:
+            p_new, t_old = t.compute_shares()
+            passed = less_than_initial_share(p_new, t_old)
+            wl = t.pop_workload()
+            if passed:
+                snap.remove_workload(wl)
+                if take(Target(wl, IN_COHORT_FAIR_SHARING)):
+                    return True
+            ordering.drop_queue(t)  # S2-b applies at most once per ClusterQueue
+        return False
+
+    snap.add_usage(cq, usage)  # shares must include the incoming workload
+    try:
+        retry, fits = first_strategy(candidates, fns[0])
+        if not fits and gates.enabled("FairSharingReevaluatePreemptionCandidates") and any(
+                t.cluster_queue == cq.name for t in targets):
+            retry, fits = first_strategy(retry, fns[0])
+        if not fits and len(fns) > 1:
+            fits = second_strategy(retry)
+    finally:
+        snap.remove_usage(cq, usage)
+    if not fits:
+        restore_snapshot(snap, targets)
+        return []
+    targets = fill_back_workloads(ctx, targets, True)
+    restore_snapshot(snap, targets)
+    return targets

@@ -1,0 +1,542 @@
+"""YuniKorn objects of a run -> the scheduler configs YuniKorn would load, with exact positions.
+
+Two input forms (yunikorn.md §1):
+
+* a bare ``queues.yaml`` (the loader's ``SchedulerConfig`` object);
+* the ``yunikorn-defaults`` / ``yunikorn-configs`` ConfigMaps, merged in that order per namespace
+  (``FlattenConfigMaps``: ``data`` as-is, ``binaryData`` ``*.gz`` gunzipped), the queue document
+  taken from ``<service.policyGroup>.yaml`` (default ``queues.yaml``).  A ConfigMap with another
+  name that carries a queue document is linted on its own (with a note).
+
+Positions: every document path of the queues document maps back to ``file:line:column``.  For a
+ConfigMap whose value is a literal block scalar (``queues.yaml: |``) that is exact: embedded line
+*n* is the file line after the indicator plus *n*, columns shift by the block's indentation.  For a
+quoted, folded or gzipped value lines cannot be mapped, and every position falls back to the key.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import os
+from dataclasses import dataclass, field
+
+from quotactl.load.document import Pos
+from quotactl.load.objects import KubeObject
+from quotactl.load.yunikorn_yaml import (
+    SCALAR, Decoded, DecodeError, NodeLimitError, YNode, decode_document, from_data, from_ruamel, make_yaml,
+)
+from quotactl.model.yunikorn import (
+    ChildTemplate, Filter, Limit, NodeSortingPolicy, PartitionConfig, PartitionPreemption, PlacementRule,
+    QueueConfig, Resources, SchedulerConfig,
+)
+
+CONFIGS_NAME = "yunikorn-configs"
+DEFAULTS_NAME = "yunikorn-defaults"
+POLICY_GROUP_KEY = "service.policyGroup"
+DEFAULT_POLICY_GROUP = "queues"
+
+DEFAULT_CONFIG_TEXT = """partitions:
+  - name: default
+    placementrules:
+      - name: tag
+        value: namespace
+        create: true
+    queues:
+      - name: root
+        submitacl: '*'
+"""
+
+
+# ------------------------------------------------------------------------------ results -------
+
+@dataclass
+class PosMap:
+    """Embedded (0-based line, column) -> file position."""
+
+    file: str
+    line_base: int = 0  # file line (0-based) of embedded line 0
+    col_base: int = 0  # columns added to every embedded column
+    exact: bool = True
+    fallback: Pos = Pos(1, 1)
+
+    def pos(self, line: int, column: int) -> Pos:
+        if not self.exact:
+            return self.fallback
+        return Pos(self.line_base + line + 1, self.col_base + column + 1)
+
+
+@dataclass(frozen=True)
+class LoadNote:
+    """Something about how YuniKorn reads the input (not a validation problem)."""
+
+    kind: str  # "syntax" | "missing-key" | "ignored-key" | "binary-data" | "empty" | "extra-documents" | "other-name"
+    message: str
+    file: str
+    line: int
+    column: int
+    severity: str | None = None  # overrides the rule's default
+    hint: str | None = None
+
+
+@dataclass
+class YuniKornInput:
+    """One scheduler config as YuniKorn would load it, and where each part of it came from."""
+
+    config: SchedulerConfig
+    decoded: Decoded
+    posmap: PosMap
+    origin: str  # "queues.yaml file", "ConfigMap/yunikorn-configs", "built-in default config"
+    file: str
+    kind: str  # "SchedulerConfig" | "ConfigMap" | "default"
+    key: str = "queues.yaml"  # the ConfigMap key holding the document
+    notes: list[LoadNote] = field(default_factory=list)
+    text: str | None = None  # the queues document, when known
+
+    @property
+    def decode_errors(self) -> list[DecodeError]:
+        return self.decoded.errors
+
+    def pos(self, path: tuple, value: bool = False) -> Pos:
+        """File position of a document path (its nearest ancestor that has one)."""
+        table = self.decoded.value_pos if value else self.decoded.key_pos
+        p = tuple(path)
+        while p:
+            hit = table.get(p) or self.decoded.key_pos.get(p) or self.decoded.value_pos.get(p)
+            if hit is not None:
+                return self.posmap.pos(*hit)
+            p = p[:-1]
+        return self.posmap.pos(0, 0) if self.posmap.exact else self.posmap.fallback
+
+
+# --------------------------------------------------------------------------- source text ------
+
+def source_text(obj: KubeObject) -> str | None:
+    """The full text of the file an object came from (for exact scalars and block positions)."""
+    doc = obj.ref.doc
+    text = getattr(doc, "text", None) or getattr(doc, "source_text", None)
+    if isinstance(text, str):
+        return text
+    name = obj.ref.file
+    if not name or name.startswith("<") or not os.path.isfile(name):
+        return None
+    try:
+        with open(name, "rb") as fh:
+            raw = fh.read()
+    except OSError:
+        return None
+    for bom, enc in ((b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16")):
+        if raw.startswith(bom):
+            try:
+                return raw.decode(enc)
+            except UnicodeDecodeError:
+                return None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _document_node(obj: KubeObject, text: str):
+    """The ruamel node of the object (document ``doc.index``, then ``ref.base``), or None."""
+    yaml = make_yaml()
+    index = 0
+    found = None
+    try:
+        for node in yaml.compose_all(text):
+            if index == obj.ref.doc.index:
+                found = node
+                break
+            index += 1
+    except Exception:
+        return None
+    if found is None:
+        return None
+    cur = found
+    for part in obj.ref.base:
+        if isinstance(part, int):
+            if not hasattr(cur, "value") or not isinstance(cur.value, list) or part >= len(cur.value):
+                return None
+            cur = cur.value[part]
+        else:
+            cur = _child(cur, part)
+            if cur is None:
+                return None
+    start = obj.ref.pos()
+    if (cur.start_mark.line + 1, cur.start_mark.column + 1) != (start.line, start.column) and obj.ref.base:
+        return None
+    return cur
+
+
+def _child(node, key: str):
+    value = getattr(node, "value", None)
+    if not isinstance(value, list):
+        return None
+    for item in value:
+        if isinstance(item, tuple) and getattr(item[0], "value", None) == key:
+            return item[1]
+    return None
+
+
+def _key_node(node, key: str):
+    value = getattr(node, "value", None)
+    if not isinstance(value, list):
+        return None
+    for item in value:
+        if isinstance(item, tuple) and getattr(item[0], "value", None) == key:
+            return item[0]
+    return None
+
+
+# ------------------------------------------------------------------------------ loading -------
+
+def load_inputs(objects: list[KubeObject]) -> list[YuniKornInput]:
+    """Every scheduler config in the objects: bare configs one by one, ConfigMaps merged per namespace."""
+    inputs: list[YuniKornInput] = []
+    groups: dict[str | None, dict[str, list[KubeObject]]] = {}
+    for obj in objects:
+        if obj.kind == "SchedulerConfig":
+            inputs.append(_from_scheduler_config(obj))
+        elif obj.kind == "ConfigMap":
+            slot = obj.name if obj.name in (CONFIGS_NAME, DEFAULTS_NAME) else "other"
+            groups.setdefault(obj.namespace, {}).setdefault(slot, []).append(obj)
+    for _ns, slots in groups.items():
+        defaults = slots.get(DEFAULTS_NAME, [])
+        configs = slots.get(CONFIGS_NAME, [])
+        if configs:
+            for cm in configs:
+                inputs.append(_from_configmaps(defaults[-1:] + [cm]))
+        elif defaults:
+            for cm in defaults:
+                inputs.append(_from_configmaps([cm]))
+        for cm in slots.get("other", []):
+            inputs.append(_from_configmaps([cm], other_name=True))
+    return inputs
+
+
+def _from_scheduler_config(obj: KubeObject) -> YuniKornInput:
+    text = source_text(obj)
+    node = _document_node(obj, text) if text is not None else None
+    file = obj.ref.file
+    notes: list[LoadNote] = []
+    if node is not None:
+        try:
+            root = from_ruamel(node)
+        except NodeLimitError as exc:
+            at = obj.ref.pos()
+            notes.append(LoadNote("syntax", f"queues document refused: {exc}", file, at.line, at.column))
+            root = None
+    else:
+        doc = obj.ref.doc
+        root = from_data(obj.data, doc.positions, doc.value_positions, tuple(obj.ref.base),
+                         at=(obj.ref.pos().line - 1, obj.ref.pos().column - 1))
+    posmap = PosMap(file)
+    return _build(root, posmap, "queues.yaml file", file, "SchedulerConfig", notes=notes)
+
+
+@dataclass
+class _Entry:
+    """One key of the flattened ConfigMap data: its text and where it is written."""
+
+    key: str
+    text: str | None
+    obj: KubeObject
+    node: object | None  # ruamel value node (when the source text is available)
+    key_node: object | None
+    binary: bool = False
+    problem: str | None = None
+
+
+def _entries(cm: KubeObject) -> list[_Entry]:
+    text = source_text(cm)
+    node = _document_node(cm, text) if text is not None else None
+    out: list[_Entry] = []
+    data = cm.data.get("data") if isinstance(cm.data.get("data"), dict) else {}
+    data_node = _child(node, "data") if node is not None else None
+    for key, value in data.items():
+        if not isinstance(key, str):
+            continue
+        vnode = _child(data_node, key) if data_node is not None else None
+        knode = _key_node(data_node, key) if data_node is not None else None
+        out.append(_Entry(key, value if isinstance(value, str) else (None if value is None else str(value)),
+                          cm, vnode, knode))
+    binary = cm.data.get("binaryData") if isinstance(cm.data.get("binaryData"), dict) else {}
+    bin_node = _child(node, "binaryData") if node is not None else None
+    for key, value in binary.items():
+        if not isinstance(key, str) or not key.lower().endswith(".gz"):
+            continue
+        knode = _key_node(bin_node, key) if bin_node is not None else None
+        entry = _Entry(key[:-3], None, cm, None, knode, binary=True)
+        try:
+            entry.text = gzip.decompress(base64.b64decode(str(value), validate=False)).decode("utf-8")
+        except Exception as exc:  # bad base64, not gzip, not UTF-8
+            entry.problem = f"binaryData[{key}] cannot be gunzipped ({type(exc).__name__}); YuniKorn skips it"
+        out.append(entry)
+    return out
+
+
+def _entry_pos(entry: _Entry, value: bool = False) -> Pos:
+    cm = entry.obj
+    section = "binaryData" if entry.binary else "data"
+    key = entry.key + (".gz" if entry.binary and not entry.key.lower().endswith(".gz") else "")
+    if entry.binary:
+        for k in (cm.data.get("binaryData") or {}):
+            if isinstance(k, str) and k.lower().endswith(".gz") and k[:-3] == entry.key:
+                key = k
+    return cm.ref.pos((section, key), value=value)
+
+
+def _from_configmaps(cms: list[KubeObject], other_name: bool = False) -> YuniKornInput:
+    flat: dict[str, _Entry] = {}
+    shadowed: list[_Entry] = []
+    notes: list[LoadNote] = []
+    for cm in cms:
+        for entry in _entries(cm):
+            if entry.problem:
+                at = _entry_pos(entry)
+                notes.append(LoadNote("binary-data", entry.problem, cm.ref.file, at.line, at.column))
+                continue
+            if entry.key in flat:
+                shadowed.append(flat[entry.key])
+            flat[entry.key] = entry
+    main = cms[-1]
+    display = main.display
+    if other_name:
+        at = main.ref.pos()
+        notes.append(LoadNote(
+            "other-name",
+            f"{display} is not named {CONFIGS_NAME} or {DEFAULTS_NAME}: the YuniKorn shim reads only those two "
+            "ConfigMaps (in its own namespace); linting its queue document anyway",
+            main.ref.file, at.line, at.column,
+        ))
+    group_entry = flat.get(POLICY_GROUP_KEY)
+    policy_group = (group_entry.text or "").strip() if group_entry and group_entry.text else ""
+    policy_group = policy_group or DEFAULT_POLICY_GROUP
+    key = f"{policy_group}.yaml"
+    for old in shadowed:
+        if old.key == key:
+            at = _entry_pos(old)
+            notes.append(LoadNote(
+                "ignored-key",
+                f"{old.obj.display} {('binaryData' if old.binary else 'data')}[{old.key}] is overridden by "
+                f"{flat[key].obj.display}: YuniKorn merges {DEFAULTS_NAME} then {CONFIGS_NAME}, the later key wins",
+                old.obj.ref.file, at.line, at.column,
+            ))
+    for other_key, entry in sorted(flat.items()):
+        if other_key.endswith(".yaml") and other_key != key:
+            at = _entry_pos(entry)
+            looks_like = entry.text is not None and "partitions" in entry.text
+            notes.append(LoadNote(
+                "ignored-key",
+                f"{entry.obj.display} key {other_key!r} is ignored: the active policy group is {policy_group!r}, "
+                f"so YuniKorn reads only {key!r}"
+                + (" (this key holds a queue configuration)" if looks_like else ""),
+                entry.obj.ref.file, at.line, at.column,
+                severity="warning" if looks_like else None,
+                hint=(f"rename the key to {key!r}" if looks_like and key not in flat
+                      else f"set {POLICY_GROUP_KEY}: {other_key[:-5]} to use it") if looks_like else None,
+            ))
+    entry = flat.get(key)
+    if entry is None or entry.text is None:
+        at = main.ref.pos(("data",)) if isinstance(main.data.get("data"), dict) else main.ref.pos()
+        names = " / ".join(cm.display for cm in cms)
+        notes.append(LoadNote(
+            "missing-key",
+            f"{names} has no {key!r} key: YuniKorn uses its built-in default config (one partition 'default', "
+            "placement rule tag=namespace with create, root queue with submitacl '*')",
+            main.ref.file, at.line, at.column,
+            hint=f"add the queue configuration under data[{key}]",
+        ))
+        inp = _build_text(DEFAULT_CONFIG_TEXT, PosMap(main.ref.file, exact=False, fallback=at),
+                          "built-in default config", main.ref.file, "default", key, notes)
+        return inp
+    posmap = _posmap_for(entry)
+    origin = f"{entry.obj.display} {('binaryData' if entry.binary else 'data')}[{entry.key}]"
+    return _build_text(entry.text, posmap, origin, entry.obj.ref.file, "ConfigMap", key, notes)
+
+
+def _posmap_for(entry: _Entry) -> PosMap:
+    file = entry.obj.ref.file
+    key_at = _entry_pos(entry)
+    if entry.binary:
+        return PosMap(file, exact=False, fallback=key_at)
+    node = entry.node
+    if node is not None and getattr(node, "style", None) == "|":
+        text = source_text(entry.obj) or ""
+        lines = text.splitlines()
+        start = node.start_mark.line  # the line of the '|' indicator
+        header = lines[start][node.start_mark.column:] if start < len(lines) else "|"
+        digits = "".join(c for c in header[1:3] if c.isdigit())
+        if digits:
+            key_col = entry.key_node.start_mark.column if entry.key_node is not None else 0
+            parent_indent = len(lines[start]) - len(lines[start].lstrip(" ")) if start < len(lines) else key_col
+            indent = parent_indent + int(digits)
+        else:
+            indent = None
+            for raw in lines[start + 1:]:
+                if raw.strip():
+                    indent = len(raw) - len(raw.lstrip(" "))
+                    break
+            if indent is None:
+                indent = 0
+        return PosMap(file, line_base=start + 1, col_base=indent, exact=True)
+    if node is None and entry.text is not None and "\n" in entry.text:
+        # no source text (stdin): assume the usual literal block, content two columns right of the key
+        return PosMap(file, line_base=key_at.line, col_base=key_at.column + 1, exact=True)
+    return PosMap(file, exact=False, fallback=key_at)
+
+
+def _build_text(text: str, posmap: PosMap, origin: str, file: str, kind: str, key: str,
+                notes: list[LoadNote]) -> YuniKornInput:
+    yaml = make_yaml()
+    nodes = []
+    try:
+        for node in yaml.compose_all(text):
+            nodes.append(node)
+    except Exception as exc:
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        at = posmap.pos(mark.line, mark.column) if mark is not None else posmap.pos(0, 0)
+        problem = getattr(exc, "problem", None) or (str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+        line = (mark.line + 1) if mark is not None else 1
+        notes.append(LoadNote(
+            "syntax", f"yaml: line {line}: {problem} (YuniKorn rejects the whole {key})", file, at.line, at.column,
+        ))
+        return YuniKornInput(SchedulerConfig(), Decoded({}, [], {}, {}), posmap, origin, file, kind, key, notes,
+                             text)
+    first = nodes[0] if nodes else None
+    if len([n for n in nodes if n is not None]) > 1:
+        second = nodes[1]
+        at = posmap.pos(second.start_mark.line, 0) if second is not None else posmap.pos(0, 0)
+        notes.append(LoadNote(
+            "extra-documents",
+            f"{key} holds {len(nodes)} YAML documents: YuniKorn decodes only the first one and ignores the rest",
+            file, at.line, at.column,
+        ))
+    try:
+        root = from_ruamel(first) if first is not None else None
+    except NodeLimitError as exc:
+        at = posmap.pos(0, 0)
+        notes.append(LoadNote("syntax", f"{key} refused: {exc}", file, at.line, at.column))
+        root = None
+    if root is None and not text.strip("\n\t \r"):
+        at = posmap.pos(0, 0)
+        notes.append(LoadNote(
+            "empty", f"{key} is empty: YuniKorn accepts it and runs with its built-in default config", file,
+            at.line, at.column,
+        ))
+    return _build(root, posmap, origin, file, kind, key, notes, text)
+
+
+def _build(root: YNode | None, posmap: PosMap, origin: str, file: str, kind: str, key: str = "queues.yaml",
+           notes: list[LoadNote] | None = None, text: str | None = None) -> YuniKornInput:
+    decoded = decode_document(root)
+    config = build_config(decoded)
+    return YuniKornInput(config, decoded, posmap, origin, file, kind, key, list(notes or []), text)
+
+
+# ---------------------------------------------------------------------------- model build -----
+
+def _tuple(values) -> tuple | None:
+    return None if values is None else tuple(values)
+
+
+def _str_map(values) -> dict | None:
+    return None if values is None else dict(values)
+
+
+def _resources(data: dict | None, path: tuple) -> Resources:
+    data = data or {}
+    return Resources(_str_map(data.get("guaranteed")), _str_map(data.get("max")), path)
+
+
+def _limit(data: dict, path: tuple) -> Limit:
+    return Limit(
+        limit=data.get("limit") or "", users=_tuple(data.get("users")), groups=_tuple(data.get("groups")),
+        maxresources=_str_map(data.get("maxresources")), maxapplications=data.get("maxapplications") or 0, path=path,
+    )
+
+
+def _limits(values, path: tuple) -> tuple[Limit, ...] | None:
+    if values is None:
+        return None
+    return tuple(_limit(v or {}, path + (i,)) for i, v in enumerate(values))
+
+
+def _queue(data: dict, path: tuple) -> QueueConfig:
+    ct = data.get("childtemplate")
+    ct_path = path + ("childtemplate",)
+    template = ChildTemplate(
+        maxapplications=(ct or {}).get("maxapplications") or 0,
+        properties=_str_map((ct or {}).get("properties")),
+        resources=_resources((ct or {}).get("resources"), ct_path + ("resources",)),
+        path=ct_path, present="childtemplate" in data,
+    )
+    children = data.get("queues")
+    return QueueConfig(
+        name=data.get("name") or "",
+        parent=bool(data.get("parent")),
+        resources=_resources(data.get("resources"), path + ("resources",)),
+        maxapplications=data.get("maxapplications") or 0,
+        properties=_str_map(data.get("properties")),
+        adminacl=data.get("adminacl") or "",
+        submitacl=data.get("submitacl") or "",
+        childtemplate=template,
+        queues=None if children is None else tuple(_queue(c or {}, path + ("queues", i)) for i, c in enumerate(children)),
+        limits=_limits(data.get("limits"), path + ("limits",)),
+        path=path,
+        keys=frozenset(data),
+    )
+
+
+def _rule(data: dict, path: tuple) -> PlacementRule:
+    f = data.get("filter") or {}
+    parent = data.get("parent")
+    return PlacementRule(
+        name=data.get("name") or "",
+        create=bool(data.get("create")),
+        filter=Filter(f.get("type") or "", _tuple(f.get("users")), _tuple(f.get("groups")), path + ("filter",)),
+        parent=_rule(parent, path + ("parent",)) if isinstance(parent, dict) else None,
+        value=data.get("value") or "",
+        path=path,
+        keys=frozenset(data),
+    )
+
+
+def _partition(data: dict, index: int) -> PartitionConfig:
+    path = ("partitions", index)
+    queues = data.get("queues")
+    rules = data.get("placementrules")
+    pre = data.get("preemption") or {}
+    nsp = data.get("nodesortpolicy") or {}
+    ugr = data.get("usergroupresolver") or {}
+    return PartitionConfig(
+        name=data.get("name") or "",
+        queues=None if queues is None else tuple(_queue(q or {}, path + ("queues", i)) for i, q in enumerate(queues)),
+        placementrules=None if rules is None else tuple(
+            _rule(r or {}, path + ("placementrules", i)) for i, r in enumerate(rules)),
+        limits=_limits(data.get("limits"), path + ("limits",)),
+        preemption=PartitionPreemption(pre.get("enabled"), pre.get("quotapreemptionenabled"), path + ("preemption",)),
+        nodesortpolicy=NodeSortingPolicy(nsp.get("type") or "", nsp.get("resourceweights"), path + ("nodesortpolicy",)),
+        usergroupresolver=ugr.get("type") or "",
+        path=path,
+        keys=frozenset(data),
+        index=index,
+    )
+
+
+def build_config(decoded: Decoded) -> SchedulerConfig:
+    data = decoded.data or {}
+    parts = data.get("partitions") or []
+    return SchedulerConfig(
+        partitions=tuple(_partition(p or {}, i) for i, p in enumerate(parts)),
+        checksum=data.get("checksum") or "",
+        keys=frozenset(data),
+    )
+
+
+def load_text(text: str, file: str = "queues.yaml") -> YuniKornInput:
+    """Decode a queues.yaml text directly (tests, the ``queues`` command's stdin)."""
+    return _build_text(text, PosMap(file), "queues.yaml file", file, "SchedulerConfig", "queues.yaml", [])
+
+
+__all__ = ["YuniKornInput", "LoadNote", "PosMap", "load_inputs", "load_text", "SCALAR", "build_config"]
