@@ -8,39 +8,20 @@ import copy
 import json
 import random
 import re
-import textwrap
-from pathlib import Path
 
 import pytest
 from ruamel.yaml import YAML
 
 from quotactl.diagnostics import Severity
-from quotactl.lint.context import LintOptions
 from quotactl.lint.rule import registry
 from quotactl.lint.runner import lint_paths
+from tests.lint.util import ROOT, SHARED, by_code, lint_text, norm_field
 
-ROOT = Path(__file__).resolve().parents[2]
-SHARED = ROOT.parent / "shared"
 MINE = re.compile(r"^KQ[123]\d\d$")
-
-
-@pytest.fixture(autouse=True)
-def _raise_rule_errors(monkeypatch):
-    monkeypatch.setenv("QUOTACTL_RAISE_RULE_ERRORS", "1")
-
-
-def lint_text(tmp_path, text: str, **opts):
-    f = tmp_path / "input.yaml"
-    f.write_text(textwrap.dedent(text))
-    return lint_paths([str(f)], LintOptions(**opts)).diagnostics
 
 
 def codes(diags, prefix="KQ"):
     return sorted(d.code for d in diags if d.code.startswith(prefix) and MINE.match(d.code))
-
-
-def by_code(diags, code):
-    return [d for d in diags if d.code == code]
 
 
 # ------------------------------------------------------------------------- resource groups ---
@@ -531,10 +512,6 @@ def _cases():
     return sorted(p for p in base.iterdir() if p.is_dir()) if base.exists() else []
 
 
-def _norm(f):
-    return re.sub(r"\[\d+\]", "[]", f or "").strip(".")
-
-
 # Invalid cases whose expected error comes from these rules (the others belong to the schema or to
 # other rule families; valid cases are checked for all of them).
 COVERED = {
@@ -569,10 +546,10 @@ def test_kueue_lint_cases_for_these_rules(case):
         pytest.skip("expected error belongs to another rule family")
     assert COVERED[case.name] <= {d.code for d in mine}
     for e in spec["expect"]["errors"]:
-        want = _norm(e["field"])
+        want = norm_field(e["field"])
         leaf = want.split(".")[-1].replace("[]", "")
         ok = any(
-            (f := _norm(d.field)) == want or f.endswith(want) or (f and want.endswith(f)) or (leaf and leaf in f)
+            (f := norm_field(d.field)) == want or f.endswith(want) or (f and want.endswith(f)) or (leaf and leaf in f)
             for d in mine
         )
         assert ok, (e, [(d.code, d.field) for d in mine])

@@ -4,46 +4,25 @@ rules (KQ4xx, KQ5xx, KQ8xx)."""
 from __future__ import annotations
 
 import json
-import re
 import textwrap
-from pathlib import Path
 
 import pytest
 
 from quotactl.diagnostics import Severity
 from quotactl.lint.context import LintOptions
+from quotactl.lint.k8s_checks import domain_prefixed_path_errors, parse_duration, toleration_cel_problems
 from quotactl.lint.rules.kueue.crossref_helpers import QuotaTree, cohort_cycles
-from quotactl.lint.rules.kueue.workload_helpers import (
-    domain_prefixed_path_errors,
-    parse_duration,
-    toleration_cel_problems,
-)
 from quotactl.lint.runner import lint_paths
 from quotactl.load.objects import load
 from quotactl.model.kueue import build_cluster
+from tests.lint.util import SHARED, by_code, lint_text, norm_field
 
-ROOT = Path(__file__).resolve().parents[2]
-CASES = ROOT.parent / "shared" / "cases"
+CASES = SHARED / "cases"
 MINE = ("KQ4", "KQ5", "KQ8")
-
-
-@pytest.fixture(autouse=True)
-def _raise(monkeypatch):
-    monkeypatch.setenv("QUOTACTL_RAISE_RULE_ERRORS", "1")
-
-
-def lint_text(tmp_path, text: str, **opts):
-    f = tmp_path / "input.yaml"
-    f.write_text(textwrap.dedent(text))
-    return lint_paths([str(f)], LintOptions(**opts)).diagnostics
 
 
 def codes(diags, prefix=MINE):
     return [d.code for d in diags if d.code.startswith(prefix)]
-
-
-def of(diags, code):
-    return [d for d in diags if d.code == code]
 
 
 # ------------------------------------------------------------------ corpora --------------
@@ -75,10 +54,6 @@ def test_real_cluster_states_have_no_errors(state):
 LINT_CASES = sorted((CASES / "kueue-lint").glob("*/case.json"))
 
 
-def _norm(f):
-    return re.sub(r"\[\d+\]", "[]", f or "").strip(".")
-
-
 @pytest.mark.skipif(not LINT_CASES, reason="shared cases not available")
 @pytest.mark.parametrize("case", LINT_CASES, ids=[p.parent.name for p in LINT_CASES])
 def test_lint_cases(case):
@@ -93,11 +68,11 @@ def test_lint_cases(case):
         kind = (e.get("object") or "").split("/")[0]
         if kind not in ("Workload", "LocalQueue", "WorkloadPriorityClass"):
             continue  # ClusterQueue / Cohort / ResourceFlavor cases belong to other rules
-        want = _norm(e.get("field"))
+        want = norm_field(e.get("field"))
         leaf = want.split(".")[-1].replace("[]", "")
         assert any(
-            want and (_norm(d.field) == want or _norm(d.field).endswith(want) or (d.field and want.endswith(_norm(d.field))))
-            or (leaf and leaf in _norm(d.field))
+            want and (norm_field(d.field) == want or norm_field(d.field).endswith(want) or (d.field and want.endswith(norm_field(d.field))))
+            or (leaf and leaf in norm_field(d.field))
             for d in errors
         ), (e, [(d.code, d.field) for d in errors])
 
@@ -213,22 +188,22 @@ spec: {clusterQueue: b}
 
 def test_partial_input_emits_one_note(tmp_path):
     diags = lint_text(tmp_path, CQ_ONLY)
-    notes = of(diags, "KQ500")
+    notes = by_code(diags, "KQ500")
     assert len(notes) == 1
     assert notes[0].severity == Severity.INFO
     assert "input has no ResourceFlavor objects; 2 references to flavors not checked" in notes[0].message
     assert "--cross-refs" in notes[0].message
-    assert not of(diags, "KQ501")
+    assert not by_code(diags, "KQ501")
     # the LocalQueue's ClusterQueue IS checked: the input has ClusterQueues
-    assert [d.field for d in of(diags, "KQ502")] == ["spec.clusterQueue"]
+    assert [d.field for d in by_code(diags, "KQ502")] == ["spec.clusterQueue"]
 
 
 def test_cross_refs_forces_checks_and_silences_note(tmp_path):
     diags = lint_text(tmp_path, CQ_ONLY, cross_refs=True)
-    assert not of(diags, "KQ500")
-    assert len(of(diags, "KQ501")) == 2
+    assert not by_code(diags, "KQ500")
+    assert len(by_code(diags, "KQ501")) == 2
     diags = lint_text(tmp_path, CQ_ONLY, cross_refs=False)
-    assert not of(diags, "KQ500") and not of(diags, "KQ501") and not of(diags, "KQ502")
+    assert not by_code(diags, "KQ500") and not by_code(diags, "KQ501") and not by_code(diags, "KQ502")
 
 
 def test_flavor_not_found_suggests_close_name(tmp_path):
@@ -242,7 +217,7 @@ apiVersion: kueue.x-k8s.io/v1beta2
 kind: ResourceFlavor
 metadata: {name: spot}
 """)
-    hits = of(diags, "KQ501")
+    hits = by_code(diags, "KQ501")
     assert len(hits) == 1 and hits[0].severity == Severity.ERROR
     assert "FlavorNotFound" in hits[0].message and '"defualt"' in hits[0].hint
 
@@ -334,7 +309,7 @@ def test_cohort_cycle_message_and_members(tmp_path):
     """
     assert cohort_cycles(_cluster(tmp_path, text)) == [["a", "b"]]
     diags = lint_text(tmp_path, textwrap.dedent(text) + _cq("team", "leaf", 1))
-    msgs = sorted(d.message for d in of(diags, "KQ503"))
+    msgs = sorted(d.message for d in by_code(diags, "KQ503"))
     assert len(msgs) == 2
     assert msgs[0].startswith("cohort cycle a -> b -> a") and msgs[1].startswith("cohort cycle b -> a -> b")
     assert "inactive ClusterQueues: team" in msgs[0]
@@ -351,7 +326,7 @@ def test_duplicates_point_at_first(tmp_path):
     kind: ResourceFlavor
     metadata: {name: default}
     """
-    hits = of(lint_text(tmp_path, text), "KQ504")
+    hits = by_code(lint_text(tmp_path, text), "KQ504")
     assert len(hits) == 1 and hits[0].line > 3
     assert hits[0].related and hits[0].related[0].endswith(":3")
 
@@ -385,36 +360,36 @@ def wl(version="v1beta2", annotations="", spec="  queueName: q", podset=""):
 
 def test_v1beta1_priority_class_name_without_priority(tmp_path):
     diags = lint_text(tmp_path, wl("v1beta1", spec="  priorityClassName: high\n  priorityClassSource: ''"))
-    hits = of(diags, "KQ402")
+    hits = by_code(diags, "KQ402")
     assert len(hits) == 1 and "priorityClassName is set" in hits[0].message and hits[0].field == "spec"
 
 
 def test_partial_admission_gate_off_clears_min_count(tmp_path):
     text = wl(podset="    minCount: 5\n")
-    assert of(lint_text(tmp_path, text), "KQ403")
-    assert not of(lint_text(tmp_path, text, feature_gates={"PartialAdmission": False}), "KQ403")
+    assert by_code(lint_text(tmp_path, text), "KQ403")
+    assert not by_code(lint_text(tmp_path, text, feature_gates={"PartialAdmission": False}), "KQ403")
 
 
 def test_elastic_gate(tmp_path):
     text = wl(annotations='kueue.x-k8s.io/elastic-job: "true"', podset="    minCount: 2\n")
-    assert of(lint_text(tmp_path, text), "KQ405")
-    assert not of(lint_text(tmp_path, text, feature_gates={"ElasticJobsViaWorkloadSlices": False}), "KQ405")
+    assert by_code(lint_text(tmp_path, text), "KQ405")
+    assert not by_code(lint_text(tmp_path, text, feature_gates={"ElasticJobsViaWorkloadSlices": False}), "KQ405")
 
 
 def test_priority_boost_only_unless_gate_explicitly_off(tmp_path):
     text = wl(annotations='kueue.x-k8s.io/priority-boost: "9999999999"')
-    assert of(lint_text(tmp_path, text), "KQ418")
-    assert of(lint_text(tmp_path, text, feature_gates={"PriorityBoost": True}), "KQ418")
-    assert not of(lint_text(tmp_path, text, feature_gates={"PriorityBoost": False}), "KQ418")
+    assert by_code(lint_text(tmp_path, text), "KQ418")
+    assert by_code(lint_text(tmp_path, text, feature_gates={"PriorityBoost": True}), "KQ418")
+    assert not by_code(lint_text(tmp_path, text, feature_gates={"PriorityBoost": False}), "KQ418")
 
 
 def test_admission_gated_by_trims_spaces(tmp_path):
     ok = wl(annotations='kueue.x-k8s.io/admission-gated-by: " example.com/a , example.com/b "')
-    assert not of(lint_text(tmp_path, ok), "KQ417")
+    assert not by_code(lint_text(tmp_path, ok), "KQ417")
     bad = wl(annotations='kueue.x-k8s.io/admission-gated-by: "example.com/gate name"')
-    hits = of(lint_text(tmp_path, bad), "KQ417")
+    hits = by_code(lint_text(tmp_path, bad), "KQ417")
     assert hits and hits[0].field == "metadata.annotations[kueue.x-k8s.io/admission-gated-by]"
-    assert not of(lint_text(tmp_path, bad, feature_gates={"AdmissionGatedBy": False}), "KQ417")
+    assert not by_code(lint_text(tmp_path, bad, feature_gates={"AdmissionGatedBy": False}), "KQ417")
 
 
 def test_priority_differs_from_class_v1beta1(tmp_path):
@@ -426,7 +401,7 @@ kind: WorkloadPriorityClass
 metadata: {name: high}
 value: 1000
 """
-    hits = of(lint_text(tmp_path, text), "KQ420")
+    hits = by_code(lint_text(tmp_path, text), "KQ420")
     assert len(hits) == 1 and hits[0].severity == Severity.WARNING and "never updates" in hits[0].message
 
 
@@ -444,8 +419,8 @@ status:
   - {type: QuotaReserved, status: "True", reason: R, message: m, lastTransitionTime: "2026-01-01T00:00:00Z"}
 """
     # 1500m / 3 = 500m: fine; memory 3 / 3: fine
-    assert not of(lint_text(tmp_path, text), "KQ413")
-    hits = of(lint_text(tmp_path, text.replace("1500m", "1001m")), "KQ413")
+    assert not by_code(lint_text(tmp_path, text), "KQ413")
+    hits = by_code(lint_text(tmp_path, text.replace("1500m", "1001m")), "KQ413")
     assert [d.field for d in hits] == ["status.admission.podSetAssignments[0].resourceUsage[cpu]"]
 
 
@@ -480,23 +455,23 @@ spec: {clusterQueue: cq}
 
 
 def test_exceeds_max_quota_and_partial_admission(tmp_path):
-    hits = of(lint_text(tmp_path, CLUSTER + wl()), "KQ512")
+    hits = by_code(lint_text(tmp_path, CLUSTER + wl()), "KQ512")
     assert len(hits) == 1 and "3 > maximum capacity (2)" in hits[0].message
-    assert not of(lint_text(tmp_path, CLUSTER + wl(podset="    minCount: 2\n")), "KQ512")
+    assert not by_code(lint_text(tmp_path, CLUSTER + wl(podset="    minCount: 2\n")), "KQ512")
 
 
 def test_uncovered_resource_respects_ignore_undeclared(tmp_path):
     text = CLUSTER + wl().replace('cpu: "1"', 'cpu: "1", nvidia.com/gpu: "1"')
-    hits = of(lint_text(tmp_path, text), "KQ511")
+    hits = by_code(lint_text(tmp_path, text), "KQ511")
     assert len(hits) == 1 and "resource nvidia.com/gpu unavailable in ClusterQueue" in hits[0].message
     cfg = "\n---\napiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\nresources:\n  quotaCheckStrategy: IgnoreUndeclared\n"
-    assert not of(lint_text(tmp_path, text + cfg), "KQ511")
+    assert not by_code(lint_text(tmp_path, text + cfg), "KQ511")
 
 
 def test_namespace_selector_uses_metadata_name_label(tmp_path):
     text = CLUSTER.replace("namespaceSelector: {}", "namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: ns}}")
-    assert not of(lint_text(tmp_path, text), "KQ510")
-    hits = of(lint_text(tmp_path, text.replace("metadata.name: ns}", "metadata.name: other}")), "KQ510")
+    assert not by_code(lint_text(tmp_path, text), "KQ510")
+    hits = by_code(lint_text(tmp_path, text.replace("metadata.name: ns}", "metadata.name: other}")), "KQ510")
     assert len(hits) == 1 and hits[0].severity == Severity.WARNING
 
 

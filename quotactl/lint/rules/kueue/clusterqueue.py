@@ -4,8 +4,9 @@ rule catalogue CQ-10..CQ-12, CQ-16..CQ-20, CQ-26)."""
 from __future__ import annotations
 
 from quotactl.diagnostics import Fix
+from quotactl.lint.k8s_checks import quote, quoted_list, selector_problems
 from quotactl.lint.rule import Finding, RuleDoc, rule
-from quotactl.lint.rules.kueue.labels import given, quote, quoted_list, raw, selector_problems
+from quotactl.lint.rules.kueue.common import given, raw
 
 KINDS = ("ClusterQueue",)
 RECLAIM_POLICIES = ("Never", "LowerPriority", "Any")
@@ -156,7 +157,7 @@ def check_namespace_selector(cq, ctx):
     ),
 )
 def check_admission_check_flavors(cq, ctx):
-    flavors = cq.flavor_names
+    flavors = list(dict.fromkeys(cq.flavor_names))  # Kueue uses a set of the flavor names
     known = set(flavors)
     for check in cq.admission_checks:
         for j, flavor in enumerate(check.on_flavors):

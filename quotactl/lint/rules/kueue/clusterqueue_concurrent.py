@@ -8,8 +8,9 @@ ConcurrentAdmission=false`` or the Configuration's featureGates).  The field exi
 
 from __future__ import annotations
 
+from quotactl.lint.k8s_checks import go_list, quote
 from quotactl.lint.rule import Finding, RuleDoc, rule
-from quotactl.lint.rules.kueue.labels import go_list, quote, raw
+from quotactl.lint.rules.kueue.common import raw
 
 GATE = "ConcurrentAdmission"
 KINDS = ("ClusterQueue",)
@@ -23,6 +24,14 @@ def _active(cq, ctx) -> bool:
         and isinstance(raw(cq, POLICY), dict)
         and ctx.gates.enabled_for_use(GATE)
     )
+
+
+def _migration(cq, ctx) -> dict | None:
+    """spec.concurrentAdmissionPolicy.migration when the rules run and it is an object."""
+    if not _active(cq, ctx):
+        return None
+    migration = raw(cq, POLICY + ("migration",))
+    return migration if isinstance(migration, dict) else None
 
 
 def _group_count(cq) -> int:
@@ -106,10 +115,8 @@ def check_max_flavors(cq, ctx):
     ),
 )
 def check_constraints_mode(cq, ctx):
-    if not _active(cq, ctx):
-        return
-    migration = raw(cq, POLICY + ("migration",))
-    if not isinstance(migration, dict) or migration.get("constraints") is None:
+    migration = _migration(cq, ctx)
+    if migration is None or migration.get("constraints") is None:
         return
     mode = migration.get("mode")
     if mode in (None, "", "TryPreferredFlavors") or not isinstance(mode, str):
@@ -139,10 +146,8 @@ def check_constraints_mode(cq, ctx):
     ),
 )
 def check_last_acceptable_flavor(cq, ctx):
-    if not _active(cq, ctx):
-        return
-    migration = raw(cq, POLICY + ("migration",))
-    if not isinstance(migration, dict):
+    migration = _migration(cq, ctx)
+    if migration is None:
         return
     mode = migration.get("mode")
     if isinstance(mode, str) and mode not in ("", "TryPreferredFlavors"):
@@ -153,7 +158,7 @@ def check_last_acceptable_flavor(cq, ctx):
     name = constraints.get("lastAcceptableFlavorName")
     if not isinstance(name, str) or not name:
         return
-    flavors = cq.flavor_names
+    flavors = list(dict.fromkeys(cq.flavor_names))
     if name in flavors:
         return
     yield Finding(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from quotactl.diagnostics import Fix
 from quotactl.lint.rule import Finding, RuleDoc, rule
-from quotactl.lint.rules.kueue.labels import raw
+from quotactl.lint.rules.kueue.common import raw
 from quotactl.model.kueue import ClusterQueue, KueueCluster
 
 KINDS = ("ClusterQueue",)

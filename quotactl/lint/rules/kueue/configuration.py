@@ -5,16 +5,9 @@ manager, so every finding here is an error.  Paths are relative to the Configura
 
 from __future__ import annotations
 
+from quotactl.lint.k8s_checks import parse_duration, quote, quoted_list, scalar_text
 from quotactl.lint.rule import Finding, RuleDoc, rule
-from quotactl.lint.rules.kueue.workload_helpers import (
-    as_dict,
-    as_int,
-    as_list,
-    parse_duration,
-    quote,
-    quoted_list,
-    text,
-)
+from quotactl.model.coerce import as_dict, as_int, as_list
 
 CFG = ("Configuration",)
 STRATEGY_SETS = (
@@ -23,6 +16,14 @@ STRATEGY_SETS = (
     ("LessThanOrEqualToFinalShare", "LessThanInitialShare"),
 )
 NEGATIVE = "must be greater than or equal to 0"
+
+
+def _negative_duration(section: dict, base: tuple, name: str):
+    """The Invalid finding for a duration field that parses to less than zero."""
+    value = section.get(name)
+    seconds = parse_duration(value)
+    if seconds is not None and seconds < 0:
+        yield Finding(base + (name,), f"{NEGATIVE} (got {scalar_text(value)})")
 
 
 @rule(
@@ -53,7 +54,7 @@ def check_fair_sharing(cfg, ctx):
                                 "in config v1beta2", type="Required",
                           hint="preemptionStrategies: [LessThanOrEqualToFinalShare, LessThanInitialShare]")
         return
-    got = tuple(text(s) for s in strategies)
+    got = tuple(scalar_text(s) for s in strategies)
     if got not in STRATEGY_SETS:
         supported = [",".join(s) for s in STRATEGY_SETS]
         yield Finding(
@@ -82,18 +83,17 @@ def check_admission_fair_sharing(cfg, ctx):
     if not isinstance(afs, dict):
         return
     base = ("admissionFairSharing",)
-    half = parse_duration(afs.get("usageHalfLifeTime"))
-    if half is not None and half < 0:
-        yield Finding(base + ("usageHalfLifeTime",), f"{NEGATIVE} (got {text(afs.get('usageHalfLifeTime'))})")
+    yield from _negative_duration(afs, base, "usageHalfLifeTime")
     if afs.get("usageSamplingInterval") is not None:
         interval = parse_duration(afs.get("usageSamplingInterval"))
         if interval is not None and interval <= 0:
             yield Finding(base + ("usageSamplingInterval",),
-                          f"must be greater than 0 (got {text(afs.get('usageSamplingInterval'))})",
+                          f"must be greater than 0 (got {scalar_text(afs.get('usageSamplingInterval'))})",
                           hint="Omit it for the default 5m.")
     for res, w in as_dict(afs.get("resourceWeights")).items():
         if isinstance(w, (int, float)) and not isinstance(w, bool) and w < 0:
-            yield Finding(base + ("resourceWeights", str(res)), f"{NEGATIVE} (weight of {res} is {text(w)})")
+            yield Finding(base + ("resourceWeights", str(res)),
+                          f"{NEGATIVE} (weight of {res} is {scalar_text(w)})")
 
 
 def _wait_for_pods_ready_enabled(cfg, ctx) -> bool:
@@ -123,17 +123,11 @@ def check_wait_for_pods_ready(cfg, ctx):
     if not isinstance(wfpr, dict) or not _wait_for_pods_ready_enabled(cfg, ctx):
         return
     base = ("waitForPodsReady",)
-    if wfpr.get("timeout") is not None:
-        t = parse_duration(wfpr.get("timeout"))
-        if t is not None and t < 0:
-            yield Finding(base + ("timeout",), f"{NEGATIVE} (got {text(wfpr.get('timeout'))})")
-        elif t == 0 and cfg.version != "v1beta1":
-            yield Finding(base + ("timeout",), "must be specified (a zero timeout is not allowed)",
-                          type="Required", hint="Use a positive duration such as 5m, or omit it for 30m.")
-    if wfpr.get("recoveryTimeout") is not None:
-        r = parse_duration(wfpr.get("recoveryTimeout"))
-        if r is not None and r < 0:
-            yield Finding(base + ("recoveryTimeout",), f"{NEGATIVE} (got {text(wfpr.get('recoveryTimeout'))})")
+    yield from _negative_duration(wfpr, base, "timeout")
+    if parse_duration(wfpr.get("timeout")) == 0 and cfg.version != "v1beta1":
+        yield Finding(base + ("timeout",), "must be specified (a zero timeout is not allowed)",
+                      type="Required", hint="Use a positive duration such as 5m, or omit it for 30m.")
+    yield from _negative_duration(wfpr, base, "recoveryTimeout")
     rs = wfpr.get("requeuingStrategy")
     if not isinstance(rs, dict):
         return
@@ -182,6 +176,6 @@ def check_resources(cfg, ctx):
     if qcs == "IgnoreUndeclared" and as_list(res.get("excludeResourcePrefixes")):
         yield Finding(("resources", "quotaCheckStrategy"),
                       "IgnoreUndeclared cannot be used together with resources.excludeResourcePrefixes "
-                      f"({', '.join(text(p) for p in as_list(res.get('excludeResourcePrefixes')))})",
+                      f"({', '.join(scalar_text(p) for p in as_list(res.get('excludeResourcePrefixes')))})",
                       hint="IgnoreUndeclared already skips every resource the ClusterQueue does not cover; drop "
                            "excludeResourcePrefixes, or use BlockUndeclared.")

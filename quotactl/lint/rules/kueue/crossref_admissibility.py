@@ -3,7 +3,9 @@ kueue-scheduling.md §2.2, §3.5, §4.2, §5.3)."""
 
 from __future__ import annotations
 
+from quotactl.lint.k8s_checks import scalar_text
 from quotactl.lint.rule import Finding, RuleDoc, rule
+from quotactl.lint.rules.kueue.common import find_request_path, fmt_amount, raw_podsets
 from quotactl.lint.rules.kueue.crossref_helpers import (
     QuotaTree,
     covered,
@@ -11,17 +13,9 @@ from quotactl.lint.rules.kueue.crossref_helpers import (
     objects_of,
     pending,
     podset_requests,
-    raw_podsets,
     smallest_count,
 )
-from quotactl.lint.rules.kueue.workload_helpers import (
-    as_dict,
-    as_list,
-    find_request_path,
-    fmt_amount,
-    parse_quantity,
-    text,
-)
+from quotactl.model.coerce import as_dict, as_list, as_quantity
 
 
 def _routed(ctx):
@@ -167,15 +161,15 @@ def check_requests_above_limits(ctx):
                 res = as_dict(holder.get("resources"))
                 limits = as_dict(res.get("limits"))
                 for rname, rv in as_dict(res.get("requests")).items():
-                    req, lim = parse_quantity(rv), parse_quantity(limits.get(rname))
+                    req, lim = as_quantity(rv), as_quantity(limits.get(rname))
                     if req is None or lim is None or req <= lim:
                         continue
                     label = f"{where[0]}[{where[1]}]" if where else "pod-level resources"
                     yield Finding(
                         base + where + ("resources", "requests", str(rname)),
-                        f"{label} of pod set {i} requests {text(rv)} {rname} but limits it to "
-                        f"{text(limits.get(rname))}: requests must be less than or equal to limits, so Kueue "
-                        f"will not admit Workload {wl.key} (Misconfigured)",
+                        f"{label} of pod set {i} requests {scalar_text(rv)} {rname} but limits it to "
+                        f"{scalar_text(limits.get(rname))}: requests must be less than or equal to limits, "
+                        f"so Kueue will not admit Workload {wl.key} (Misconfigured)",
                         type=None, subject=wl,
                         hint="Raise the limit or lower the request.",
                     )

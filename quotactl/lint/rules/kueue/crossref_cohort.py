@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 from quotactl.lint.rule import Finding, RuleDoc, rule
+from quotactl.lint.rules.kueue.common import fmt_amount
 from quotactl.lint.rules.kueue.crossref_helpers import QuotaTree, cohort_chain, cohort_cycles
-from quotactl.lint.rules.kueue.workload_helpers import fmt_amount
 
 
 @rule(

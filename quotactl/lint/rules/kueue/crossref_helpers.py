@@ -3,7 +3,7 @@ cohort-tree walks (cycles, roots), the static quota math of kueue-scheduling.md 
 (SubtreeQuota, localQuota, PotentialAvailable), and what a pending Workload requests (§2.2).
 
 Not a rule module: it registers nothing.  Amounts are Kueue's integers (cpu in millicores, other
-resources in whole units, see ``workload_helpers.amount``).
+resources in whole units, see ``common.amount``).
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ import difflib
 from collections import defaultdict
 from dataclasses import dataclass
 
-from quotactl.lint.rules.kueue.workload_helpers import amount, as_dict, as_list
+from quotactl.lint.rules.kueue.common import amount
+from quotactl.model.coerce import as_dict
 from quotactl.model.kueue import ClusterQueue, Cohort, KueueCluster, Workload
 
 SYSTEM_PRIORITY_CLASSES = frozenset({"system-cluster-critical", "system-node-critical"})
@@ -320,12 +321,8 @@ def pending(wl: Workload) -> bool:
     return not wl.condition_true("QuotaReserved") and not wl.is_finished
 
 
-def raw_podsets(wl: Workload) -> list:
-    return as_list(as_dict(wl.source.data.get("spec")).get("podSets"))
-
-
 __all__ = [
     "Cohort", "QuotaTree", "Ref", "cohort_chain", "cohort_cycles", "cohorts_in_cycles", "covered", "dangling",
-    "did_you_mean", "excluded", "has_kind", "loc", "objects_of", "pending", "podset_requests", "raw_podsets",
-    "references", "smallest_count",
+    "did_you_mean", "excluded", "has_kind", "loc", "objects_of", "pending", "podset_requests", "references",
+    "smallest_count",
 ]

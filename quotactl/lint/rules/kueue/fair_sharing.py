@@ -4,7 +4,7 @@ kueue-scheduling.md §8).  LocalQueue weights are not webhook-checked and are no
 from __future__ import annotations
 
 from quotactl.lint.rule import Finding, RuleDoc, rule
-from quotactl.lint.rules.kueue.labels import given, raw
+from quotactl.lint.rules.kueue.common import given, raw
 from quotactl.model.quantity import Quantity
 
 KINDS = ("ClusterQueue", "Cohort")

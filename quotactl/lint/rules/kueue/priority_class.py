@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from quotactl.lint.rule import Finding, RuleDoc, rule
-from quotactl.lint.rules.kueue.workload_helpers import as_int, raw
+from quotactl.lint.rules.kueue.common import raw
+from quotactl.model.coerce import as_int
 
 HIGHEST_USER_DEFINABLE = 1_000_000_000
 SYSTEM_PREFIX = "system-"

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from quotactl.diagnostics import Fix
+from quotactl.lint.k8s_checks import go_list, label_key_errors, quote, scalar_text
 from quotactl.lint.rule import Finding, RuleDoc, rule
-from quotactl.lint.rules.kueue.labels import go_list, label_key_errors, quote, raw, scalar_text
+from quotactl.lint.rules.kueue.common import invalid_value, raw
 from quotactl.load.document import format_path
 from quotactl.model.kueue import ClusterQueue, FlavorQuotas, ResourceGroup, ResourceQuota
 
@@ -29,10 +30,14 @@ def _is_cq(model) -> bool:
     return isinstance(model, ClusterQueue)
 
 
+def _parent_path(model) -> tuple:
+    """Where the cohort (ClusterQueue) / parent (Cohort) name is."""
+    return model.cohort_path if _is_cq(model) else model.parent_path
+
+
 def _has_parent(model) -> bool:
     """Kueue's ``hasParent``: the cohort (ClusterQueue) / parent (Cohort) name is non-empty."""
-    path = model.cohort_path if _is_cq(model) else model.parent_path
-    value = raw(model, path)
+    value = raw(model, _parent_path(model))
     return value is not None and scalar_text(value) != ""
 
 
@@ -41,8 +46,15 @@ def _parent_word(model) -> str:
 
 
 def _parent_field(model) -> str:
-    path = model.cohort_path if _is_cq(model) else model.parent_path
-    return format_path(path)
+    return format_path(_parent_path(model))
+
+
+def _covered_names(model) -> Iterator[tuple[ResourceGroup, int, str]]:
+    """(group, j, name) for every coveredResources entry that is a string (others are schema errors)."""
+    for rg in model.resource_groups:
+        for j, name in enumerate(rg.covered_raw):
+            if isinstance(name, str):
+                yield rg, j, name
 
 
 def _quotas(model) -> Iterator[tuple[ResourceGroup, FlavorQuotas, int, ResourceQuota]]:
@@ -59,6 +71,16 @@ def _where(fq: FlavorQuotas, rq: ResourceQuota) -> str:
     res = rq.name if rq.name is not None else "?"
     flavor = fq.name if fq.name is not None else "?"
     return f'{res} in flavor "{flavor}"'
+
+
+def _limits_without_parent(model, limit: str) -> Iterator[tuple[FlavorQuotas, ResourceQuota, object]]:
+    """(flavor, quota, raw value) of every ``limit`` set on an object without a cohort / parent."""
+    if _has_parent(model):
+        return
+    for _, fq, _, rq in _quotas(model):
+        value = rq.raw.get(limit)
+        if value is not None:
+            yield fq, rq, value
 
 
 def _related(model, path: tuple) -> tuple[str, ...]:
@@ -84,19 +106,12 @@ def _related(model, path: tuple) -> tuple[str, ...]:
     ),
 )
 def check_resource_names(model, ctx):
-    for rg in model.resource_groups:
-        for j, name in enumerate(rg.covered_raw):
-            if not isinstance(name, str):
-                continue  # a type error, reported by the schema
-            errs = label_key_errors(name)
-            if errs:
-                yield Finding(
-                    rg.path + ("coveredResources", j),
-                    f"Invalid value: {quote(name)}: {'; '.join(errs)}",
-                    type="Invalid",
-                    hint="Name the resource as pods request it, e.g. cpu, memory or example.com/gpu "
-                         "(a valid label key).",
-                )
+    for rg, j, name in _covered_names(model):
+        yield from invalid_value(
+            rg.path + ("coveredResources", j), name, label_key_errors(name),
+            hint="Name the resource as pods request it, e.g. cpu, memory or example.com/gpu "
+                 "(a valid label key).",
+        )
 
 
 # ------------------------------------------------------------------------------- KQ102 --------
@@ -120,25 +135,22 @@ def check_resource_names(model, ctx):
 )
 def check_duplicate_resources(model, ctx):
     seen: dict[str, tuple] = {}
-    for rg in model.resource_groups:
-        for j, name in enumerate(rg.covered_raw):
-            if not isinstance(name, str):
-                continue
-            path = rg.path + ("coveredResources", j)
-            if name in seen:
-                first = seen[name]
-                same_group = first[:-2] == rg.path
-                where = "earlier in this resource group" if same_group else "by another resource group"
-                yield Finding(
-                    path,
-                    f"Duplicate value: {quote(name)}: resource {name} is already covered {where} "
-                    f"({format_path(first)}); a resource may appear in only one resource group",
-                    type="Duplicate",
-                    hint=f"Remove {name} here (and its entry in every flavor of this group), or merge the groups.",
-                    related=_related(model, first),
-                )
-            else:
-                seen[name] = path
+    for rg, j, name in _covered_names(model):
+        path = rg.path + ("coveredResources", j)
+        if name in seen:
+            first = seen[name]
+            same_group = first[:-2] == rg.path
+            where = "earlier in this resource group" if same_group else "by another resource group"
+            yield Finding(
+                path,
+                f"Duplicate value: {quote(name)}: resource {name} is already covered {where} "
+                f"({format_path(first)}); a resource may appear in only one resource group",
+                type="Duplicate",
+                hint=f"Remove {name} here (and its entry in every flavor of this group), or merge the groups.",
+                related=_related(model, first),
+            )
+        else:
+            seen[name] = path
 
 
 # ------------------------------------------------------------------------------- KQ103 --------
@@ -207,13 +219,8 @@ def check_flavor_sizes(model, ctx):
     ),
 )
 def check_borrowing_limit_parent(model, ctx):
-    if _has_parent(model):
-        return
-    word, fieldname = _parent_word(model), _parent_field(model)
-    for _, fq, _, rq in _quotas(model):
-        value = rq.raw.get("borrowingLimit")
-        if value is None:
-            continue
+    for fq, rq, value in _limits_without_parent(model, "borrowingLimit"):
+        word, fieldname = _parent_word(model), _parent_field(model)
         kueue_msg = f"must be nil when {word} is empty"
         if _is_cq(model):
             detail = (f"{kueue_msg}: borrowingLimit {scalar_text(value)} for {_where(fq, rq)} but the ClusterQueue "
@@ -242,13 +249,8 @@ def check_borrowing_limit_parent(model, ctx):
     ),
 )
 def check_lending_limit_parent(model, ctx):
-    if _has_parent(model):
-        return
-    word, fieldname = _parent_word(model), _parent_field(model)
-    for _, fq, _, rq in _quotas(model):
-        value = rq.raw.get("lendingLimit")
-        if value is None:
-            continue
+    for fq, rq, value in _limits_without_parent(model, "lendingLimit"):
+        word, fieldname = _parent_word(model), _parent_field(model)
         yield Finding(
             rq.path + ("lendingLimit",),
             f"must be nil when {word} is empty: lendingLimit {scalar_text(value)} for {_where(fq, rq)} but the "

@@ -7,13 +7,24 @@ naming the entry in the message.
 
 from __future__ import annotations
 
+from quotactl.lint.k8s_checks import (
+    EFFECTS_MSG,
+    TAINT_EFFECTS,
+    TOL_KEY_EMPTY,
+    TOL_OPERATOR,
+    TOL_SECONDS,
+    TOL_VALUE,
+    label_key_errors,
+    label_map_problems,
+    quote,
+    scalar_text,
+    toleration_rule_breaks,
+)
 from quotactl.lint.rule import Finding, RuleDoc, rule
-from quotactl.lint.rules.kueue.labels import label_key_errors, label_map_problems, quote, raw, scalar_text
+from quotactl.lint.rules.kueue.common import invalid_value, raw
 from quotactl.model.validation import label_value_errors
 
 KINDS = ("ResourceFlavor",)
-TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
-EFFECTS_MSG = "supported taint effect values: 'NoSchedule', 'PreferNoSchedule', 'NoExecute'"
 
 
 def _entries(rf, name: str):
@@ -49,10 +60,8 @@ def _taint_text(t: dict) -> str:
 def check_node_labels(rf, ctx):
     for p in label_map_problems(raw(rf, ("spec", "nodeLabels")), ("spec", "nodeLabels")):
         what = "key" if p.is_key else "value"
-        yield Finding(
-            p.path,
-            f"Invalid value: {quote(p.bad_value)}: {p.message}",
-            type="Invalid",
+        yield from invalid_value(
+            p.path, p.bad_value, [p.message],
             hint=f"nodeLabels {what} {quote(p.bad_value)} is not a valid label {what}; use the label exactly as "
                  "the nodes carry it.",
         )
@@ -76,25 +85,17 @@ def check_taint_key_value(rf, ctx):
     for i, t in _entries(rf, "nodeTaints"):
         key = t.get("key")
         if isinstance(key, str):
-            errs = label_key_errors(key)
-            if errs:
-                yield Finding(
-                    ("spec", "nodeTaints", i, "key"),
-                    f"Invalid value: {quote(key)}: {'; '.join(errs)}",
-                    type="Invalid",
-                    hint="A taint key is a label key: [prefix/]name, e.g. cloud.example.com/spot.",
-                )
+            yield from invalid_value(
+                ("spec", "nodeTaints", i, "key"), key, label_key_errors(key),
+                hint="A taint key is a label key: [prefix/]name, e.g. cloud.example.com/spot.",
+            )
         value = t.get("value")
         if value is not None and not isinstance(value, (dict, list)):
             text = scalar_text(value)
-            errs = label_value_errors(text)
-            if errs:
-                yield Finding(
-                    ("spec", "nodeTaints", i, "value"),
-                    f"Invalid value: {quote(text)}: {';'.join(errs)}",
-                    type="Invalid",
-                    hint="A taint value is a label value: at most 63 alphanumerics, '-', '_' or '.'.",
-                )
+            yield from invalid_value(  # Kueue joins these errors with ";", not "; "
+                ("spec", "nodeTaints", i, "value"), text, label_value_errors(text), sep=";",
+                hint="A taint value is a label value: at most 63 alphanumerics, '-', '_' or '.'.",
+            )
 
 
 # ------------------------------------------------------------------------------- KQ303 --------
@@ -160,10 +161,18 @@ def check_taint_effects(rf, ctx):
 
 # ------------------------------------------------------------------------------- KQ305 --------
 
-TOL_KEY_EMPTY = "operator must be Exists when 'key' is empty, which means 'match all values and all keys'"
-TOL_SECONDS = "effect must be 'NoExecute' when 'tolerationSeconds' is set"
-TOL_OPERATOR = "supported toleration values: 'Equal'(default), 'Exists'"
-TOL_VALUE = "a value must be empty when 'operator' is 'Exists'"
+_TOLERATION_HINTS = {
+    TOL_KEY_EMPTY: "Add a key, or use operator: Exists to tolerate every taint.",
+    TOL_SECONDS: "Remove tolerationSeconds, or use effect: NoExecute.",
+    TOL_VALUE: "Remove value (Exists matches any value), or use operator: Equal.",
+    EFFECTS_MSG: "Use NoSchedule, PreferNoSchedule or NoExecute, or omit effect to match all effects.",
+}
+
+
+def _toleration_hint(message: str, t: dict) -> str:
+    if message == TOL_OPERATOR:
+        return f"operator {quote(scalar_text(t.get('operator')))} is not supported; use Equal or Exists."
+    return _TOLERATION_HINTS[message]
 
 
 @rule(
@@ -183,29 +192,14 @@ TOL_VALUE = "a value must be empty when 'operator' is 'Exists'"
 )
 def check_tolerations(rf, ctx):
     for i, t in _entries(rf, "tolerations"):
-        key, op, value = t.get("key"), t.get("operator"), t.get("value")
-        effect, seconds = t.get("effect"), t.get("tolerationSeconds")
-        problems = []
-        if key is None and op != "Exists":
-            problems.append((TOL_KEY_EMPTY, "Add a key, or use operator: Exists to tolerate every taint."))
-        if seconds is not None and effect != "NoExecute":
-            problems.append((TOL_SECONDS, "Remove tolerationSeconds, or use effect: NoExecute."))
-        if op is not None and op not in ("Equal", "Exists"):
-            problems.append((TOL_OPERATOR, f"operator {quote(scalar_text(op))} is not supported; use Equal or "
-                                           "Exists."))
-        if op == "Exists" and value is not None:
-            problems.append((TOL_VALUE, "Remove value (Exists matches any value), or use operator: Equal."))
-        if effect is not None and effect not in TAINT_EFFECTS:
-            problems.append((EFFECTS_MSG, "Use NoSchedule, PreferNoSchedule or NoExecute, or omit effect to "
-                                          "match all effects."))
         shown = ", ".join(f"{k}: {quote(scalar_text(t[k])) if isinstance(t[k], str) else scalar_text(t[k])}"
                           for k in ("key", "operator", "value", "effect", "tolerationSeconds") if k in t)
-        for message, hint in problems:
+        for message in toleration_rule_breaks(t):
             yield Finding(
                 ("spec", "tolerations"),
                 f"{message}: tolerations[{i}] is {{{shown}}}",
                 type="Invalid",
-                hint=hint,
+                hint=_toleration_hint(message, t),
             )
 
 
@@ -228,14 +222,10 @@ def check_toleration_keys(rf, ctx):
         key = t.get("key")
         if not isinstance(key, str) or not key:
             continue
-        errs = label_key_errors(key)
-        if errs:
-            yield Finding(
-                ("spec", "tolerations", i, "key"),
-                f"Invalid value: {quote(key)}: {'; '.join(errs)}",
-                type="Invalid",
-                hint="A toleration key is a taint key: [prefix/]name, e.g. cloud.example.com/spot.",
-            )
+        yield from invalid_value(
+            ("spec", "tolerations", i, "key"), key, label_key_errors(key),
+            hint="A toleration key is a taint key: [prefix/]name, e.g. cloud.example.com/spot.",
+        )
 
 
 # ------------------------------------------------------------------------------- KQ307 --------

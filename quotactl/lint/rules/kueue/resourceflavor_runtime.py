@@ -3,8 +3,9 @@ kueue-scheduling.md §5 and §11 item 15).  Infos, never errors."""
 
 from __future__ import annotations
 
+from quotactl.lint.k8s_checks import scalar_text
 from quotactl.lint.rule import Finding, RuleDoc, rule
-from quotactl.lint.rules.kueue.labels import raw, scalar_text
+from quotactl.lint.rules.kueue.common import raw
 from quotactl.model.podspec import Taint
 
 KINDS = ("ResourceFlavor",)

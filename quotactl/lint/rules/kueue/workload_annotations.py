@@ -4,14 +4,10 @@ from __future__ import annotations
 
 import re
 
+from quotactl.lint.k8s_checks import domain_prefixed_path_errors, quote, scalar_text
 from quotactl.lint.rule import Finding, RuleDoc, rule
-from quotactl.lint.rules.kueue.workload_helpers import (
-    as_dict,
-    domain_prefixed_path_errors,
-    quote,
-    raw,
-    text,
-)
+from quotactl.lint.rules.kueue.common import raw
+from quotactl.model.coerce import as_dict
 
 WL = ("Workload",)
 ADMISSION_GATED_BY = "kueue.x-k8s.io/admission-gated-by"
@@ -24,7 +20,7 @@ def _annotation(wl, key):
     anns = as_dict(raw(wl, ("metadata", "annotations")))
     if key not in anns:
         return None
-    return text(anns[key])
+    return scalar_text(anns[key])
 
 
 def _csv(value: str) -> list[str]:

@@ -3,20 +3,18 @@
 
 from __future__ import annotations
 
+from quotactl.lint.k8s_checks import quote, scalar_text
 from quotactl.lint.rule import Finding, RuleDoc, rule
-from quotactl.lint.rules.kueue.workload_helpers import (
-    annotation_problems,
-    as_dict,
-    as_int,
-    as_list,
+from quotactl.lint.rules.kueue.common import (
+    annotation_findings,
     given,
-    label_map_problems,
-    parse_quantity,
+    label_map_findings,
+    podset_count,
     podset_resource_entries,
-    quote,
+    podsets,
     raw,
-    text,
 )
+from quotactl.model.coerce import as_dict, as_int, as_list, as_quantity
 
 WL = ("Workload",)
 ELASTIC_JOB_ANNOTATION = "kueue.x-k8s.io/elastic-job"
@@ -132,10 +130,9 @@ def _partial_admission(ctx) -> bool:
 def check_min_count(wl, ctx):
     if not _partial_admission(ctx):
         return
-    for i, ps in enumerate(as_list(raw(wl, ("spec", "podSets")))):
-        ps = as_dict(ps)
+    for i, ps in podsets(wl):
         mc = as_int(ps.get("minCount"))
-        count = 1 if ps.get("count") is None else as_int(ps.get("count"))  # CRD default 1
+        count = podset_count(ps)
         if mc is None or count is None:
             continue
         if mc > count:
@@ -161,8 +158,8 @@ def check_min_count(wl, ctx):
 def check_several_min_counts(wl, ctx):
     if not _partial_admission(ctx):
         return
-    with_min = [text(as_dict(ps).get("name") or "main") for ps in as_list(raw(wl, ("spec", "podSets")))
-                if as_dict(ps).get("minCount") is not None]
+    with_min = [scalar_text(ps.get("name") or "main") for _, ps in podsets(wl)
+                if ps.get("minCount") is not None]
     if len(with_min) > 1:
         yield Finding(
             ("spec", "podSets"),
@@ -193,7 +190,7 @@ def check_min_count_elastic(wl, ctx):
         return
     if wl.annotations.get(ELASTIC_JOB_ANNOTATION) != "true":
         return
-    with_min = [ps for ps in as_list(raw(wl, ("spec", "podSets"))) if as_dict(ps).get("minCount") is not None]
+    with_min = [ps for _, ps in podsets(wl) if ps.get("minCount") is not None]
     if with_min:
         yield Finding(
             ("spec", "podSets"),
@@ -220,7 +217,7 @@ def check_min_count_elastic(wl, ctx):
     ),
 )
 def check_reserved_pods_resource(wl, ctx):
-    for i, ps in enumerate(as_list(raw(wl, ("spec", "podSets")))):
+    for i, ps in podsets(wl):
         for path, rname, _v, where in podset_resource_entries(ps, ("spec", "podSets", i)):
             if rname == "pods":
                 yield Finding(
@@ -248,13 +245,14 @@ def check_reserved_pods_resource(wl, ctx):
 def check_negative_resources(wl, ctx):
     if not ctx.gates.enabled("WorkloadValidateResourcesAreNonNegative"):
         return
-    for i, ps in enumerate(as_list(raw(wl, ("spec", "podSets")))):
+    for i, ps in podsets(wl):
         for path, rname, v, where in podset_resource_entries(ps, ("spec", "podSets", i)):
-            q = parse_quantity(v)
+            q = as_quantity(v)
             if q is not None and q.is_negative():
                 yield Finding(
                     path,
-                    f"must be greater than or equal to 0 ({rname} is {text(v)} in {where} of pod set {i})",
+                    f"must be greater than or equal to 0 ({rname} is {scalar_text(v)} in {where} "
+                    f"of pod set {i})",
                     hint="Requests and limits must be zero or positive.",
                 )
 
@@ -278,14 +276,12 @@ def check_negative_resources(wl, ctx):
 def check_podset_metadata(wl, ctx):
     if not ctx.gates.enabled("WorkloadValidationForPodSetMetadata"):
         return
-    for i, ps in enumerate(as_list(raw(wl, ("spec", "podSets")))):
-        meta = as_dict(as_dict(as_dict(ps).get("template")).get("metadata"))
+    for i, ps in podsets(wl):
+        meta = as_dict(as_dict(ps.get("template")).get("metadata"))
         base = ("spec", "podSets", i, "template", "metadata")
-        for bad, msg in label_map_problems(meta.get("labels")):
-            yield Finding(base + ("labels",), f"{quote(bad)}: {msg}",
-                          hint="Fix the label so that Kubernetes would accept it on a pod.")
-        for typ, bad, msg in annotation_problems(meta.get("annotations")):
-            yield Finding(base + ("annotations",), f"{quote(bad)}: {msg}" if bad else msg, type=typ)
+        yield from label_map_findings(meta.get("labels"), base + ("labels",),
+                                      hint="Fix the label so that Kubernetes would accept it on a pod.")
+        yield from annotation_findings(meta.get("annotations"), base + ("annotations",))
 
 
 # ------------------------------------------------------------------------------ KQ409 -------
@@ -310,8 +306,8 @@ def check_podset_metadata(wl, ctx):
 def check_slice_topology(wl, ctx):
     if not ctx.gates.enabled("TASValidateWorkloadSliceSize"):
         return
-    for i, ps in enumerate(as_list(raw(wl, ("spec", "podSets")))):
-        tr = as_dict(ps).get("topologyRequest")
+    for i, ps in podsets(wl):
+        tr = ps.get("topologyRequest")
         if not isinstance(tr, dict):
             continue
         base = ("spec", "podSets", i, "topologyRequest")
@@ -321,7 +317,7 @@ def check_slice_topology(wl, ctx):
             if size is None:
                 yield Finding(base + ("podSetSliceSize",),
                               "must be set when podSetSliceRequiredTopology is specified "
-                              f"(podSetSliceRequiredTopology: {text(topo)})", type="Required",
+                              f"(podSetSliceRequiredTopology: {scalar_text(topo)})", type="Required",
                               hint="Add podSetSliceSize: the number of pods per slice.")
             elif as_int(size) is not None and as_int(size) <= 0:
                 yield Finding(base + ("podSetSliceSize",), f"must be greater than 0 (got {size})")

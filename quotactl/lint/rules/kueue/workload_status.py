@@ -4,28 +4,37 @@ WL-23 .. WL-28)."""
 
 from __future__ import annotations
 
+from quotactl.lint.k8s_checks import quote, quoted_list, scalar_text, toleration_cel_problems
 from quotactl.lint.rule import Finding, RuleDoc, rule
-from quotactl.lint.rules.kueue.workload_helpers import (
+from quotactl.lint.rules.kueue.common import (
     amount,
-    annotation_problems,
+    annotation_findings,
     any_quota_reserved_true,
-    as_dict,
-    as_int,
-    as_list,
     given,
-    label_map_problems,
-    parse_quantity,
+    label_map_findings,
+    podset_count,
+    podset_name,
     podset_names,
+    podsets,
     quota_reserved,
-    quote,
-    quoted_list,
     raw,
-    text,
-    toleration_cel_problems,
+    raw_podsets,
 )
+from quotactl.model.coerce import as_dict, as_int, as_list, as_quantity
 from quotactl.model.validation import qualified_name_errors
 
 WL = ("Workload",)
+
+
+def _reserved_assignments(wl):
+    """(k, podSetAssignment) for each status.admission.podSetAssignments entry, while the Workload's
+    QuotaReserved condition is True and status.admission is an object (an entry that is not a map
+    reads as ``{}``)."""
+    adm = raw(wl, ("status", "admission"))
+    if not isinstance(adm, dict) or not quota_reserved(wl):
+        return
+    for k, psa in enumerate(as_list(adm.get("podSetAssignments"))):
+        yield k, as_dict(psa)
 
 
 @rule(
@@ -73,7 +82,7 @@ def check_assignment_count(wl, ctx):
     adm = raw(wl, ("status", "admission"))
     if not isinstance(adm, dict) or not any_quota_reserved_true(wl):
         return
-    n_ps = len(as_list(raw(wl, ("spec", "podSets"))))
+    n_ps = len(raw_podsets(wl))
     n_psa = len(as_list(adm.get("podSetAssignments")))
     if n_ps != n_psa:
         yield Finding(
@@ -101,13 +110,10 @@ def check_assignment_count(wl, ctx):
     ),
 )
 def check_assignment_names(wl, ctx):
-    adm = raw(wl, ("status", "admission"))
-    if not isinstance(adm, dict) or not quota_reserved(wl):
-        return
     names = podset_names(wl)
-    for k, psa in enumerate(as_list(adm.get("podSetAssignments"))):
-        name = as_dict(psa).get("name")
-        name = text(name) if name is not None else "main"
+    for k, psa in _reserved_assignments(wl):
+        name = psa.get("name")
+        name = scalar_text(name) if name is not None else "main"
         if name not in names:
             yield Finding(
                 ("status", "admission", "podSetAssignments", k, "name"),
@@ -133,16 +139,12 @@ def check_assignment_names(wl, ctx):
     ),
 )
 def check_usage_multiple(wl, ctx):
-    adm = raw(wl, ("status", "admission"))
-    if not isinstance(adm, dict) or not quota_reserved(wl):
-        return
-    for k, psa in enumerate(as_list(adm.get("podSetAssignments"))):
-        psa = as_dict(psa)
+    for k, psa in _reserved_assignments(wl):
         count = as_int(psa.get("count"))
         if count is None or count <= 0:
             continue
         for rname, v in as_dict(psa.get("resourceUsage")).items():
-            q = parse_quantity(v)
+            q = as_quantity(v)
             if q is None:
                 continue
             val = amount(str(rname), q)
@@ -150,8 +152,8 @@ def check_usage_multiple(wl, ctx):
                 unit = "m" if rname == "cpu" else ""
                 yield Finding(
                     ("status", "admission", "podSetAssignments", k, "resourceUsage", str(rname)),
-                    f"is not a multiple of {count}: {rname} usage {text(v)} ({val}{unit}) cannot be split evenly "
-                    f"over {count} pods",
+                    f"is not a multiple of {count}: {rname} usage {scalar_text(v)} ({val}{unit}) cannot be split "
+                    f"evenly over {count} pods",
                     hint="resourceUsage is the total for all pods: per-pod request x count.",
                 )
 
@@ -177,10 +179,10 @@ def check_usage_multiple(wl, ctx):
 def check_conditions(wl, ctx):
     for k, c in enumerate(as_list(raw(wl, ("status", "conditions")))):
         ltt = as_dict(c).get("lastTransitionTime")
-        if ltt is not None and text(ltt).startswith("0001-01-01"):
+        if ltt is not None and scalar_text(ltt).startswith("0001-01-01"):
             yield Finding(
                 ("status", "conditions", k, "lastTransitionTime"),
-                f"must be set (the zero time {text(ltt)} counts as unset)",
+                f"must be set (the zero time {scalar_text(ltt)} counts as unset)",
                 type="Required",
                 hint="Use the time the condition last changed.",
             )
@@ -203,15 +205,10 @@ def check_conditions(wl, ctx):
 )
 def check_reclaimable_pods(wl, ctx):
     counts: dict[str, int] = {}
-    for ps in as_list(raw(wl, ("spec", "podSets"))):
-        ps = as_dict(ps)
-        name = ps.get("name")
-        name = name if isinstance(name, str) and name else "main"
-        c = 1 if ps.get("count") is None else as_int(ps.get("count"))  # CRD default 1
-        if c is not None:
-            counts.setdefault(name, c)
-        else:
-            counts.setdefault(name, 2**31)  # a count of the wrong type: the schema reports it
+    for _, ps in podsets(wl):
+        c = podset_count(ps)
+        # a count of the wrong type: the schema reports it
+        counts.setdefault(podset_name(ps), c if c is not None else 2**31)
     names = list(counts)
     for rp in as_list(raw(wl, ("status", "reclaimablePods"))):
         rp = as_dict(rp)
@@ -277,11 +274,9 @@ def check_podset_updates(wl, ctx):
                 if isinstance(key, str) and key:
                     for msg in qualified_name_errors(key):
                         yield Finding(base + ("tolerations", t, "key"), f"{quote(key)}: {msg}")
-            for typ, bad, msg in annotation_problems(psu.get("annotations")):
-                yield Finding(base + ("annotations",), f"{quote(bad)}: {msg}" if bad else msg, type=typ)
+            yield from annotation_findings(psu.get("annotations"), base + ("annotations",))
             for fname in ("nodeSelector", "labels"):
-                for bad, msg in label_map_problems(psu.get(fname)):
-                    yield Finding(base + (fname,), f"{quote(bad)}: {msg}")
+                yield from label_map_findings(psu.get(fname), base + (fname,))
 
 
 @rule(
@@ -302,6 +297,6 @@ def check_cluster_name(wl, ctx):
         yield Finding(
             ("status",),
             "clusterName and nominatedClusterNames are mutually exclusive "
-            f"(clusterName: {text(raw(wl, ('status', 'clusterName')))})",
+            f"(clusterName: {scalar_text(raw(wl, ('status', 'clusterName')))})",
             hint="Remove status.nominatedClusterNames.",
         )

@@ -1,0 +1,67 @@
+"""What a YuniKorn rule sees, and helpers shared by the YuniKorn rule modules.
+
+A YuniKorn rule is ``check(inp: YuniKornInput, ctx: YKContext) -> Iterable[Issue]``: findings are
+about queues, partitions and placement rules of one scheduler config (a queues.yaml, or the queue
+document of the ConfigMaps), not about Kubernetes objects.  ``quotactl.lint.yunikorn`` turns them
+into Diagnostics with the config's own positions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from quotactl.diagnostics import Severity
+from quotactl.lint.rule import Rule, RuleDoc, register
+from quotactl.load.yunikorn import YuniKornInput
+from quotactl.model.yunikorn import QueueConfig, QueueRef, walk_queues
+from quotactl.yunikorn.issues import Issue
+from quotactl.yunikorn.tree import PartitionView, build_tree
+from quotactl.yunikorn.validate import validate
+
+KINDS = ("SchedulerConfig", "ConfigMap")
+SPEC = "shared/spec/yunikorn.md"
+
+
+@dataclass
+class YKContext:
+    inp: YuniKornInput
+    options: object = None
+    extra: dict = field(default_factory=dict)
+
+    @cached_property
+    def issues(self) -> list[Issue]:
+        """The validator's findings (yunikorn.md §5), computed once for all YK1xx rules."""
+        return validate(self.inp.config)
+
+    def of_kind(self, *kinds: str) -> Iterator[Issue]:
+        return (i for i in self.issues if i.kind in kinds)
+
+    @cached_property
+    def views(self) -> list[PartitionView]:
+        return [build_tree(p) for p in self.inp.config.partitions]
+
+    def queues(self) -> Iterator[QueueRef]:
+        for p in self.inp.config.partitions:
+            yield from walk_queues(p)
+
+
+def yk_rule(*, code: str, name: str, severity: str, summary: str, doc: RuleDoc, layer: str,
+            check: Callable[[YuniKornInput, YKContext], Iterable[Issue]]) -> Rule:
+    return register(Rule(code, name, Severity(severity), summary, doc, "yunikorn", layer, KINDS, "cluster", None,
+                         check))
+
+
+def validator_rule(code: str, name: str, kinds: tuple[str, ...], summary: str, doc: RuleDoc) -> Rule:
+    """A YK1xx rule: the validator issues of the given kinds."""
+
+    def check(inp: YuniKornInput, ctx: YKContext) -> Iterator[Issue]:
+        return ctx.of_kind(*kinds)
+
+    check.__name__ = f"check_{code.lower()}"
+    return yk_rule(code=code, name=name, severity="error", summary=summary, doc=doc, layer="validator", check=check)
+
+
+def is_childless_parent(q: QueueConfig) -> bool:
+    return q.parent and not q.children
