@@ -9,7 +9,9 @@ import typer
 
 from quotactl import __version__
 from quotactl.cli.common import EXIT_INTERNAL
+from quotactl.cli.explain import explain_command
 from quotactl.cli.lint import lint_command
+from quotactl.cli.queues import queues_command
 from quotactl.cli.rules import rules_command
 
 app = typer.Typer(
@@ -37,6 +39,8 @@ def root(
 
 app.command("lint")(lint_command)
 app.command("rules")(rules_command)
+app.command("explain")(explain_command)
+app.command("queues")(queues_command)
 
 
 def main() -> None:

@@ -465,7 +465,7 @@ class FlavorAssigner:
         borrowing = 0
         results: list[PodSetAssignment] = []
         covers_pods = cq.rg_by_resource(PODS) is not None
-        for i, (pod_set, req) in enumerate(zip(self.pod_sets, self.requests)):
+        for i, (pod_set, req) in enumerate(zip(self.pod_sets, self.requests, strict=False)):
             count = req.count if counts is None else counts[i]
             requests = dict(req.total) if counts is None else {r: v * count for r, v in req.per_pod.items()}
             if covers_pods:
@@ -590,8 +590,8 @@ def _search(n: int, f: Callable[[int], bool]) -> int:
 
 def targets_for(assigner: FlavorAssigner, assignment: Assignment) -> list[Target]:
     """``Preemptor.GetTargets`` for a whole assignment."""
-    return get_targets(assigner.snapshot, assigner.cq, assigner.preemptor, assignment.frs_need_preemption(),
-                       assignment.usage)
+    usage = {fr: v for fr, v in assignment.usage.items() if v != 0}  # zero requests are irrelevant (#8079)
+    return get_targets(assigner.snapshot, assigner.cq, assigner.preemptor, assignment.frs_need_preemption(), usage)
 
 
 def initial_assignment(assigner: FlavorAssigner) -> InitialAssignment:

@@ -60,3 +60,21 @@ def engine_options(cluster: KueueCluster, *, fair_sharing: bool | None = None,
         quota_check_strategy=cfg.quota_check_strategy if cfg else "BlockUndeclared",
         admission_checks=admission_checks,
     )
+
+
+def admission_check_states(objects) -> dict[str, bool] | None:
+    """AdmissionCheck objects of the input -> whether each is Active (condition Active=True).
+
+    None when the input has no AdmissionCheck at all: ``kubectl get clusterqueues,...`` dumps
+    usually leave them out, and Kueue's verdict then cannot be known (the engine assumes active).
+    """
+    found: dict[str, bool] | None = None
+    for obj in objects:
+        if getattr(obj, "kind", None) != "AdmissionCheck" or not getattr(obj, "name", None):
+            continue
+        found = found if found is not None else {}
+        status = obj.data.get("status") if isinstance(obj.data.get("status"), dict) else {}
+        conds = status.get("conditions") if isinstance(status.get("conditions"), list) else []
+        active = any(isinstance(c, dict) and c.get("type") == "Active" and c.get("status") == "True" for c in conds)
+        found.setdefault(obj.name, active)
+    return found

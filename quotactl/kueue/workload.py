@@ -97,8 +97,8 @@ class AdmittedWorkload:
     individually).
     """
 
-    __slots__ = ("key", "workload", "cluster_queue", "usage", "flavor_resources", "pod_sets",
-                 "_cluster", "_options", "_priority", "_queue_ts", "_reserved_at")
+    __slots__ = ("key", "workload", "cluster_queue", "usage", "flavor_resources",
+                 "_cluster", "_options", "_priority", "_queue_ts", "_reserved_at", "_evicted")
 
     def __init__(self, wl: Workload, cluster_queue: str, cluster: KueueCluster, options: EngineOptions):
         self.key = wl.key
@@ -109,32 +109,47 @@ class AdmittedWorkload:
         self._priority: PriorityInfo | None = None
         self._queue_ts: datetime | None = None
         self._reserved_at: datetime | None = None
+        self._evicted: bool | None = None
         usage: dict[FR, int] = {}
         frs: set[FR] = set()
-        pod_sets = []
-        spec_counts = {ps.name: ps.count for ps in wl.pod_sets}
-        reclaim_on = options.gates.enabled("ReclaimablePods")
-        for psa in wl.admission.pod_set_assignments if wl.admission else ():
-            count = psa.count if psa.count is not None else spec_counts.get(psa.name, 1)
-            reclaim = wl.reclaimable_pods.get(psa.name, 0) if reclaim_on else 0
-            ps_usage: dict[FR, int] = {}
-            for res, flavor in psa.flavors.items():
+        for _name, _count, ps_usage, flavors in self._assignments():
+            for res, flavor in flavors.items():
                 frs.add((flavor, res))
+            for fr, v in ps_usage.items():
+                usage[fr] = usage.get(fr, 0) + v
+        self.usage = usage
+        self.flavor_resources = frozenset(frs)
+
+    def _assignments(self):
+        """(pod set, live count, usage per fr, flavors) of every podSetAssignment (§2.3)."""
+        wl = self.workload
+        spec_counts = None
+        reclaim_on = self._options.gates.enabled("ReclaimablePods")
+        for psa in wl.admission.pod_set_assignments if wl.admission else ():
+            count = psa.count
+            if count is None:
+                if spec_counts is None:
+                    spec_counts = {ps.name: ps.count for ps in wl.pod_sets}
+                count = spec_counts.get(psa.name, 1)
+            reclaim = wl.reclaimable_pods.get(psa.name, 0) if reclaim_on and wl.reclaimable_pods else 0
+            ps_usage: dict[FR, int] = {}
+            flavors = psa.flavors
             for res, q in psa.resource_usage.items():
-                flavor = psa.flavors.get(res)
+                flavor = flavors.get(res)
                 if flavor is None:
                     continue  # no flavor: Kueue charges it to no quota anybody has
                 v = to_amount(res, q)
                 if reclaim > 0 and count > 0:
                     # Requests.Divide(count) then Mul(count - reclaim), integer arithmetic.
-                    v = (int(v / count) if v < 0 else v // count) * max(0, count - reclaim)
+                    v = (v // count) * max(0, count - reclaim)
                 fr = (flavor, res)
-                usage[fr] = usage.get(fr, 0) + v
                 ps_usage[fr] = ps_usage.get(fr, 0) + v
-            pod_sets.append((psa.name, max(0, count - reclaim), ps_usage))
-        self.usage = usage
-        self.flavor_resources = frozenset(frs)
-        self.pod_sets = tuple(pod_sets)
+            yield psa.name, max(0, count - reclaim), ps_usage, flavors
+
+    @property
+    def pod_sets(self) -> tuple:
+        """(pod set, live count, usage per fr) per podSetAssignment."""
+        return tuple((n, c, u) for n, c, u, _f in self._assignments())
 
     # -- lazily computed ordering keys ---------------------------------------------------
     @property
@@ -162,7 +177,9 @@ class AdmittedWorkload:
 
     @property
     def evicted(self) -> bool:
-        return is_evicted(self.workload)
+        if self._evicted is None:
+            self._evicted = is_evicted(self.workload)
+        return self._evicted
 
     @property
     def uid(self) -> str:

@@ -9,6 +9,7 @@ from quotactl.diagnostics import Diagnostic, Severity, sort_diagnostics
 from quotactl.lint.context import LintContext, LintOptions
 from quotactl.lint.rule import Finding, Rule, registry
 from quotactl.lint.schema import deprecation_notes, validate_object
+from quotactl.lint.yunikorn import lint_yunikorn
 from quotactl.load.document import format_path
 from quotactl.load.objects import Dialect, KubeObject, LoadResult
 from quotactl.model.features import FeatureGates
@@ -45,15 +46,6 @@ def lint(loaded: LoadResult, options: LintOptions) -> LintReport:
         diags.extend(lint_kueue(kueue_objects, options))
     diags = [d for d in diags if d.input_error or _selected(d.code, options)]
     return LintReport(sort_diagnostics(diags), len(loaded.sources), len(loaded.objects), dialect)
-
-
-def lint_yunikorn(objects: list[KubeObject], options: LintOptions) -> list[Diagnostic]:
-    diags: list[Diagnostic] = []
-    for r in registry().values():
-        if r.dialect == "yunikorn" and r.check is not None and _selected(r.code, options):
-            for obj in objects:
-                diags.extend(_run(r, obj, None))
-    return diags
 
 
 def mixed_dialects_diagnostic(loaded: LoadResult) -> Diagnostic:

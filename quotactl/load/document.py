@@ -41,6 +41,7 @@ class Document:
     start: Pos = Pos(1, 1)
     # For fast-parsed JSON: computes (positions, value_positions) on first use.
     lazy_positions: Callable[[], tuple[dict, dict]] | None = field(default=None, repr=False)
+    source_text: str | None = field(default=None, repr=False)  # the whole file's text (shared by its documents)
 
     def pos(self, path: Path, value: bool = False) -> Pos:
         """Position of ``path``, or of its nearest ancestor that exists in the source."""

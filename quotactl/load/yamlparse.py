@@ -91,7 +91,8 @@ def parse_documents(
                 _check_shape(node, limits, pos, error)
                 builder = _Builder(file, index, pos, limits)
                 data = builder.build(node)
-                doc = Document(file, index, data, builder.positions, builder.value_positions, pos(node.start_mark))
+                doc = Document(file, index, data, builder.positions, builder.value_positions, pos(node.start_mark),
+                               source_text=text if not line_offset else None)
                 diags.extend(builder.diags)
                 docs.append(doc)
             except _Abort as abort:
@@ -123,7 +124,7 @@ def _fast_json(text: str, file: str, limits: Limits) -> Document | None:
         docs, _ = parse_documents(text, file, limits=limits)
         return (docs[0].positions, docs[0].value_positions) if docs else ({}, {})
 
-    return Document(file, 0, data, lazy_positions=positions)
+    return Document(file, 0, data, lazy_positions=positions, source_text=text)
 
 
 def _check_shape(node, limits: Limits, pos, error) -> None:

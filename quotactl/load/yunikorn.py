@@ -24,11 +24,27 @@ from dataclasses import dataclass, field
 from quotactl.load.document import Pos
 from quotactl.load.objects import KubeObject
 from quotactl.load.yunikorn_yaml import (
-    SCALAR, Decoded, DecodeError, NodeLimitError, YNode, decode_document, from_data, from_ruamel, make_yaml,
+    SCALAR,
+    Decoded,
+    DecodeError,
+    NodeLimitError,
+    YNode,
+    decode_document,
+    from_data,
+    from_ruamel,
+    make_yaml,
 )
 from quotactl.model.yunikorn import (
-    ChildTemplate, Filter, Limit, NodeSortingPolicy, PartitionConfig, PartitionPreemption, PlacementRule,
-    QueueConfig, Resources, SchedulerConfig,
+    ChildTemplate,
+    Filter,
+    Limit,
+    NodeSortingPolicy,
+    PartitionConfig,
+    PartitionPreemption,
+    PlacementRule,
+    QueueConfig,
+    Resources,
+    SchedulerConfig,
 )
 
 CONFIGS_NAME = "yunikorn-configs"
@@ -191,27 +207,29 @@ def _key_node(node, key: str):
 # ------------------------------------------------------------------------------ loading -------
 
 def load_inputs(objects: list[KubeObject]) -> list[YuniKornInput]:
-    """Every scheduler config in the objects: bare configs one by one, ConfigMaps merged per namespace."""
-    inputs: list[YuniKornInput] = []
-    groups: dict[str | None, dict[str, list[KubeObject]]] = {}
-    for obj in objects:
+    """Every scheduler config in the objects, in input order: bare configs one by one, the
+    yunikorn-defaults / yunikorn-configs ConfigMaps merged per namespace."""
+    found: list[tuple[int, YuniKornInput]] = []
+    groups: dict[str | None, dict[str, list[tuple[int, KubeObject]]]] = {}
+    for i, obj in enumerate(objects):
         if obj.kind == "SchedulerConfig":
-            inputs.append(_from_scheduler_config(obj))
+            found.append((i, _from_scheduler_config(obj)))
         elif obj.kind == "ConfigMap":
             slot = obj.name if obj.name in (CONFIGS_NAME, DEFAULTS_NAME) else "other"
-            groups.setdefault(obj.namespace, {}).setdefault(slot, []).append(obj)
+            groups.setdefault(obj.namespace, {}).setdefault(slot, []).append((i, obj))
     for _ns, slots in groups.items():
         defaults = slots.get(DEFAULTS_NAME, [])
         configs = slots.get(CONFIGS_NAME, [])
         if configs:
-            for cm in configs:
-                inputs.append(_from_configmaps(defaults[-1:] + [cm]))
+            for i, cm in configs:
+                first = min([i] + [j for j, _ in defaults[-1:]])
+                found.append((first, _from_configmaps([d for _, d in defaults[-1:]] + [cm])))
         elif defaults:
-            for cm in defaults:
-                inputs.append(_from_configmaps([cm]))
-        for cm in slots.get("other", []):
-            inputs.append(_from_configmaps([cm], other_name=True))
-    return inputs
+            for i, cm in defaults:
+                found.append((i, _from_configmaps([cm])))
+        for i, cm in slots.get("other", []):
+            found.append((i, _from_configmaps([cm], other_name=True)))
+    return [inp for _, inp in sorted(found, key=lambda t: t[0])]
 
 
 def _from_scheduler_config(obj: KubeObject) -> YuniKornInput:
@@ -258,8 +276,13 @@ def _entries(cm: KubeObject) -> list[_Entry]:
             continue
         vnode = _child(data_node, key) if data_node is not None else None
         knode = _key_node(data_node, key) if data_node is not None else None
-        out.append(_Entry(key, value if isinstance(value, str) else (None if value is None else str(value)),
-                          cm, vnode, knode))
+        entry = _Entry(key, value if isinstance(value, str) else (None if value is None else str(value)),
+                       cm, vnode, knode)
+        if isinstance(value, (dict, list)):
+            entry.text = None
+            entry.problem = (f"data[{key}] is a YAML {'mapping' if isinstance(value, dict) else 'list'}, not a string: "
+                             f"ConfigMap values are text; write '{key}: |' and indent the document below it")
+        out.append(entry)
     binary = cm.data.get("binaryData") if isinstance(cm.data.get("binaryData"), dict) else {}
     bin_node = _child(node, "binaryData") if node is not None else None
     for key, value in binary.items():
@@ -290,11 +313,14 @@ def _from_configmaps(cms: list[KubeObject], other_name: bool = False) -> YuniKor
     flat: dict[str, _Entry] = {}
     shadowed: list[_Entry] = []
     notes: list[LoadNote] = []
+    broken: set[str] = set()
     for cm in cms:
         for entry in _entries(cm):
             if entry.problem:
                 at = _entry_pos(entry)
-                notes.append(LoadNote("binary-data", entry.problem, cm.ref.file, at.line, at.column))
+                kind = "binary-data" if entry.binary else "syntax"
+                notes.append(LoadNote(kind, entry.problem, cm.ref.file, at.line, at.column))
+                broken.add(entry.key)
                 continue
             if entry.key in flat:
                 shadowed.append(flat[entry.key])
@@ -340,10 +366,17 @@ def _from_configmaps(cms: list[KubeObject], other_name: bool = False) -> YuniKor
     if entry is None or entry.text is None:
         at = main.ref.pos(("data",)) if isinstance(main.data.get("data"), dict) else main.ref.pos()
         names = " / ".join(cm.display for cm in cms)
+        if key in broken:
+            return _build(None, PosMap(main.ref.file, exact=False, fallback=at), f"{names} data[{key}]",
+                          main.ref.file, "ConfigMap", key, notes)
+        other = ""
+        if len(cms) == 1 and main.name in (CONFIGS_NAME, DEFAULTS_NAME):
+            counterpart = DEFAULTS_NAME if main.name == CONFIGS_NAME else CONFIGS_NAME
+            other = f" unless {counterpart} (not in this input) has it"
         notes.append(LoadNote(
             "missing-key",
-            f"{names} has no {key!r} key: YuniKorn uses its built-in default config (one partition 'default', "
-            "placement rule tag=namespace with create, root queue with submitacl '*')",
+            f"{names} has no {key!r} key: YuniKorn uses its built-in default config{other} (one partition "
+            "'default', placement rule tag=namespace with create, root queue with submitacl '*')",
             main.ref.file, at.line, at.column,
             hint=f"add the queue configuration under data[{key}]",
         ))
@@ -429,7 +462,12 @@ def _build_text(text: str, posmap: PosMap, origin: str, file: str, kind: str, ke
 
 def _build(root: YNode | None, posmap: PosMap, origin: str, file: str, kind: str, key: str = "queues.yaml",
            notes: list[LoadNote] | None = None, text: str | None = None) -> YuniKornInput:
-    decoded = decode_document(root)
+    try:
+        decoded = decode_document(root)
+    except NodeLimitError as exc:
+        at = posmap.pos(0, 0) if posmap.exact else posmap.fallback
+        notes = list(notes or []) + [LoadNote("syntax", f"{key} refused: {exc}", file, at.line, at.column)]
+        decoded = Decoded({}, [], {}, {})
     config = build_config(decoded)
     return YuniKornInput(config, decoded, posmap, origin, file, kind, key, list(notes or []), text)
 

@@ -72,6 +72,14 @@ def from_ruamel(node, *, max_depth: int = 200, max_nodes: int = 3_000_000) -> YN
     memo: dict[int, YNode] = {}
     count = [0]
     resolver = make_yaml().resolver
+    implicit_tags: dict[str, str] = {}
+
+    def implicit_tag(value: str) -> str:
+        tag = implicit_tags.get(value)
+        if tag is None:
+            tag = resolver.resolve(ScalarNode, value, (True, False))
+            tag = implicit_tags[value] = str(getattr(tag, "value", tag))
+        return tag
 
     def conv(n, depth: int) -> YNode:
         key = id(n)
@@ -89,9 +97,7 @@ def from_ruamel(node, *, max_depth: int = 200, max_nodes: int = 3_000_000) -> YN
             if quoted:
                 t = short_tag(tag) if short_tag(tag) != STR else STR
             else:
-                implicit = resolver.resolve(ScalarNode, n.value, (True, False))
-                implicit = getattr(implicit, "value", implicit)
-                explicit = str(tag) != str(implicit)
+                explicit = str(tag) != implicit_tag(n.value)
                 if explicit:
                     t = short_tag(tag)
                 else:
@@ -382,7 +388,7 @@ class _Decoder:
                 self.terror(n, t, path)
                 return False, None
             out = []
-            for i, item in enumerate(n.items):
+            for item in n.items:
                 p = path + (len(out),)
                 self.key_pos.setdefault(p, (item.line, item.column))
                 ok, v = self.decode(item, t[1], p)
@@ -510,9 +516,34 @@ def _zero(t: tuple):
     return {"string": "", "bool": False, "uint64": 0, "float64": 0.0}.get(t[0])
 
 
+MAX_EXPANDED = 1_000_000
+
+
+def expanded_size(root: YNode) -> int:
+    """How many nodes the document has once every alias is expanded (computed without expanding)."""
+    sizes: dict[int, int] = {}
+    stack = [(root, False)]
+    while stack:
+        n, done = stack.pop()
+        if id(n) in sizes:
+            continue
+        kids = n.items if n.kind == SEQ else [x for kv in n.items for x in kv] if n.kind == MAP else []
+        if done:
+            sizes[id(n)] = min(1 + sum(sizes.get(id(k), 0) for k in kids), 10**12)
+            continue
+        stack.append((n, True))
+        stack.extend((k, False) for k in kids if id(k) not in sizes)
+    return sizes.get(id(root), 1)
+
+
 def decode_document(root: YNode | None) -> Decoded:
-    """Decode a document node into ``SchedulerConfig``-shaped data (``{}`` for an empty document)."""
-    dec = _Decoder()
+    """Decode a document node into ``SchedulerConfig``-shaped data (``{}`` for an empty document).
+
+    Raises NodeLimitError for a document that expands beyond ``MAX_EXPANDED`` values (an alias bomb)."""
+    if root is not None and expanded_size(root) > MAX_EXPANDED:
+        raise NodeLimitError(f"document expands to more than {MAX_EXPANDED:,} values through YAML aliases "
+                             "(an alias bomb?)")
+    dec = _Decoder(max_steps=4 * MAX_EXPANDED)
     if root is None or (root.kind == SCALAR and resolved(root)[0] == NULL):
         return Decoded({}, [], {}, {})
     if root.kind != MAP:

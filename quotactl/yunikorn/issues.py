@@ -17,6 +17,8 @@ class Issue:
     severity: str | None = None  # overrides the rule's default severity
     hint: str | None = None
     type: str | None = "Invalid"
+    embedded: tuple[int, int] | None = None  # 0-based (line, column) in the queues document, when known
+    file_pos: tuple[str, int, int] | None = None  # (file, line, column) when the issue is about the file itself
 
 
 def format_field(path: tuple) -> str:

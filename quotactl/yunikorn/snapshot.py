@@ -105,7 +105,7 @@ def build_snapshots(queues: list[dict], ask_queue: str | None = None) -> dict[st
         out[path] = snap
     if ask_queue is not None and ask_queue in out:
         target = out[ask_queue]
-        for path, snap in out.items():
+        for snap in out.values():
             if snap.parent is not None:
                 snap.ask_queue = target
     return out

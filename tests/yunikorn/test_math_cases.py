@@ -6,7 +6,10 @@ import pytest
 
 from quotactl.model.yunikorn_resources import deep_equals, equals, is_zero
 from quotactl.yunikorn.snapshot import (
-    QueueSnapshot, build_snapshots, is_ask_queue_under_guaranteed, is_victim_queue_over_guaranteed,
+    QueueSnapshot,
+    build_snapshots,
+    is_ask_queue_under_guaranteed,
+    is_victim_queue_over_guaranteed,
 )
 from tests.helpers import SHARED
 

@@ -111,7 +111,7 @@ def candidates_ordering_key(preemptor_cq: str):
 
     def key(wl: AdmittedWorkload):
         return (0 if wl.evicted else 1, 1 if wl.cluster_queue == preemptor_cq else 0, wl.priority,
-                -_micros(wl.quota_reserved_at), wl.uid)
+                -_micros(wl.quota_reserved_at), wl.uid, wl.key)  # key: our tie-break when UIDs are equal
 
     return key
 

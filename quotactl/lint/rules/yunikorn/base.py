@@ -15,7 +15,7 @@ from functools import cached_property
 from quotactl.diagnostics import Severity
 from quotactl.lint.rule import Rule, RuleDoc, register
 from quotactl.load.yunikorn import YuniKornInput
-from quotactl.model.yunikorn import QueueConfig, QueueRef, walk_queues
+from quotactl.model.yunikorn import QueueRef, walk_queues
 from quotactl.yunikorn.issues import Issue
 from quotactl.yunikorn.tree import PartitionView, build_tree
 from quotactl.yunikorn.validate import validate
@@ -61,7 +61,3 @@ def validator_rule(code: str, name: str, kinds: tuple[str, ...], summary: str, d
 
     check.__name__ = f"check_{code.lower()}"
     return yk_rule(code=code, name=name, severity="error", summary=summary, doc=doc, layer="validator", check=check)
-
-
-def is_childless_parent(q: QueueConfig) -> bool:
-    return q.parent and not q.children

@@ -1,0 +1,108 @@
+"""``quotactl explain``: why is this workload pending (or what does it hold), as Kueue decides."""
+
+from __future__ import annotations
+
+import typer
+
+from quotactl.cli.common import (
+    EXIT_OK,
+    EXIT_USAGE,
+    FileOption,
+    MaxFileSizeOption,
+    OutputFormat,
+    UsageError,
+    fail_usage,
+    write,
+)
+from quotactl.diagnostics import Severity
+from quotactl.kueue.explain import explain_workload, find_workload, pending_workloads
+from quotactl.kueue.options import admission_check_states, engine_options
+from quotactl.kueue.queueing import QueueIndex
+from quotactl.kueue.quota import build_snapshot
+from quotactl.kueue.scope import scoped_cluster
+from quotactl.load.objects import Dialect, load
+from quotactl.load.sources import limits_from_env
+from quotactl.model.features import parse_gate_list
+from quotactl.model.kueue import build_cluster
+from quotactl.report import explain_json, explain_text
+from quotactl.report.console import stdout_is_tty, use_color
+
+
+def explain_command(
+    workload: str = typer.Argument(None, metavar="[WORKLOAD]",
+                                   help="The workload: namespace/name, or name when that is unique."),
+    files: list[str] = FileOption,
+    all_pending: bool = typer.Option(False, "--all", help="Explain every pending workload in one table."),
+    output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
+    fair_sharing: bool = typer.Option(None, "--fair-sharing/--no-fair-sharing",
+                                      help="Treat fair sharing as on/off (default: from the input's Configuration)."),
+    feature_gates: str = typer.Option(None, "--feature-gates", metavar="A=true,B=false",
+                                      help="Kueue feature gates (override the input's Configuration)."),
+    top: int = typer.Option(5, "--top", min=1, help="How many quota holders to list per resource."),
+    max_file_size: str = MaxFileSizeOption,
+) -> None:
+    """Explain a Kueue workload the way Kueue's scheduler decides it: flavor assignment, borrowing,
+    preemption, the reason it is pending, who holds the quota and what change would admit it.
+
+    Pipe a snapshot in: kubectl get resourceflavors,clusterqueues,cohorts,localqueues,workloads -A -o yaml
+    | quotactl explain ns/name -f -
+
+    Exit status: 0 (a pending workload is a result), 2 unknown workload or unusable input.
+    """
+    if not files:
+        fail_usage("no input: give the cluster snapshot with -f FILE (or -f - for stdin)")
+    if workload and all_pending:
+        fail_usage("give either a WORKLOAD or --all, not both")
+    if not workload and not all_pending:
+        fail_usage("which workload? give namespace/name (or --all for every pending workload)")
+    try:
+        gates = parse_gate_list(feature_gates) if feature_gates else {}
+        loaded = load(list(files), limits=limits_from_env(max_file_size), fast_json=True)
+    except (UsageError, ValueError) as exc:
+        fail_usage(str(exc))
+        return
+    errors = [d for d in loaded.diagnostics if d.input_error and d.severity == Severity.ERROR]
+    if errors:
+        for d in errors[:20]:
+            typer.echo(f"{d.location()}: error {d.code} {d.message}", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    if Dialect.YUNIKORN in loaded.dialects:
+        fail_usage("explain works on Kueue objects; the input holds YuniKorn objects")
+    cluster = None if all_pending else scoped_cluster(loaded.objects, workload)
+    if cluster is None:
+        cluster = build_cluster(loaded.objects)
+    if not cluster.workloads and not all_pending:
+        fail_usage("the input holds no Kueue Workload objects (kubectl get workloads -A -o yaml)")
+    options = engine_options(cluster, fair_sharing=fair_sharing, feature_gates=gates,
+                             admission_checks=admission_check_states(loaded.objects))
+    snapshot = build_snapshot(cluster, options)
+    human = output != OutputFormat.json
+    table = output == OutputFormat.table and stdout_is_tty()
+
+    if all_pending:
+        queues = QueueIndex(cluster, options)
+        explanations = [explain_workload(cluster, snapshot, wl, top=top, queues=queues)
+                        for wl in pending_workloads(cluster)]
+        if not human:
+            write(explain_json.render_all(explanations))
+        elif table:
+            write(explain_text.render_all_table(explanations, color=use_color()))
+        else:
+            write(explain_text.render_all_plain(explanations))
+        raise typer.Exit(EXIT_OK)
+
+    found = find_workload(cluster, workload)
+    if found.workload is None:
+        if found.ambiguous:
+            fail_usage(f"workload name {workload!r} is ambiguous: " + ", ".join(found.ambiguous)
+                       + " (give namespace/name)")
+        hint = f"; did you mean {', '.join(found.suggestions)}?" if found.suggestions else ""
+        fail_usage(f"no workload {workload!r} in the input{hint}")
+    e = explain_workload(cluster, snapshot, found.workload, top=top)
+    if not human:
+        write(explain_json.render(e))
+    elif table:
+        write(explain_text.render_table(e, color=use_color()))
+    else:
+        write(explain_text.render_plain(e))
+    raise typer.Exit(EXIT_OK)

@@ -1,0 +1,105 @@
+"""``quotactl queues``: the YuniKorn queue tree as YuniKorn runs it — guaranteed / max, effective
+properties after inheritance, priority offsets and fences."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+import typer
+
+from quotactl.cli.common import (
+    EXIT_OK,
+    EXIT_USAGE,
+    FileOption,
+    MaxFileSizeOption,
+    UsageError,
+    fail_usage,
+    write,
+)
+from quotactl.diagnostics import Severity
+from quotactl.load.objects import Dialect, load
+from quotactl.load.sources import limits_from_env
+from quotactl.load.yunikorn import load_inputs
+from quotactl.report import queues_json, queues_text
+from quotactl.report.console import stdout_is_tty, use_color
+from quotactl.yunikorn.tree import ConfigView, build_views
+
+
+class QueuesFormat(str, Enum):
+    table = "table"
+    tree = "tree"
+    plain = "plain"
+    json = "json"
+
+
+def queues_command(
+    paths: list[str] = typer.Argument(None, metavar="[PATH]...", help="queues.yaml or ConfigMap files ('-' = stdin)."),
+    files: list[str] = FileOption,
+    output: QueuesFormat = typer.Option(QueuesFormat.table, "--output", "-o",
+                                        help="table (rich table), tree (every effective setting), plain, json."),
+    partition: str = typer.Option(None, "--partition", "-p", metavar="NAME", help="Show only this partition."),
+    max_file_size: str = MaxFileSizeOption,
+) -> None:
+    """Show the YuniKorn queue tree: guaranteed / max per queue, the properties YuniKorn really applies
+    after inheritance, each queue's priority offset and fences.
+
+    Input: a queues.yaml, or the yunikorn-configs / yunikorn-defaults ConfigMaps. An invalid config is
+    still shown (with YuniKorn's own error); exit 2 only when the input holds no YuniKorn config.
+    """
+    inputs = list(paths or []) + list(files or [])
+    if not inputs:
+        fail_usage("no input: give a queues.yaml or the yunikorn-configs ConfigMap (-f FILE, or '-' for stdin)")
+    try:
+        loaded = load(inputs, limits=limits_from_env(max_file_size))
+    except (UsageError, ValueError) as exc:
+        fail_usage(str(exc))
+        return
+    fatal = [d for d in loaded.diagnostics if d.input_error and d.severity == Severity.ERROR]
+    if fatal:
+        d = fatal[0]
+        fail_usage(f"{d.location()}: {d.message}")
+    dialects = loaded.dialects
+    if Dialect.KUEUE in dialects and Dialect.YUNIKORN in dialects:
+        fail_usage("input mixes Kueue and YuniKorn objects; 'quotactl queues' shows YuniKorn queue trees: "
+                   "pass only the YuniKorn config")
+    configs = [o for o in loaded.objects if o.dialect == Dialect.YUNIKORN and o.kind in ("SchedulerConfig", "ConfigMap")]
+    if not configs:
+        what = "Kueue objects" if Dialect.KUEUE in dialects else "no YuniKorn queue configuration"
+        fail_usage(f"input holds {what}; 'quotactl queues' needs a YuniKorn queues.yaml or the "
+                   "yunikorn-configs ConfigMap")
+    reports = build_reports(load_inputs(configs), partition)
+    if partition and not any(r.partitions for r in reports):
+        fail_usage(f"no partition named {partition!r} in the input")
+    write(render(reports, output))
+    raise typer.Exit(EXIT_OK)
+
+
+def build_reports(inputs, partition: str | None = None) -> list[ConfigView]:
+    from quotactl.lint.rules.yunikorn.validator import rejection
+    from quotactl.lint.yunikorn import lint_inputs
+
+    reports = []
+    for inp in inputs:
+        diags = lint_inputs([inp])
+        errors = [d for d in diags if d.severity == Severity.ERROR]
+        warnings = [d for d in diags if d.severity == Severity.WARNING]
+        first = rejection(inp)
+        verdict = first.message if first is not None else None
+        notes = [d.message for d in diags if d.code in ("YK005", "YK008", "YK010")]
+        views = [v for v in build_views(inp.config) if partition is None or v.name == partition]
+        reports.append(ConfigView(inp.file, inp.origin, inp.kind, views, len(errors), len(warnings),
+                                  verdict if errors else None, notes))
+    return reports
+
+
+def render(reports: list[ConfigView], output: QueuesFormat) -> str:
+    if output == QueuesFormat.json:
+        return queues_json.render(reports)
+    if output == QueuesFormat.plain or (output == QueuesFormat.table and not stdout_is_tty()):
+        return queues_text.render_plain(reports)
+    if output == QueuesFormat.tree:
+        return queues_text.render_tree(reports, color=use_color())
+    return queues_text.render_table(reports, color=use_color())
+
+
+__all__ = ["queues_command", "QueuesFormat", "EXIT_USAGE"]

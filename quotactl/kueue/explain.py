@@ -1,0 +1,567 @@
+"""The explanation behind ``quotactl explain``: what Kueue would decide for one workload, and
+why, as data (frozen dataclasses; renderers only format them).
+
+For a pending workload it follows Kueue's path: the workload controller's queue checks
+(LocalQueue, ClusterQueue, active state), the scheduler's nomination checks (admission checks,
+namespace selector), then the flavor assignment with its preemption oracle, the victims the
+scheduler would pick, the KEP-10852 reason, who holds the quota, and the smallest change that
+would admit it (``counterfactual``).  For an admitted workload: what it holds and whether its
+ClusterQueue borrows for it.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+
+from quotactl.kueue.amounts import format_amount
+from quotactl.kueue.assign import (
+    Assignment,
+    FlavorAssigner,
+    InitialAssignment,
+    Mode,
+    QuotaCheck,
+    initial_assignment,
+)
+from quotactl.kueue.counterfactual import Change, find_changes
+from quotactl.kueue.options import EngineOptions
+from quotactl.kueue.preemption.common import Preemptor
+from quotactl.kueue.priority import PriorityInfo, queue_order_timestamp, workload_priority
+from quotactl.kueue.queueing import QueueIndex, ahead_in_queue
+from quotactl.kueue.quota import (
+    ClusterQueueNode,
+    InactiveReason,
+    QuotaView,
+    Snapshot,
+    borrowing,
+    cohort_path,
+    quota_view,
+)
+from quotactl.kueue.workload import AdmittedWorkload, pod_set_requests, raw_admission_checks
+from quotactl.model.kueue import KueueCluster, Workload
+
+PENDING = "Pending"
+ADMITTED = "Admitted"  # holds quota (QuotaReserved=True)
+FINISHED = "Finished"
+INACTIVE = "Inactive"  # spec.active: false
+
+# KEP-10852 QuotaReserved=False reasons used here.
+MISCONFIGURED = "Misconfigured"
+SUSPENDED = "Suspended"
+PENDING_EVALUATION = "PendingEvaluation"
+WAITING_FOR_QUOTA = "WaitingForQuota"
+WAITING_FOR_PREEMPTED_WORKLOADS = "WaitingForPreemptedWorkloads"
+
+
+# ------------------------------------------------------------------------------- lookups ---
+
+@dataclass(frozen=True)
+class Lookup:
+    workload: Workload | None
+    suggestions: tuple[str, ...] = ()
+    ambiguous: tuple[str, ...] = ()
+
+
+def find_workload(cluster: KueueCluster, query: str) -> Lookup:
+    """``namespace/name``, or ``name`` when that is unique; close names when nothing matches."""
+    if query in cluster.workloads:
+        return Lookup(cluster.workloads[query])
+    if "/" not in query:
+        hits = sorted(k for k, w in cluster.workloads.items() if w.name == query)
+        if len(hits) == 1:
+            return Lookup(cluster.workloads[hits[0]])
+        if len(hits) > 1:
+            return Lookup(None, ambiguous=tuple(hits))
+    keys = sorted(cluster.workloads)
+    names = sorted({w.name for w in cluster.workloads.values() if w.name})
+    close = difflib.get_close_matches(query, keys, n=5, cutoff=0.6)
+    if "/" not in query:
+        for n in difflib.get_close_matches(query, names, n=5, cutoff=0.6):
+            close.extend(k for k in keys if cluster.workloads[k].name == n)
+    return Lookup(None, suggestions=tuple(dict.fromkeys(close))[:5])
+
+
+def pending_workloads(cluster: KueueCluster) -> list[Workload]:
+    """Workloads waiting for quota: no reservation, not finished (sorted by key)."""
+    return [w for _k, w in sorted(cluster.workloads.items())
+            if not w.has_quota_reservation and not w.is_finished and w.active]
+
+
+# --------------------------------------------------------------------------- the model ---
+
+@dataclass(frozen=True)
+class PodSetSummary:
+    name: str
+    count: int
+    min_count: int | None
+    per_pod: dict[str, int]  # Kueue amounts
+    node_selector: dict[str, str]
+    tolerations: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class WorkloadSummary:
+    key: str
+    namespace: str
+    name: str
+    uid: str | None
+    created: str | None
+    queue_name: str | None
+    cluster_queue: str | None
+    cohort_path: tuple[str, ...]
+    priority: PriorityInfo
+    pod_sets: tuple[PodSetSummary, ...]
+    condition_reason: str | None  # the QuotaReserved condition as found in the input
+    condition_message: str | None
+
+
+@dataclass(frozen=True)
+class Blocker:
+    """A reason Kueue never gets to the flavor assignment (queue checks, nomination)."""
+
+    reason: str  # KEP-10852 reason
+    message: str  # Kueue's message text
+    detail: str  # our explanation
+    fix: str | None = None
+
+
+@dataclass(frozen=True)
+class Holder:
+    workload: str
+    cluster_queue: str
+    priority: int
+    amount: int
+    cq_borrowing: bool  # its ClusterQueue is above nominal on this fr
+
+
+@dataclass(frozen=True)
+class Holders:
+    """Who holds a flavor-resource the workload is short of."""
+
+    flavor: str
+    resource: str
+    in_cluster_queue: tuple[Holder, ...]
+    in_cohort: tuple[Holder, ...]  # other ClusterQueues of the same cohort tree
+    cluster_queue_total: int
+    cohort_total: int
+
+
+@dataclass(frozen=True)
+class PreemptionVerdict:
+    needed: bool  # the assignment's mode is Preempt
+    possible: bool  # victims exist
+    victims: tuple[tuple[str, str, str, int], ...]  # (workload, clusterQueue, reason, priority)
+    summary: str
+    policies: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Holding:
+    """What an admitted workload holds on one flavor-resource."""
+
+    pod_set: str
+    resource: str
+    flavor: str
+    amount: int
+    cq_usage: int
+    nominal: int
+    borrowing: bool  # the ClusterQueue is above its nominal quota on this fr
+
+
+@dataclass(frozen=True)
+class Explanation:
+    workload: WorkloadSummary
+    status: str  # Pending | Admitted | Finished | Inactive
+    reason: str | None  # KEP-10852 reason (with UnadmittedWorkloadsObservability)
+    condition_reason: str | None  # what this Kueue configuration writes (Pending when the gate is off)
+    message: str  # Kueue's condition message
+    verdict: str  # one line for humans
+    blocker: Blocker | None = None
+    cluster_queue_inactive: InactiveReason | None = None
+    assignment: Assignment | None = None
+    initial: InitialAssignment | None = None
+    full_assignment: Assignment | None = None
+    preemption: PreemptionVerdict | None = None
+    holders: tuple[Holders, ...] = ()
+    changes: tuple[Change, ...] = ()
+    holdings: tuple[Holding, ...] = ()
+    quota_tree: tuple[QuotaView, ...] = ()  # the short flavor-resources at the CQ and every ancestor
+    ahead: tuple[str, ...] = ()  # pending workloads Kueue orders before this one in its ClusterQueue
+    notes: tuple[str, ...] = ()
+    fair_sharing: bool = False
+
+    @property
+    def representative_mode(self) -> str | None:
+        if self.status == ADMITTED:
+            return "Fit"
+        if self.assignment is None:
+            return "NoFit" if self.status == PENDING else None
+        return self.assignment.representative_mode.name
+
+    @property
+    def borrows(self) -> bool:
+        if self.status == ADMITTED:
+            return any(h.borrowing for h in self.holdings)
+        return bool(self.assignment and self.assignment.borrows())
+
+
+# ------------------------------------------------------------------------------ building ---
+
+def _summary(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, cq_name: str | None) -> WorkloadSummary:
+    options = snapshot.options
+    reqs = pod_set_requests(wl, options)
+    pod_sets = []
+    for ps, req in zip(wl.pod_sets, reqs, strict=False):
+        tol = tuple(
+            f"{t.key or '*'}{'=' + t.value if t.value else ''}:{t.effect or '*'}" for t in ps.pod.tolerations)
+        pod_sets.append(PodSetSummary(ps.name, ps.count, ps.min_count, dict(req.per_pod), dict(ps.pod.node_selector),
+                                      tol))
+    cq = snapshot.cluster_queues.get(cq_name or "")
+    path: tuple[str, ...] = tuple(cohort_path(cq)) if cq is not None else ()
+    if cq is not None and not path and cq.spec.cohort:
+        path = (cq.spec.cohort,)
+    cond = wl.conditions.get("QuotaReserved")
+    return WorkloadSummary(
+        key=wl.key, namespace=wl.namespace, name=wl.name or "", uid=wl.uid, created=wl.creation_timestamp,
+        queue_name=wl.queue_name, cluster_queue=cq_name, cohort_path=path,
+        priority=workload_priority(cluster, wl, options.gates), pod_sets=tuple(pod_sets),
+        condition_reason=cond.reason if cond is not None and cond.status == "False" else None,
+        condition_message=cond.message if cond is not None and cond.status == "False" else None,
+    )
+
+
+def _condition_reason(reason: str | None, options: EngineOptions) -> str | None:
+    """The reason this Kueue configuration writes: the KEP-10852 one with
+    UnadmittedWorkloadsObservability (default on since 0.19), ``Pending`` without it."""
+    if reason is None:
+        return None
+    if options.gates.enabled("UnadmittedWorkloadsObservability"):
+        return reason
+    return "Pending"
+
+
+def _admission_check_blocker(wl: Workload) -> bool:
+    return any(c.get("state") in ("Retry", "Rejected") for c in raw_admission_checks(wl))
+
+
+def _queue_blocker(cluster: KueueCluster, snapshot: Snapshot, wl: Workload) -> tuple[Blocker | None, str | None,
+                                                                                 InactiveReason | None]:
+    """The workload controller's and scheduler's checks before flavor assignment."""
+    if not wl.queue_name:
+        return Blocker(MISCONFIGURED, "Workload has no queue name",
+                       "spec.queueName is empty: Kueue does not queue this workload anywhere",
+                       "set spec.queueName (the job's kueue.x-k8s.io/queue-name label) to a LocalQueue "
+                       f"in namespace {wl.namespace}"), None, None
+    lq = cluster.local_queues.get((wl.namespace, wl.queue_name))
+    if lq is None:
+        others = sorted(n for (ns, n) in cluster.local_queues if ns == wl.namespace)
+        hint = f" (LocalQueues in {wl.namespace}: {', '.join(others)})" if others else ""
+        return Blocker(MISCONFIGURED, f"LocalQueue {wl.queue_name} doesn't exist",
+                       f"no LocalQueue {wl.queue_name} in namespace {wl.namespace}{hint}",
+                       f"create LocalQueue {wl.namespace}/{wl.queue_name} or point spec.queueName at an existing one"), \
+            None, None
+    cq_name = lq.cluster_queue
+    if lq.stop_policy and lq.stop_policy != "None":
+        return Blocker(SUSPENDED, f"LocalQueue {lq.name} is stopped",
+                       f"LocalQueue {wl.namespace}/{lq.name} has stopPolicy {lq.stop_policy}",
+                       "set the LocalQueue's stopPolicy to None"), cq_name, None
+    if not cq_name or cq_name not in snapshot.cluster_queues:
+        return Blocker(MISCONFIGURED, f"ClusterQueue {cq_name} doesn't exist",
+                       f"LocalQueue {wl.namespace}/{lq.name} points at ClusterQueue {cq_name!r}, which is not in the input",
+                       f"create ClusterQueue {cq_name} or fix LocalQueue {wl.namespace}/{lq.name}.spec.clusterQueue"), \
+            cq_name, None
+    if _admission_check_blocker(wl):
+        return Blocker(PENDING_EVALUATION, "The workload has failed admission checks",
+                       "an admission check of this workload is in state Retry or Rejected"), cq_name, None
+    cq = snapshot.cluster_queues[cq_name]
+    if cq.inactive is not None:
+        fixes = {"Stopped": "set the ClusterQueue's stopPolicy to None",
+                 "FlavorNotFound": "create the missing ResourceFlavor(s) or remove them from the ClusterQueue",
+                 "AdmissionCheckNotFound": "create the missing AdmissionCheck(s) or remove them from the ClusterQueue",
+                 "AdmissionCheckInactive": "make the AdmissionCheck(s) active (their controller must be running)",
+                 "CohortCycle": "break the cycle in the Cohorts' spec.parentName chain"}
+        return Blocker(SUSPENDED, f"ClusterQueue {cq_name} is inactive",
+                       f"ClusterQueue {cq_name} is inactive (Active=False, reason {cq.inactive.reason}): "
+                       f"{cq.inactive.message}", fixes.get(cq.inactive.reason)), cq_name, cq.inactive
+    return None, cq_name, None
+
+
+def _namespace_check(cluster: KueueCluster, cq: ClusterQueueNode, wl: Workload) -> tuple[Blocker | None, str | None]:
+    sel = cq.spec.namespace_selector
+    mismatch = Blocker(MISCONFIGURED, "Workload namespace doesn't match ClusterQueue selector",
+                       f"namespace {wl.namespace} is not selected by ClusterQueue {cq.name}'s namespaceSelector"
+                       + (" (it is null, which selects no namespace)" if sel is None else ""),
+                       "add namespaceSelector: {} to select every namespace" if sel is None
+                       else f"label namespace {wl.namespace} to match the selector, or widen the selector")
+    if sel is None:
+        return mismatch, None
+    ns = cluster.namespaces.get(wl.namespace)
+    if ns is None:
+        labels = {"kubernetes.io/metadata.name": wl.namespace}
+        if not sel.match_labels and not sel.match_expressions:
+            return None, None
+        note = (f"namespace {wl.namespace} is not in the input; assuming it matches ClusterQueue {cq.name}'s "
+                "namespaceSelector")
+        if sel.matches(labels):
+            return None, None
+        return None, note
+    if not sel.matches(ns.labels):
+        return mismatch, None
+    return None, None
+
+
+def preemptor_for(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, cq_name: str) -> Preemptor:
+    options = snapshot.options
+    pr = workload_priority(cluster, wl, options.gates)
+    return Preemptor(wl.key, cq_name, pr.value,
+                     queue_order_timestamp(wl, options.gates, options.requeuing_timestamp), wl.uid or "")
+
+
+def make_assigner(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, cq: ClusterQueueNode) -> FlavorAssigner:
+    preemptor = preemptor_for(cluster, snapshot, wl, cq.name)
+    return FlavorAssigner(snapshot, cq, preemptor, wl.pod_sets, pod_set_requests(wl, snapshot.options))
+
+
+def _holders(snapshot: Snapshot, cq: ClusterQueueNode, frs: list[tuple], top: int) -> tuple[Holders, ...]:
+    out = []
+    tree = [c for c in snapshot.cluster_queues.values()
+            if c is not cq and cq.parent is not None and c.parent is not None and c.root() is cq.root()]
+    for fr in frs:
+        own = sorted((Holder(w.key, cq.name, w.priority, w.usage[fr], borrowing(cq, fr))
+                      for w in cq.workloads.values() if w.usage.get(fr, 0) > 0),
+                     key=lambda h: (-h.amount, h.workload))
+        others = sorted((Holder(w.key, c.name, w.priority, w.usage[fr], c.parent is not None and borrowing(c, fr))
+                         for c in tree for w in c.workloads.values() if w.usage.get(fr, 0) > 0),
+                        key=lambda h: (-h.amount, h.workload))
+        out.append(Holders(fr[0], fr[1], tuple(own[:top]), tuple(others[:top]),
+                           sum(h.amount for h in own), sum(h.amount for h in others)))
+    return tuple(out)
+
+
+def _short_frs(assignment: Assignment) -> list[tuple]:
+    """Flavor-resources that blocked the workload (in scan order, each once)."""
+    seen: dict[tuple, None] = {}
+    for ps in assignment.pod_sets:
+        if ps.is_fit:
+            continue
+        for att in ps.attempts:
+            for c in att.checks:
+                if c.reason is not None:
+                    seen.setdefault((c.flavor, c.resource), None)
+    return list(seen)
+
+
+def _preemption_verdict(cq: ClusterQueueNode, init: InitialAssignment, options: EngineOptions) -> PreemptionVerdict:
+    p = cq.preemption
+    policies = {"withinClusterQueue": p.within_cluster_queue, "reclaimWithinCohort": p.reclaim_within_cohort,
+                "borrowWithinCohort": p.borrow_within_cohort_policy}
+    if p.max_priority_threshold is not None:
+        policies["maxPriorityThreshold"] = str(p.max_priority_threshold)
+    a = init.assignment
+    mode = a.representative_mode
+    victims = tuple((t.key, t.cluster_queue, t.reason, t.workload.priority) for t in init.targets)
+    if mode == Mode.Fit:
+        return PreemptionVerdict(False, False, (), "not needed: the workload fits in the available quota", policies)
+    if mode == Mode.Preempt and victims:
+        n = len(victims)
+        return PreemptionVerdict(True, True, victims,
+                                 f"yes: Kueue would preempt {n} workload(s) and admit this one once they are gone",
+                                 policies)
+    if mode == Mode.Preempt:
+        why = _no_candidates_why(cq, options)
+        return PreemptionVerdict(True, False, (),
+                                 "could help in principle, but Kueue finds no workload it may preempt" + why,
+                                 policies)
+    return PreemptionVerdict(False, False, (), "cannot help: " + _nofit_why(a), policies)
+
+
+def _no_candidates_why(cq: ClusterQueueNode, options: EngineOptions) -> str:
+    p = cq.preemption
+    parts = []
+    if p.within_cluster_queue == "Never":
+        parts.append("withinClusterQueue is Never")
+    else:
+        parts.append(f"no lower-priority workload in ClusterQueue {cq.name} qualifies ({p.within_cluster_queue})")
+    if cq.parent is None:
+        parts.append("the ClusterQueue has no cohort")
+    elif p.reclaim_within_cohort == "Never":
+        parts.append("reclaimWithinCohort is Never")
+    else:
+        parts.append("no other ClusterQueue of the cohort is borrowing on these resources with eligible workloads")
+    return " (" + "; ".join(parts) + ")"
+
+
+def _nofit_why(a: Assignment) -> str:
+    reason = a.no_fit_reason
+    if reason == "ExceedsMaxQuota":
+        return "the request is larger than anything the ClusterQueue could ever get (ExceedsMaxQuota)"
+    if reason == "NoMatchingFlavor":
+        return "no flavor matches the workload (NoMatchingFlavor)"
+    return ("the request is above the ClusterQueue's nominal quota and its preemption policies do not allow "
+            "preempting while borrowing (WaitingForQuota)")
+
+
+def _holdings(snapshot: Snapshot, cq: ClusterQueueNode | None, wl: Workload) -> tuple[Holding, ...]:
+    out = []
+    if wl.admission is None:
+        return ()
+    info = AdmittedWorkload(wl, cq.name if cq else (wl.admission.cluster_queue or ""), snapshot.cluster, snapshot.options)
+    for name, _count, usage in info.pod_sets:
+        for (flavor, res), amount in sorted(usage.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+            nominal = cq.nominal((flavor, res)) if cq else 0
+            used = cq.usage.get((flavor, res), 0) if cq else 0
+            out.append(Holding(name, res, flavor, amount, used, nominal,
+                               bool(cq and cq.parent is not None and used > nominal)))
+    return tuple(out)
+
+
+def explain_workload(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, *, top: int = 5,
+                     counterfactual: bool = True, queues: QueueIndex | None = None) -> Explanation:
+    """The full explanation of one workload (``queues``: a prebuilt index when explaining many)."""
+    options = snapshot.options
+    notes: list[str] = []
+    if wl.is_finished:
+        summary = _summary(cluster, snapshot, wl, wl.admission.cluster_queue if wl.admission else None)
+        return Explanation(summary, FINISHED, None, None, "", "finished: it holds no quota", fair_sharing=options.fair_sharing)
+    if wl.has_quota_reservation:
+        cq_name = wl.admission.cluster_queue if wl.admission else None
+        cq = snapshot.cluster_queues.get(cq_name or "")
+        summary = _summary(cluster, snapshot, wl, cq_name)
+        holdings = _holdings(snapshot, cq, wl)
+        if cq is None:
+            notes.append(f"ClusterQueue {cq_name} is not in the input: Kueue's cache cannot account this workload")
+        borrowed = sorted({f"{h.resource} ({h.flavor})" for h in holdings if h.borrowing})
+        admitted = wl.condition_true("Admitted")
+        verdict = (f"{'admitted' if admitted else 'holds a quota reservation'} in ClusterQueue {cq_name}"
+                   + ("; its ClusterQueue is borrowing from the cohort on " + ", ".join(borrowed)
+                      if borrowed else "; within its ClusterQueue's nominal quota"))
+        if wl.condition_true("Evicted"):
+            notes.append("an eviction is in progress (Evicted=True); the quota is released when its pods stop")
+        return Explanation(summary, ADMITTED, None, None, "", verdict, holdings=holdings, notes=tuple(notes),
+                           fair_sharing=options.fair_sharing)
+    if not wl.active:
+        summary = _summary(cluster, snapshot, wl, None)
+        return Explanation(summary, INACTIVE, None, None, "",
+                           "deactivated (spec.active: false): Kueue does not queue it until it is reactivated",
+                           fair_sharing=options.fair_sharing)
+
+    blocker, cq_name, inactive = _queue_blocker(cluster, snapshot, wl)
+    summary = _summary(cluster, snapshot, wl, cq_name)
+    if blocker is None:
+        cq = snapshot.cluster_queues[cq_name]
+        blocker, note = _namespace_check(cluster, cq, wl)
+        if note:
+            notes.append(note)
+    if blocker is not None:
+        changes = (Change("config", blocker.fix, verified=False),) if blocker.fix else ()
+        return Explanation(summary, PENDING, blocker.reason, _condition_reason(blocker.reason, options),
+                           blocker.message, blocker.detail, blocker=blocker, cluster_queue_inactive=inactive,
+                           changes=changes, notes=tuple(notes), fair_sharing=options.fair_sharing)
+
+    cq = snapshot.cluster_queues[cq_name]
+    assigner = make_assigner(cluster, snapshot, wl, cq)
+    init = initial_assignment(assigner)
+    a = init.assignment
+    mode = a.representative_mode
+    message = a.message()
+    if mode == Mode.Fit:
+        reason = None
+        verdict = f"fits now: Kueue admits it to ClusterQueue {cq.name} when it reaches the head of its queue"
+        if a.borrows():
+            verdict += f" (borrowing from cohort {cq.parent.name})" if cq.parent else ""
+    elif mode == Mode.Preempt and init.targets:
+        reason = WAITING_FOR_PREEMPTED_WORKLOADS
+        message = f"{message}. Pending the preemption of {len(init.targets)} workload(s)"
+        verdict = f"needs preemption: Kueue would evict {len(init.targets)} workload(s) to make room"
+    elif mode == Mode.Preempt:
+        reason = WAITING_FOR_QUOTA
+        verdict = "waiting for quota: it would fit after preemption, but nothing can be preempted"
+    else:
+        reason = a.no_fit_reason or WAITING_FOR_QUOTA
+        verdict = {"ExceedsMaxQuota": "can never fit as configured: the request exceeds the maximum capacity",
+                   "NoMatchingFlavor": "no flavor of the ClusterQueue matches the workload",
+                   }.get(reason, "waiting for quota: not enough unused quota, and preemption cannot help")
+    if init.partial:
+        counts = ", ".join(f"{ps.name}={ps.count}" for ps in a.pod_sets)
+        notes.append(f"partial admission: the full size does not fit; Kueue reduces the pod counts to {counts}")
+    short = _short_frs(init.full if init.partial else a)
+    holders = _holders(snapshot, cq, short, top) if short else ()
+    tree = tuple(cq_quota_views(cq, short))
+    ahead = tuple(w.key for w in (queues.ahead(wl) if queues is not None else ahead_in_queue(cluster, wl, options)))
+    if ahead:
+        strategy = cq.spec.queueing_strategy
+        notes.append(f"{len(ahead)} pending workload(s) of ClusterQueue {cq.name} come before it in the queue "
+                     f"(higher priority or queued earlier; {strategy}): Kueue looks at one head per ClusterQueue per "
+                     "scheduling cycle" + (", and a StrictFIFO head that does not fit blocks the ones behind it"
+                                           if strategy == "StrictFIFO" else ""))
+    changes: tuple[Change, ...] = ()
+    if counterfactual and mode != Mode.Fit:
+        changes = tuple(find_changes(assigner, init))
+    return Explanation(
+        summary, PENDING, reason, _condition_reason(reason, options), message, verdict,
+        assignment=a, initial=init, full_assignment=init.full if init.partial else None,
+        preemption=_preemption_verdict(cq, init, options), holders=holders, changes=changes,
+        quota_tree=tree, ahead=ahead, notes=tuple(notes), fair_sharing=options.fair_sharing,
+    )
+
+
+@dataclass(frozen=True)
+class QuotaRow:
+    """One row of the quota table for a tried flavor-resource (request vs quota, verdict)."""
+
+    pod_set: str
+    resource: str
+    flavor: str
+    request: int
+    previous: int
+    nominal: int
+    borrowing_limit: int | None
+    used: int
+    borrowable: int  # what the cohort could still lend (available - free nominal)
+    available: int
+    potential_available: int
+    verdict: str  # Fit / Preempt / Reclaim / NoCandidates / NoFit / the eligibility text
+    borrow: int
+    reason: str | None
+    chosen: bool
+
+
+def quota_rows(e: Explanation) -> list[QuotaRow]:
+    """The per-pod-set table: every flavor tried for every requested resource."""
+    rows: list[QuotaRow] = []
+    if e.assignment is None:
+        return rows
+    for ps in e.assignment.pod_sets:
+        for att in ps.attempts:
+            chosen_flavors = {fa.flavor for fa in ps.flavors.values()}
+            if att.eligibility is not None:
+                rows.append(QuotaRow(ps.name, "*", att.flavor, 0, 0, 0, None, 0, 0, 0, 0, "NoFit", 0,
+                                     att.eligibility, False))
+                continue
+            for c in att.checks:
+                rows.append(_row(ps.name, c, att.flavor in chosen_flavors))
+        for res in ps.uncovered:
+            rows.append(QuotaRow(ps.name, res, "-", ps.requests.get(res, 0), 0, 0, None, 0, 0, 0, 0, "NoFit", 0,
+                                 f"resource {res} unavailable in ClusterQueue", False))
+    return rows
+
+
+def _row(ps_name: str, c: QuotaCheck, chosen: bool) -> QuotaRow:
+    free_nominal = max(0, c.nominal - c.usage)
+    return QuotaRow(ps_name, c.resource, c.flavor, c.request, c.previous, c.nominal, c.borrowing_limit, c.usage,
+                    max(0, c.available - free_nominal), c.available, c.potential_available, c.mode.label, c.borrow,
+                    c.reason, chosen)
+
+
+def fmt(resource: str, v: int | None) -> str:
+    return "-" if v is None else format_amount(resource, v)
+
+
+def cq_quota_views(cq: ClusterQueueNode, frs) -> list[QuotaView]:
+    """Quota views of the ClusterQueue and each ancestor cohort for the given frs."""
+    out = []
+    for fr in frs:
+        out.append(quota_view(cq, fr))
+        for node in cq.path_parent_to_root():
+            out.append(quota_view(node, fr))
+    return out

@@ -1,0 +1,180 @@
+"""``quotactl explain --output json``: the contract of cli-contract.md, documented by
+schemas/output/explain.json.  Pure formatting of the explanation model."""
+
+from __future__ import annotations
+
+import json
+
+from quotactl.kueue.amounts import format_amount
+from quotactl.kueue.assign import Assignment, FlavorAttempt, Mode, PodSetAssignment
+from quotactl.kueue.explain import ADMITTED, Explanation
+
+SCHEMA_VERSION = 1
+
+
+def _attempt(att: FlavorAttempt, resource: str) -> dict:
+    reason = att.eligibility
+    if reason is None:
+        reason = next((c.reason for c in att.checks if c.resource == resource and c.reason), None)
+    out = {"flavor": att.flavor, "mode": att.mode.name, "reason": reason}
+    if att.preemption_possibility:
+        out["preemptionMode"] = att.preemption_possibility
+    if att.borrow:
+        out["borrow"] = att.borrow
+    if att.reasons:
+        out["reasons"] = list(att.reasons)
+    return out
+
+
+def _pod_set(ps: PodSetAssignment) -> dict:
+    out = {}
+    resources = [r for r in ps.requests if r in ps.flavors or ps.representative_mode == Mode.NoFit]
+    for res in resources:
+        if res not in ps.flavors and ps.requests.get(res, 0) == 0 and res not in ps.uncovered:
+            continue
+        fa = ps.flavors.get(res)
+        groups = {a.resource_group for a in ps.attempts
+                  if any(c.resource == res for c in a.checks) or a.eligibility is not None}
+        attempts = [_attempt(a, res) for a in ps.attempts if a.resource_group in groups
+                    and (a.eligibility is not None or any(c.resource == res for c in a.checks))]
+        if fa is None or ps.representative_mode == Mode.NoFit and not ps.flavors:
+            entry = {"flavor": None, "mode": "NoFit", "borrow": None}
+        else:
+            entry = {"flavor": fa.flavor, "mode": fa.mode.name, "borrow": fa.borrow > 0, "borrowingLevel": fa.borrow}
+            if fa.preemption_mode.label in ("NoCandidates", "Preempt", "Reclaim"):
+                entry["preemptionMode"] = fa.preemption_mode.label
+        entry["request"] = format_amount(res, ps.requests.get(res, 0))
+        entry["attempts"] = attempts
+        out[res] = entry
+    return out
+
+
+def _assignment(a: Assignment) -> dict:
+    return {ps.name: _pod_set(ps) for ps in a.pod_sets}
+
+
+def explanation_dict(e: Explanation) -> dict:
+    w = e.workload
+    doc: dict = {
+        "version": SCHEMA_VERSION,
+        "workload": w.key,
+        "clusterQueue": w.cluster_queue,
+        "localQueue": w.queue_name,
+        "cohortPath": list(w.cohort_path),
+        "status": e.status,
+        "representativeMode": e.representative_mode,
+        "podSets": {},
+        "messages": [],
+        "message": e.message,
+        "reason": e.reason,
+        "conditionReason": e.condition_reason,
+        "verdict": e.verdict,
+        "borrowing": e.borrows,
+        "priority": {"value": w.priority.value, "source": w.priority.source, "className": w.priority.class_name,
+                     **({"note": w.priority.note} if w.priority.note else {})},
+        "fairSharing": e.fair_sharing,
+    }
+    if e.status == ADMITTED:
+        ps_out: dict = {}
+        for h in e.holdings:
+            ps_out.setdefault(h.pod_set, {})[h.resource] = {
+                "flavor": h.flavor, "mode": "Fit", "borrow": h.borrowing,
+                "amount": format_amount(h.resource, h.amount),
+                "clusterQueueUsage": format_amount(h.resource, h.cq_usage),
+                "nominal": format_amount(h.resource, h.nominal)}
+        doc["podSets"] = ps_out
+    elif e.assignment is not None:
+        doc["podSets"] = _assignment(e.assignment)
+        doc["messages"] = [f"couldn't assign flavors to pod set {ps.name}: {ps.status_message()}"
+                           if ps.error is None else f"failed to assign flavors to pod set {ps.name}: {ps.error}"
+                           for ps in e.assignment.pod_sets if not ps.is_fit]
+        doc["borrowingLevel"] = e.assignment.borrowing
+        if e.assignment.not_evaluated:
+            doc["notEvaluated"] = list(e.assignment.not_evaluated)
+        if e.assignment.no_fit_reason:
+            doc["noFitReason"] = e.assignment.no_fit_reason
+        if e.full_assignment is not None:
+            doc["partialAdmission"] = {
+                "counts": {ps.name: ps.count for ps in e.assignment.pod_sets},
+                "fullSize": {"representativeMode": e.full_assignment.representative_mode.name,
+                             "message": e.full_assignment.message(), "podSets": _assignment(e.full_assignment)},
+            }
+    elif e.blocker is not None:
+        doc["messages"] = [e.blocker.message]
+    if e.blocker is not None:
+        doc["blocker"] = {"reason": e.blocker.reason, "message": e.blocker.message, "detail": e.blocker.detail,
+                          "fix": e.blocker.fix}
+    if e.cluster_queue_inactive is not None:
+        doc["clusterQueueInactive"] = {"reason": e.cluster_queue_inactive.reason,
+                                       "message": e.cluster_queue_inactive.message}
+    if e.preemption is not None:
+        p = e.preemption
+        doc["preemption"] = {
+            "needed": p.needed, "possible": p.possible, "summary": p.summary, "policies": dict(p.policies),
+            "victims": [{"workload": v[0], "clusterQueue": v[1], "reason": v[2], "priority": v[3]} for v in p.victims],
+        }
+    if e.holders:
+        doc["holders"] = [{
+            "flavor": h.flavor, "resource": h.resource,
+            "clusterQueueTotal": format_amount(h.resource, h.cluster_queue_total),
+            "cohortTotal": format_amount(h.resource, h.cohort_total),
+            "inClusterQueue": [_holder(x, h.resource) for x in h.in_cluster_queue],
+            "inCohort": [_holder(x, h.resource) for x in h.in_cohort],
+        } for h in e.holders]
+    if e.changes:
+        doc["changes"] = [{k: v for k, v in {
+            "kind": c.kind, "description": c.description, "verified": c.verified, "object": c.object,
+            "flavor": c.flavor, "resource": c.resource,
+            "current": format_amount(c.resource, c.current) if c.resource and c.current is not None else c.current,
+            "proposed": format_amount(c.resource, c.proposed) if c.resource and c.proposed is not None else c.proposed,
+            "adjustments": [{"object": a.object, "field": a.field, "flavor": a.flavor, "resource": a.resource,
+                             "current": None if a.current is None else format_amount(a.resource, a.current),
+                             "proposed": format_amount(a.resource, a.proposed)} for a in c.adjustments] or None,
+        }.items() if v is not None} for c in e.changes]
+    if e.quota_tree:
+        doc["quotaTree"] = [{
+            "node": v.node, "kind": v.kind, "flavor": v.flavor, "resource": v.resource,
+            "nominal": format_amount(v.resource, v.nominal),
+            "borrowingLimit": None if v.borrowing_limit is None else format_amount(v.resource, v.borrowing_limit),
+            "lendingLimit": None if v.lending_limit is None else format_amount(v.resource, v.lending_limit),
+            "subtreeQuota": format_amount(v.resource, v.subtree_quota), "usage": format_amount(v.resource, v.usage),
+            "available": format_amount(v.resource, v.available),
+            "potentialAvailable": format_amount(v.resource, v.potential_available), "borrowing": v.borrowing,
+        } for v in e.quota_tree]
+    if e.ahead:
+        doc["aheadInQueue"] = list(e.ahead)
+    doc["notes"] = list(e.notes)
+    if w.condition_reason or w.condition_message:
+        doc["currentCondition"] = {"reason": w.condition_reason, "message": w.condition_message}
+    return doc
+
+
+def _holder(h, resource: str) -> dict:
+    return {"workload": h.workload, "clusterQueue": h.cluster_queue, "priority": h.priority,
+            "amount": format_amount(resource, h.amount), "clusterQueueBorrowing": h.cq_borrowing}
+
+
+def render(e: Explanation) -> str:
+    return json.dumps(explanation_dict(e), indent=2, ensure_ascii=False) + "\n"
+
+
+def render_all(explanations: list[Explanation]) -> str:
+    doc = {
+        "version": SCHEMA_VERSION,
+        "workloads": [{
+            "workload": e.workload.key, "clusterQueue": e.workload.cluster_queue, "status": e.status,
+            "representativeMode": e.representative_mode, "reason": e.reason, "message": e.message,
+            "verdict": e.verdict, "borrowing": e.borrows,
+            "change": next((c.description for c in e.changes if c.verified), None),
+        } for e in explanations],
+        "summary": _summary(explanations),
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def _summary(explanations: list[Explanation]) -> dict:
+    by_reason: dict[str, int] = {}
+    for e in explanations:
+        key = e.reason or ("Fits" if e.representative_mode == "Fit" else e.status)
+        by_reason[key] = by_reason.get(key, 0) + 1
+    return {"pending": len(explanations), "byReason": dict(sorted(by_reason.items()))}

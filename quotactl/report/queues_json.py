@@ -1,0 +1,90 @@
+"""``quotactl queues --output json``: the documented contract (schemas/output/queues.json).
+
+Resources are YuniKorn's internal integers: ``vcore`` in millicores, ``memory`` and
+``ephemeral-storage`` in bytes, everything else as configured.
+"""
+
+from __future__ import annotations
+
+import json
+
+from quotactl.model.yunikorn import Limit
+from quotactl.model.yunikorn_resources import parse_lenient
+from quotactl.yunikorn import properties as props
+from quotactl.yunikorn.tree import ConfigView, PartitionView, QueueView
+
+SCHEMA_VERSION = 1
+
+
+def _limit(lim: Limit) -> dict:
+    res, _ = parse_lenient(lim.maxresources)
+    return {
+        "limit": lim.limit, "users": list(lim.users or []), "groups": list(lim.groups or []),
+        "maxResources": res or None, "maxApplications": lim.maxapplications,
+    }
+
+
+def queue_dict(v: QueueView) -> dict:
+    settings = {}
+    for s in v.settings:
+        settings[s.key] = {"value": s.value, "source": s.source, "from": s.origin, "written": s.written,
+                           "note": s.note}
+    ct = v.child_template
+    delay = v.setting(props.PREEMPTION_DELAY)
+    return {
+        "name": v.name,
+        "path": v.path,
+        "type": "leaf" if v.leaf else "parent",
+        "inserted": v.inserted,
+        "guaranteed": v.applied_guaranteed,
+        "max": v.applied_max,
+        "effectiveMax": v.effective_max or None,
+        "configured": {"guaranteed": v.guaranteed, "max": v.max},
+        "maxApplications": v.max_applications,
+        "submitACL": v.submit_acl,
+        "adminACL": v.admin_acl,
+        "properties": dict(sorted(v.properties.items())),
+        "effectiveProperties": dict(sorted(v.effective_properties.items())),
+        "settings": settings,
+        "priority": {"policy": v.priority_policy, "offset": v.priority_offset, "fence": v.priority_fence,
+                     "atRoot": v.priority_at_root},
+        "preemption": {"policy": v.preemption_policy, "fence": v.preemption_fence,
+                       "disabled": v.preemption_disabled, "delay": delay.value if v.leaf and delay else None},
+        "sortPolicy": (v.setting(props.SORT_POLICY).value if v.setting(props.SORT_POLICY) else None),
+        "sortPriority": (v.setting(props.SORT_PRIORITY).value == "enabled") if v.setting(props.SORT_PRIORITY) else True,
+        "limits": [_limit(x) for x in v.limits],
+        "childTemplate": None if ct is None else {
+            "maxApplications": ct.maxapplications, "properties": dict(sorted((ct.properties or {}).items())),
+            "guaranteed": parse_lenient(ct.resources.guaranteed)[0] or None,
+            "max": parse_lenient(ct.resources.max)[0] or None,
+        },
+        "templateFrom": v.template_from,
+        "queues": [queue_dict(c) for c in v.children],
+    }
+
+
+def partition_dict(pv: PartitionView) -> dict:
+    return {
+        "name": pv.name,
+        "nodeSortPolicy": {"type": pv.node_sort_policy, "resourceWeights": pv.resource_weights},
+        "preemption": {"enabled": pv.preemption_enabled, "quotaPreemptionEnabled": pv.quota_preemption_enabled},
+        "userGroupResolver": pv.user_group_resolver,
+        "placementRules": [dict(r) for r in pv.placement_rules],
+        "limits": [_limit(x) for x in pv.limits],
+        "root": queue_dict(pv.root),
+    }
+
+
+def render(reports: list[ConfigView]) -> str:
+    doc = {
+        "version": SCHEMA_VERSION,
+        "configs": [
+            {
+                "file": r.file, "origin": r.origin, "kind": r.kind, "valid": r.valid, "errors": r.errors,
+                "warnings": r.warnings, "rejectedWith": r.rejected_with, "notes": list(r.notes),
+                "partitions": [partition_dict(p) for p in r.partitions],
+            }
+            for r in reports
+        ],
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"

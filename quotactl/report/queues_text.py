@@ -1,0 +1,266 @@
+"""Human output of ``quotactl queues``: ``table`` (rich table, queue names drawn as a tree),
+``tree`` (rich tree with every effective setting per queue) and ``plain`` (one line per queue,
+ASCII tree, grep-friendly).  Views only: every value comes from ``quotactl.yunikorn.tree``."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from rich.tree import Tree
+
+from quotactl.model.yunikorn_resources import format_resource, parse_lenient
+from quotactl.report.console import render_to_text
+from quotactl.yunikorn import properties as props
+from quotactl.yunikorn.tree import ConfigView, PartitionView, QueueView
+
+# --------------------------------------------------------------------------- shared cells -----
+
+
+def kind_of(v: QueueView) -> str:
+    if v.inserted:
+        return "parent (inserted)"
+    return "leaf" if v.leaf else "parent"
+
+
+def max_cell(v: QueueView) -> str:
+    own = v.applied_max
+    eff = v.effective_max
+    if not eff:
+        return "-"
+    if not own:
+        return f"{format_resource(eff)} (inherited)"
+    if any(k in own and eff[k] < own[k] for k in eff):
+        return f"{format_resource(eff)} (capped by ancestors)"
+    if eff != own:
+        return f"{format_resource(eff)} (+ ancestors' limits)"
+    return format_resource(own)
+
+
+def guaranteed_cell(v: QueueView) -> str:
+    return format_resource(v.applied_guaranteed)
+
+
+def apps_cell(v: QueueView) -> str:
+    return str(v.max_applications) if v.max_applications else "-"
+
+
+def priority_cell(v: QueueView) -> str:
+    if v.path == "root":
+        return "-"
+    parts = []
+    if v.priority_fence:
+        parts.append(f"fence {v.priority_offset}")
+    elif v.priority_offset:
+        parts.append(f"offset {v.priority_offset:+d}")
+    else:
+        parts.append("default")
+    return ", ".join(parts)
+
+
+def preemption_cell(v: QueueView) -> str:
+    s = v.setting(props.PREEMPTION_POLICY)
+    policy = v.preemption_policy
+    if v.path == "root":
+        text = "fence (root)" if policy != "disabled" else "disabled"
+    else:
+        text = policy
+    if s is not None and s.source == "inherited" and policy == "disabled":
+        text += f" (from {s.origin})"
+    if v.leaf:
+        delay = v.setting(props.PREEMPTION_DELAY)
+        if delay is not None:
+            text += f", delay {delay.value}"
+    return text
+
+
+def sort_cell(v: QueueView) -> str:
+    pol = v.setting(props.SORT_POLICY)
+    pri = v.setting(props.SORT_PRIORITY)
+    base = "fair (queues)" if not v.leaf else (pol.value if pol else "fifo")
+    off = pri is not None and pri.value == "disabled"
+    return base + (", priority off" if off else "")
+
+
+def warnings_of(v: QueueView) -> list[str]:
+    """This queue's own property values that YuniKorn cannot parse, and what it uses instead."""
+    out = []
+    for key, raw in sorted(v.properties.items()):
+        parser = props.PARSERS.get(key)
+        if parser is None:
+            continue
+        parsed = parser(raw)
+        if parsed.error is not None:
+            out.append(f"{key} {raw!r} -> {props.describe(key, parsed.value)} ({parsed.error})")
+    return out
+
+
+def config_title(r: ConfigView) -> str:
+    state = "valid" if r.valid else f"INVALID ({r.errors} error{'s' if r.errors != 1 else ''})"
+    warn = f", {r.warnings} warning{'s' if r.warnings != 1 else ''}" if r.warnings else ""
+    return f"{r.origin} ({r.file}): {state}{warn}"
+
+
+def partition_line(pv: PartitionView) -> str:
+    rules = ", ".join(_rule_text(r) for r in pv.placement_rules) or "provided (implicit)"
+    pre = "on" if pv.preemption_enabled else "off"
+    quota = ", quota preemption on" if pv.quota_preemption_enabled else ""
+    return f"partition {pv.name}: node sorting {pv.node_sort_policy}, preemption {pre}{quota}; placement: {rules}"
+
+
+def _rule_text(rule: dict) -> str:
+    values = ",".join(rule["values"])
+    text = rule["chain"] + (f"({values})" if values else "")
+    return text + (" create" if rule["create"] else "")
+
+
+def _walk(v: QueueView, prefix: str = "", last: bool = True, top: bool = True, ascii_only: bool = False):
+    """(tree prefix + name, view) pairs, depth-first."""
+    if ascii_only:
+        tee, elbow, pipe, blank = "|-- ", "`-- ", "|   ", "    "
+    else:
+        tee, elbow, pipe, blank = "├── ", "└── ", "│   ", "    "
+    label = v.name if top else prefix + (elbow if last else tee) + v.name
+    yield label, v
+    child_prefix = "" if top else prefix + (blank if last else pipe)
+    for i, c in enumerate(v.children):
+        yield from _walk(c, child_prefix, i == len(v.children) - 1, False, ascii_only)
+
+
+# ------------------------------------------------------------------------------ table ---------
+
+def render_table(reports: list[ConfigView], width: int | None = None, color: bool = False) -> str:
+    renderables = []
+    for r in reports:
+        renderables.append(Text(config_title(r), style="bold" if r.valid else "bold red"))
+        if r.rejected_with:
+            renderables.append(Text(f"YuniKorn rejects it: {r.rejected_with}", style="red"))
+        for note in r.notes:
+            renderables.append(Text(note, style="yellow"))
+        for pv in r.partitions:
+            table = Table(title=Text(partition_line(pv), style="bold"), title_justify="left", header_style="bold")
+            for col, kw in (("Queue", {"no_wrap": True}), ("Type", {"no_wrap": True}), ("Guaranteed", {}),
+                            ("Max", {}), ("Apps", {"justify": "right"}), ("Priority", {}), ("Root sees", {}),
+                            ("Preemption", {}), ("Sorting", {})):
+                table.add_column(col, overflow="fold", **kw)
+            for label, v in _walk(pv.root):
+                warn = warnings_of(v)
+                name = Text(label)
+                if warn:
+                    name.append(" !", style="bold yellow")
+                table.add_row(name, kind_of(v), guaranteed_cell(v), max_cell(v), apps_cell(v), priority_cell(v),
+                              "-" if v.path == "root" else v.priority_at_root, preemption_cell(v), sort_cell(v))
+            renderables.append(table)
+            notes = [(v.path, w) for _, v in _walk(pv.root) for w in warnings_of(v)]
+            for path, w in notes:
+                renderables.append(Text(f"! {path}: {w}", style="yellow"))
+    return render_to_text(renderables, width=width, color=color)
+
+
+# ------------------------------------------------------------------------------- tree ---------
+
+def _node_label(v: QueueView) -> Text:
+    t = Text(v.name, style="bold")
+    t.append(f"  [{kind_of(v)}]", style="dim")
+    if v.priority_fence:
+        t.append("  priority fence", style="magenta")
+    if v.preemption_fence and v.path != "root":
+        t.append("  preemption fence", style="magenta")
+    if v.preemption_disabled:
+        t.append("  preemption disabled", style="magenta")
+    return t
+
+
+def _details(v: QueueView) -> list[Text]:
+    lines = [Text(f"guaranteed: {guaranteed_cell(v)}   max: {max_cell(v)}   max apps: {apps_cell(v)}")]
+    if v.path != "root":
+        lines.append(Text(f"priority: {v.priority_policy}, offset {v.priority_offset} -> seen by root as "
+                          f"{v.priority_at_root}"))
+    lines.append(Text(f"preemption: {preemption_cell(v)}   sorting: {sort_cell(v)}"))
+    shown = []
+    for key in props.KNOWN:
+        s = v.setting(key)
+        if key not in v.effective_properties or s is None or s.source in ("reset", "default"):
+            continue
+        text = f"{key}={v.effective_properties[key]}"
+        if s.source == "fallback":
+            text += f" -> {s.value}"
+        src = "own" if s.origin == v.path else f"from {s.origin}"
+        shown.append(f"{text} ({src})")
+    if shown:
+        lines.append(Text("effective properties: " + ", ".join(shown)))
+    extra = sorted(k for k in v.effective_properties if k not in props.KNOWN)
+    if extra:
+        lines.append(Text("other properties (ignored by YuniKorn): " + ", ".join(extra), style="dim"))
+    if v.submit_acl or v.admin_acl:
+        lines.append(Text(f"submitacl: {v.submit_acl or '-'!s}   adminacl: {v.admin_acl or '-'!s}"))
+    if v.limits:
+        lines.append(Text("limits: " + "; ".join(_limit_text(x) for x in v.limits)))
+    if v.child_template is not None:
+        lines.append(Text("childtemplate: set here (dynamic children created below take it)"))
+    elif v.template_from:
+        lines.append(Text(f"childtemplate: from {v.template_from}", style="dim"))
+    for w in warnings_of(v):
+        lines.append(Text(f"! {w}", style="yellow"))
+    return lines
+
+
+def _limit_text(lim) -> str:
+    who = ",".join(list(lim.users or []) + [f"group:{g}" for g in (lim.groups or [])])
+    parts = []
+    res, _ = parse_lenient(lim.maxresources)
+    if res:
+        parts.append(format_resource(res))
+    if lim.maxapplications:
+        parts.append(f"{lim.maxapplications} apps")
+    return f"{who}: {' / '.join(parts) or '-'}"
+
+
+def render_tree(reports: list[ConfigView], width: int | None = None, color: bool = False) -> str:
+    renderables = []
+    for r in reports:
+        renderables.append(Text(config_title(r), style="bold" if r.valid else "bold red"))
+        if r.rejected_with:
+            renderables.append(Text(f"YuniKorn rejects it: {r.rejected_with}", style="red"))
+        for note in r.notes:
+            renderables.append(Text(note, style="yellow"))
+        for pv in r.partitions:
+            tree = Tree(Text(partition_line(pv), style="bold"), guide_style="dim")
+
+            def add(node: Tree, v: QueueView) -> None:
+                branch = node.add(Text.assemble(_node_label(v), "\n", Text("\n").join(_details(v))))
+                for c in v.children:
+                    add(branch, c)
+
+            add(tree, pv.root)
+            renderables.append(tree)
+    return render_to_text(renderables, width=width, color=color)
+
+
+# ------------------------------------------------------------------------------ plain ---------
+
+def render_plain(reports: list[ConfigView]) -> str:
+    lines: list[str] = []
+    for r in reports:
+        lines.append(config_title(r))
+        if r.rejected_with:
+            lines.append(f"YuniKorn rejects it: {r.rejected_with}")
+        lines.extend(r.notes)
+        for pv in r.partitions:
+            lines.append(partition_line(pv))
+            for label, v in _walk(pv.root, ascii_only=True):
+                fields = [f"type={kind_of(v).replace(' ', '')}", f"guaranteed={_flat(guaranteed_cell(v))}",
+                          f"max={_flat(max_cell(v))}", f"maxapps={apps_cell(v)}"]
+                if v.path != "root":
+                    fields.append(f"priority={v.priority_policy}/{v.priority_offset}")
+                    fields.append(f"rootsees={v.priority_at_root.replace(' ', '_')}")
+                fields.append(f"preemption={_flat(preemption_cell(v))}")
+                fields.append(f"sorting={_flat(sort_cell(v))}")
+                lines.append(f"{label}  " + " ".join(fields))
+                for w in warnings_of(v):
+                    lines.append(f"    ! {w}")
+        lines.append("")
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _flat(text: str) -> str:
+    return text.replace(", ", ",").replace(" ", "_") if text else "-"

@@ -1,0 +1,25 @@
+import pytest
+
+import quotactl.lint.runner as runner
+from quotactl.lint import yunikorn as yk
+
+
+@pytest.fixture
+def wired(monkeypatch):
+    """The CLI with ``lint_yunikorn`` and the ``queues`` command wired in.
+
+    A no-op once quotactl/lint/runner.py imports ``lint_yunikorn`` from quotactl.lint.yunikorn and
+    quotactl/cli/app.py registers ``queues``; until then the tests wire them the same way.
+    """
+    if runner.lint_yunikorn is not yk.lint_yunikorn:
+        monkeypatch.setattr(runner, "lint_yunikorn", yk.lint_yunikorn)
+    from quotactl.cli.app import app
+    from quotactl.cli.queues import queues_command
+
+    added = False
+    if "queues" not in [c.name for c in app.registered_commands]:
+        app.command("queues")(queues_command)
+        added = True
+    yield app
+    if added:
+        app.registered_commands[:] = [c for c in app.registered_commands if c.name != "queues"]
