@@ -210,6 +210,12 @@ class PodSetAssignment:
     no_fit_reason: str  # the status's own no-fit reason (e.g. uncovered resource)
     attempts: tuple[FlavorAttempt, ...]  # in scan order
     uncovered: tuple[str, ...] = ()  # requested resources no resource group covers
+    resource_groups: dict[str, int] = field(default_factory=dict)  # requested resource -> group index
+
+    def attempts_for(self, resource: str) -> tuple[FlavorAttempt, ...]:
+        """The flavors tried for the resource group covering ``resource``."""
+        g = self.resource_groups.get(resource)
+        return tuple(a for a in self.attempts if a.resource_group == g) if g is not None else ()
 
     @property
     def is_fit(self) -> bool:
@@ -502,7 +508,8 @@ class FlavorAssigner:
                     status.reasons.extend(st.reasons)
             chosen = {r: fa for r, fa in (group_flavors or {}).items() if r in requests}
             psa = PodSetAssignment(pod_set.name, count, requests, chosen, tuple(status.reasons), status.error,
-                                   status.no_fit_reason, tuple(attempts), tuple(uncovered))
+                                   status.no_fit_reason, tuple(attempts), tuple(uncovered),
+                                   {r: self._group(r)[0] for r in requests})
             results.append(psa)
             for res, fa in chosen.items():
                 borrowing = max(borrowing, fa.borrow)

@@ -26,6 +26,7 @@ from quotactl.kueue.assign import (
 from quotactl.kueue.counterfactual import Change, find_changes
 from quotactl.kueue.options import EngineOptions
 from quotactl.kueue.preemption.common import Preemptor
+from quotactl.kueue.preemption.targets import candidate_workloads
 from quotactl.kueue.priority import PriorityInfo, queue_order_timestamp, workload_priority
 from quotactl.kueue.queueing import QueueIndex, ahead_in_queue
 from quotactl.kueue.quota import (
@@ -351,7 +352,8 @@ def _short_frs(assignment: Assignment) -> list[tuple]:
     return list(seen)
 
 
-def _preemption_verdict(cq: ClusterQueueNode, init: InitialAssignment, options: EngineOptions) -> PreemptionVerdict:
+def _preemption_verdict(cq: ClusterQueueNode, init: InitialAssignment, options: EngineOptions,
+                        assigner: FlavorAssigner) -> PreemptionVerdict:
     p = cq.preemption
     policies = {"withinClusterQueue": p.within_cluster_queue, "reclaimWithinCohort": p.reclaim_within_cohort,
                 "borrowWithinCohort": p.borrow_within_cohort_policy}
@@ -368,10 +370,16 @@ def _preemption_verdict(cq: ClusterQueueNode, init: InitialAssignment, options: 
                                  f"yes: Kueue would preempt {n} workload(s) and admit this one once they are gone",
                                  policies)
     if mode == Mode.Preempt:
-        why = _no_candidates_why(cq, options)
-        return PreemptionVerdict(True, False, (),
-                                 "could help in principle, but Kueue finds no workload it may preempt" + why,
-                                 policies)
+        usage = {fr: v for fr, v in a.usage.items() if v}
+        candidates = candidate_workloads(assigner.snapshot, cq, assigner.preemptor, a.frs_need_preemption(), usage)
+        if candidates:
+            names = ", ".join(w.key for w in candidates[:5]) + (", ..." if len(candidates) > 5 else "")
+            summary = (f"could help in principle, but no set of victims makes it fit: the policies allow "
+                       f"{len(candidates)} candidate(s) ({names}), yet evicting them does not free enough quota "
+                       "within the ClusterQueue's limits")
+        else:
+            summary = "could help in principle, but Kueue finds no workload it may preempt" + _no_candidates_why(cq, options)
+        return PreemptionVerdict(True, False, (), summary, policies)
     return PreemptionVerdict(False, False, (), "cannot help: " + _nofit_why(a), policies)
 
 
@@ -483,6 +491,7 @@ def explain_workload(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, *,
                    }.get(reason, "waiting for quota: not enough unused quota, and preemption cannot help")
     if init.partial:
         counts = ", ".join(f"{ps.name}={ps.count}" for ps in a.pod_sets)
+        verdict = f"partial admission: the full size does not fit, so Kueue reduces the pod counts ({counts}); " + verdict
         notes.append(f"partial admission: the full size does not fit; Kueue reduces the pod counts to {counts}")
     short = _short_frs(init.full if init.partial else a)
     holders = _holders(snapshot, cq, short, top) if short else ()
@@ -495,12 +504,12 @@ def explain_workload(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, *,
                      "scheduling cycle" + (", and a StrictFIFO head that does not fit blocks the ones behind it"
                                            if strategy == "StrictFIFO" else ""))
     changes: tuple[Change, ...] = ()
-    if counterfactual and mode != Mode.Fit:
+    if counterfactual and init.full.representative_mode != Mode.Fit:
         changes = tuple(find_changes(assigner, init))
     return Explanation(
         summary, PENDING, reason, _condition_reason(reason, options), message, verdict,
         assignment=a, initial=init, full_assignment=init.full if init.partial else None,
-        preemption=_preemption_verdict(cq, init, options), holders=holders, changes=changes,
+        preemption=_preemption_verdict(cq, init, options, assigner), holders=holders, changes=changes,
         quota_tree=tree, ahead=ahead, notes=tuple(notes), fair_sharing=options.fair_sharing,
     )
 

@@ -668,7 +668,26 @@ class KueueCluster:
     all_objects: list[KueueObject] = field(default_factory=list)
 
     def cohort_members(self, cohort: str) -> list[ClusterQueue]:
-        return [cq for cq in self.cluster_queues.values() if cq.cohort == cohort]
+        return [cq for cq in self._members().get(cohort, []) if self.cluster_queues.get(cq.name) is cq]
+
+    def all_cohort_members(self, cohort: str) -> list[ClusterQueue]:
+        """Every ClusterQueue object naming ``cohort``, duplicates included (for linting)."""
+        return list(self._members().get(cohort, []))
+
+    def has_kind(self, kind: str) -> bool:
+        if "_kinds" not in self.__dict__:
+            self.__dict__["_kinds"] = {o.source.kind for o in self.all_objects}
+        return kind in self.__dict__["_kinds"]
+
+    def _members(self) -> dict[str, list[ClusterQueue]]:
+        # Indexes are built once, on first use: rules ask per object, and inputs can hold thousands.
+        if "_members_index" not in self.__dict__:
+            index: dict[str, list[ClusterQueue]] = {}
+            for o in self.all_objects:
+                if isinstance(o, ClusterQueue) and o.cohort:
+                    index.setdefault(o.cohort, []).append(o)
+            self.__dict__["_members_index"] = index
+        return self.__dict__["_members_index"]
 
     def child_cohorts(self, cohort: str) -> list[Cohort]:
         return [c for c in self.cohorts.values() if c.parent == cohort]

@@ -33,10 +33,7 @@ def _pod_set(ps: PodSetAssignment) -> dict:
         if res not in ps.flavors and ps.requests.get(res, 0) == 0 and res not in ps.uncovered:
             continue
         fa = ps.flavors.get(res)
-        groups = {a.resource_group for a in ps.attempts
-                  if any(c.resource == res for c in a.checks) or a.eligibility is not None}
-        attempts = [_attempt(a, res) for a in ps.attempts if a.resource_group in groups
-                    and (a.eligibility is not None or any(c.resource == res for c in a.checks))]
+        attempts = [_attempt(a, res) for a in ps.attempts_for(res)]
         if fa is None or ps.representative_mode == Mode.NoFit and not ps.flavors:
             entry = {"flavor": None, "mode": "NoFit", "borrow": None}
         else:

@@ -7,9 +7,9 @@ single flavor-resource (``oracle.py``); the ``preempt`` command calls it for a w
 
 from __future__ import annotations
 
-from quotactl.kueue.preemption.classical import classical_preemptions
+from quotactl.kueue.preemption.classical import CandidateIterator, classical_preemptions
 from quotactl.kueue.preemption.common import PreemptionCtx, Preemptor, Target
-from quotactl.kueue.preemption.fairsharing import fair_preemptions
+from quotactl.kueue.preemption.fairsharing import fair_preemptions, find_candidates
 from quotactl.kueue.quota import ClusterQueueNode, Snapshot
 
 
@@ -22,3 +22,13 @@ def get_targets(snapshot: Snapshot, cq: ClusterQueueNode, preemptor: Preemptor,
     if snapshot.options.fair_sharing:
         return fair_preemptions(ctx, snapshot.options.preemption_strategies)
     return classical_preemptions(ctx)
+
+
+def candidate_workloads(snapshot: Snapshot, cq: ClusterQueueNode, preemptor: Preemptor,
+                        frs_need_preemption, workload_usage: dict) -> list:
+    """Every workload the preemption policies allow Kueue to consider (before the search that
+    picks victims): for explaining why no victim set was found."""
+    ctx = PreemptionCtx(preemptor, cq, snapshot, frozenset(frs_need_preemption), dict(workload_usage))
+    if snapshot.options.fair_sharing:
+        return find_candidates(ctx)
+    return [c.workload for c in CandidateIterator(ctx).candidates]

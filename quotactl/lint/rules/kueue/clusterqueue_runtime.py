@@ -219,8 +219,7 @@ def check_lonely_cohort_member(cq: ClusterQueue, ctx):
     if not settings:
         return
     tree = _tree(cluster, cq.cohort)
-    others = [o for o in cluster.all_objects
-              if isinstance(o, ClusterQueue) and o is not cq and o.cohort in tree]
+    others = [o for c in tree for o in cluster.all_cohort_members(c) if o is not cq]
     if others or _cohort_has_quota(cluster, tree):
         return
     yield Finding(

@@ -37,7 +37,7 @@ def objects_of(cluster: KueueCluster, kind: str) -> list:
 
 
 def has_kind(cluster: KueueCluster, kind: str) -> bool:
-    return any(o.source.kind == kind for o in cluster.all_objects)
+    return cluster.has_kind(kind)
 
 
 # ---------------------------------------------------------------------------- references ----
