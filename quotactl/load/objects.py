@@ -114,7 +114,7 @@ def load(paths: list[str], *, limits: Limits = DEFAULT_LIMITS, stdin=None, fast_
     engines, which rarely need a position; lint keeps the default).
     """
     result = LoadResult()
-    sources, diags = collect_sources(paths, limits=limits, stdin=stdin)
+    sources, diags = collect_sources(paths, limits=limits, stdin=stdin, fast_json=fast_json)
     result.sources = sources
     result.diagnostics.extend(diags)
     for src in sources:
@@ -130,13 +130,12 @@ def load(paths: list[str], *, limits: Limits = DEFAULT_LIMITS, stdin=None, fast_
 
 def _collect_objects(doc: Document, data: Any, base: tuple, result: LoadResult, depth: int) -> None:
     ref = ObjectRef(doc, base)
-    at = ref.pos()
     if data is None:
         return
     if not isinstance(data, dict):
         result.diagnostics.append(
             Diagnostic("IN009", Severity.WARNING, f"document is a {_type_name(data)}, not a Kubernetes object; skipped",
-                       doc.file, at.line, at.column)
+                       doc.file, *_lc(ref.pos()))
         )
         return
     api_version, kind = data.get("apiVersion"), data.get("kind")
@@ -146,13 +145,13 @@ def _collect_objects(doc: Document, data: Any, base: tuple, result: LoadResult, 
             return
         if "metadata" in data or "spec" in data:
             result.diagnostics.append(
-                Diagnostic("IN009", Severity.ERROR, "object has no apiVersion and kind", doc.file, at.line, at.column,
+                Diagnostic("IN009", Severity.ERROR, "object has no apiVersion and kind", doc.file, *_lc(ref.pos()),
                            hint="add apiVersion (e.g. kueue.x-k8s.io/v1beta2) and kind", input_error=True)
             )
         else:
             result.diagnostics.append(
                 Diagnostic("IN009", Severity.INFO, "document has no apiVersion/kind (not a Kubernetes object); skipped",
-                           doc.file, at.line, at.column)
+                           doc.file, *_lc(ref.pos()))
             )
         return
     if not isinstance(api_version, str) or not isinstance(kind, str) or not api_version or not kind:
@@ -175,7 +174,7 @@ def _collect_objects(doc: Document, data: Any, base: tuple, result: LoadResult, 
             message = f"unknown Kueue kind {kind} ({api_version}); skipped"
         else:
             message = f"{api_version} {kind} is not a kind quotactl checks; skipped"
-        result.diagnostics.append(Diagnostic("IN003", Severity.INFO, message, doc.file, at.line, at.column,
+        result.diagnostics.append(Diagnostic("IN003", Severity.INFO, message, doc.file, *_lc(ref.pos()),
                                              object=f"{kind}/{(data.get('metadata') or {}).get('name', '') if isinstance(data.get('metadata'), dict) else ''}"))
         return
     result.objects.append(KubeObject(api_version, kind, data, ref, dialect))

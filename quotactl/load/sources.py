@@ -24,8 +24,10 @@ class UsageError(Exception):
 
 
 def collect_sources(
-    paths: list[str], *, limits: Limits = DEFAULT_LIMITS, stdin=None
+    paths: list[str], *, limits: Limits = DEFAULT_LIMITS, stdin=None, fast_json: bool = False
 ) -> tuple[list[Source], list[Diagnostic]]:
+    """Read the inputs.  With ``fast_json``, JSON files may be as large as ``limits.max_json_bytes``
+    (they are parsed by the json module, not the YAML composer)."""
     sources: list[Source] = []
     diags: list[Diagnostic] = []
     seen: set[str] = set()
@@ -36,7 +38,7 @@ def collect_sources(
             seen.add("<stdin>")
             stream = stdin if stdin is not None else sys.stdin
             raw = stream.buffer.read() if hasattr(stream, "buffer") else stream.read()
-            src, diag = _decode("<stdin>", raw, limits)
+            src, diag = _decode("<stdin>", raw, _limits_for(raw[:64], limits, fast_json))
             sources.append(src)
             if diag:
                 diags.append(diag)
@@ -61,16 +63,25 @@ def collect_sources(
             if name in seen:
                 continue
             seen.add(name)
-            src, diag = _read(f, name, limits)
+            src, diag = _read(f, name, limits, fast_json)
             sources.append(src)
             if diag:
                 diags.append(diag)
     return sources, diags
 
 
-def _read(path: Path, name: str, limits: Limits) -> tuple[Source, Diagnostic | None]:
+def _limits_for(head: bytes, limits: Limits, fast_json: bool) -> Limits:
+    if fast_json and head.lstrip()[:1] in (b"{", b"["):
+        return Limits(limits.max_json_bytes, limits.max_depth, limits.max_nodes, limits.max_json_bytes)
+    return limits
+
+
+def _read(path: Path, name: str, limits: Limits, fast_json: bool = False) -> tuple[Source, Diagnostic | None]:
     try:
         size = path.stat().st_size
+        if size > limits.max_bytes and fast_json:
+            with open(path, "rb") as fh:
+                limits = _limits_for(fh.read(64), limits, fast_json)
         if size > limits.max_bytes:
             return Source(name, None), _too_big(name, size, limits)
         with open(path, "rb") as fh:
@@ -131,4 +142,5 @@ def limits_from_env(max_file_size: str | None = None) -> Limits:
         size = int(float(text) * mult)
     except ValueError as exc:
         raise UsageError(f"--max-file-size: cannot parse {value!r} (use e.g. 64MiB)") from exc
-    return Limits(max_bytes=size, max_depth=DEFAULT_LIMITS.max_depth, max_nodes=DEFAULT_LIMITS.max_nodes)
+    return Limits(max_bytes=size, max_depth=DEFAULT_LIMITS.max_depth, max_nodes=DEFAULT_LIMITS.max_nodes,
+                  max_json_bytes=max(size, DEFAULT_LIMITS.max_json_bytes))

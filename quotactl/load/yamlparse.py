@@ -20,6 +20,8 @@ from quotactl.load.document import Document, Pos, YamlFloat
 @dataclass(frozen=True)
 class Limits:
     max_bytes: int = 16 * 1024 * 1024
+    # JSON snapshots parsed by the json module (explain, preempt, schedule) may be larger.
+    max_json_bytes: int = 512 * 1024 * 1024
     max_depth: int = 200
     max_nodes: int = 3_000_000  # after alias expansion, per document
 

@@ -160,11 +160,58 @@ def fit_in_max_undef(larger: Resource | None, smaller: Resource | None) -> bool:
 
 
 def fit_in(larger: Resource | None, smaller: Resource | None) -> bool:
-    """``FitIn``: types missing from ``larger`` count as 0."""
+    """``larger.FitIn(smaller)``: types missing from ``larger`` count as 0; negative values in
+    ``larger`` count as 0 too."""
     if not smaller:
         return True
     big = larger or {}
-    return all(v <= big.get(k, 0) for k, v in smaller.items())
+    return all(v <= max(0, big.get(k, 0)) for k, v in smaller.items())
+
+
+def sub_eliminate_negative(a: Resource | None, b: Resource | None) -> Resource:
+    """``SubEliminateNegative``: ``a - b`` over the union of types, negative results set to 0."""
+    return {k: max(0, v) for k, v in sub(a, b).items()}
+
+
+def equals_or_empty(a: Resource | None, b: Resource | None) -> bool:
+    """``EqualsOrEmpty``: both empty, or equal with a missing type counting as 0."""
+    if not a and not b:
+        return True
+    return equals(a, b)
+
+
+def has_negative_value(r: Resource | None) -> bool:
+    """``HasNegativeValue``."""
+    return any(v < 0 for v in (r or {}).values())
+
+
+def at_least_zero(r: Resource | None) -> bool:
+    """``StrictlyGreaterThanOrEquals(r, Zero)``: no value below 0 (nil counts as zero)."""
+    return not has_negative_value(r)
+
+
+def match_any(a: Resource | None, b: Resource | None) -> bool:
+    """``MatchAny``: the two share at least one resource type."""
+    return bool(set(a or {}) & set(b or {}))
+
+
+def strictly_greater_than_only_existing(larger: Resource | None, smaller: Resource | None) -> bool:
+    """``larger.StrictlyGreaterThanOnlyExisting(smaller)``: the preemptor's "still short" test.
+
+    ``smaller`` empty: every value of ``larger`` is > 0.  Otherwise, over the types both have:
+    none of ``smaller`` is above ``larger`` and at least one differs.  Disjoint (both non-empty):
+    true.  Types only one side has are ignored.
+    """
+    big = larger or {}
+    small = smaller or {}
+    if not small:
+        return bool(big) and all(v > 0 for v in big.values())
+    shared = [k for k in big if k in small]
+    if not shared:
+        return bool(big)
+    if any(small[k] > big[k] for k in shared):
+        return False
+    return any(small[k] != big[k] for k in shared)
 
 
 def component_wise_min(a: Resource | None, b: Resource | None) -> Resource:

@@ -8,9 +8,9 @@ YuniKorn's answers depend on it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from quotactl.model.yunikorn_resources import Resource, component_wise_min, sub_only_existing
+from quotactl.model.yunikorn_resources import Resource, add, component_wise_min, sub, sub_only_existing
 
 
 @dataclass(eq=False)
@@ -22,6 +22,23 @@ class QueueSnapshot:
     parent: QueueSnapshot | None = None
     ask_queue: QueueSnapshot | None = None  # the root snapshot never has one (created before it)
     leaf: bool = True
+    max: Resource | None = None
+    potential_victims: list = field(default_factory=list)  # the leaf's candidate allocations
+
+    # ---------------------------------------------------------------------------------------
+    def add_allocation(self, res: Resource | None) -> None:
+        """``AddAllocation``: the queue and every ancestor grow by ``res``."""
+        snap: QueueSnapshot | None = self
+        while snap is not None:
+            snap.allocated = add(snap.allocated, res)
+            snap = snap.parent
+
+    def remove_allocation(self, res: Resource | None) -> None:
+        """``RemoveAllocation``: the queue and every ancestor shrink by ``res`` (types kept at 0)."""
+        snap: QueueSnapshot | None = self
+        while snap is not None:
+            snap.allocated = sub(snap.allocated, res)
+            snap = snap.parent
 
     # ---------------------------------------------------------------------------------------
     def used(self) -> Resource:
@@ -68,7 +85,7 @@ class QueueSnapshot:
             return None
         own = self.own_remaining()
         ask = self.ask_queue
-        if own and ask is self:
+        if own and ask is not None and ask.path == self.path:
             merged = dict(parent or {})
             merged.update(own)
             return merged
@@ -89,6 +106,30 @@ def is_victim_queue_over_guaranteed(ask: Resource | None, remaining: Resource | 
     """``isVictimQueueOverGuaranteed``: some type of the ask is negative in the victim's remaining."""
     rem = remaining or {}
     return any(rem[k] < 0 for k in (ask or {}) if k in rem)
+
+
+def duplicate_snapshots(snaps: dict[str, QueueSnapshot]) -> dict[str, QueueSnapshot]:
+    """``duplicateQueueSnapshots``: deep copies with the parent and ask-queue links remapped."""
+    out: dict[str, QueueSnapshot] = {}
+    for path, s in snaps.items():
+        out[path] = QueueSnapshot(path, s.guaranteed, dict(s.allocated) if s.allocated is not None else None,
+                                  dict(s.preempting) if s.preempting is not None else None, leaf=s.leaf,
+                                  max=s.max, potential_victims=list(s.potential_victims))
+
+    def copy_of(snap: QueueSnapshot | None) -> QueueSnapshot | None:
+        if snap is None:
+            return None
+        found = out.get(snap.path)
+        if found is None:  # a link outside the map (never in practice): copy it too
+            found = out[snap.path] = QueueSnapshot(snap.path, snap.guaranteed, dict(snap.allocated or {}),
+                                                   dict(snap.preempting or {}), copy_of(snap.parent),
+                                                   leaf=snap.leaf, max=snap.max)
+        return found
+
+    for path, s in snaps.items():
+        out[path].parent = copy_of(s.parent)
+        out[path].ask_queue = copy_of(s.ask_queue)
+    return out
 
 
 def build_snapshots(queues: list[dict], ask_queue: str | None = None) -> dict[str, QueueSnapshot]:
@@ -112,5 +153,5 @@ def build_snapshots(queues: list[dict], ask_queue: str | None = None) -> dict[st
 
 
 __all__ = [
-    "QueueSnapshot", "build_snapshots", "is_ask_queue_under_guaranteed", "is_victim_queue_over_guaranteed",
+    "QueueSnapshot", "build_snapshots", "duplicate_snapshots", "is_ask_queue_under_guaranteed", "is_victim_queue_over_guaranteed",
 ]
