@@ -66,8 +66,14 @@ def explain_command(
         for d in errors[:20]:
             typer.echo(f"{d.location()}: error {d.code} {d.message}", err=True)
         raise typer.Exit(EXIT_USAGE)
+    if len(loaded.dialects) > 1:
+        fail_usage("the input mixes Kueue objects and YuniKorn objects; run quotactl once per scheduler")
     if Dialect.YUNIKORN in loaded.dialects:
-        fail_usage("explain works on Kueue objects; the input holds YuniKorn objects")
+        if all_pending:
+            fail_usage("--all is for Kueue workloads; for YuniKorn, explain one pod (namespace/name)")
+        from quotactl.cli.yunikorn_cmds import run_explain  # the YuniKorn engine
+
+        raise typer.Exit(run_explain(loaded, workload, output))
     cluster = None if all_pending else scoped_cluster(loaded.objects, workload)
     if cluster is None:
         cluster = build_cluster(loaded.objects)
