@@ -45,6 +45,8 @@ def queues_command(
 
     Input: a queues.yaml, or the yunikorn-configs / yunikorn-defaults ConfigMaps. An invalid config is
     still shown (with YuniKorn's own error); exit 2 only when the input holds no YuniKorn config.
+    Add the cluster state (kubectl get nodes,pods -A -o yaml) to see live usage, pending asks and
+    each queue's current priority and place in the scheduling order.
     """
     inputs = list(paths or []) + list(files or [])
     if not inputs:
@@ -67,7 +69,9 @@ def queues_command(
         what = "Kueue objects" if Dialect.KUEUE in dialects else "no YuniKorn queue configuration"
         fail_usage(f"input holds {what}; 'quotactl queues' needs a YuniKorn queues.yaml or the "
                    "yunikorn-configs ConfigMap")
-    reports = build_reports(load_inputs(configs), partition)
+    inputs = load_inputs(configs)
+    reports = build_reports(inputs, partition)
+    attach_live(reports, loaded, inputs)
     if partition and not any(r.partitions for r in reports):
         fail_usage(f"no partition named {partition!r} in the input")
     write(render(reports, output))
@@ -90,6 +94,15 @@ def build_reports(inputs, partition: str | None = None) -> list[ConfigView]:
         reports.append(ConfigView(inp.file, inp.origin, inp.kind, views, len(errors), len(warnings),
                                   verdict if errors else None, notes))
     return reports
+
+
+def attach_live(reports: list[ConfigView], loaded, inputs) -> None:
+    """With Nodes / Pods in the input (``-f queues.yaml -f state.yaml``): the live usage and
+    priorities of each config's default partition."""
+    from quotactl.cli.yunikorn_cmds import live_states
+
+    for report, live in zip(reports, live_states(loaded, inputs), strict=True):
+        report.live = live
 
 
 def render(reports: list[ConfigView], output: QueuesFormat) -> str:

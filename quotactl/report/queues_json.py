@@ -24,14 +24,25 @@ def _limit(lim: Limit) -> dict:
     }
 
 
-def queue_dict(v: QueueView) -> dict:
+def live_queue_dict(lq) -> dict:
+    return {
+        "allocated": dict(lq.allocated), "pending": dict(lq.pending), "runningPods": lq.running_pods,
+        "pendingPods": lq.pending_pods, "currentPriority": lq.current_priority,
+        "exposedPriority": lq.exposed_priority, "rank": lq.rank, "overGuaranteed": lq.over_guarantee,
+        "dynamic": lq.dynamic,
+        "applications": [{"id": a.id, "priority": a.priority, "running": a.running, "pending": a.pending}
+                         for a in lq.apps],
+    }
+
+
+def queue_dict(v: QueueView, live=None) -> dict:
     settings = {}
     for s in v.settings:
         settings[s.key] = {"value": s.value, "source": s.source, "from": s.origin, "written": s.written,
                            "note": s.note}
     ct = v.child_template
     delay = v.setting(props.PREEMPTION_DELAY)
-    return {
+    out = {
         "name": v.name,
         "path": v.path,
         "type": "leaf" if v.leaf else "parent",
@@ -59,11 +70,16 @@ def queue_dict(v: QueueView) -> dict:
             "max": parse_lenient(ct.resources.max)[0] or None,
         },
         "templateFrom": v.template_from,
-        "queues": [queue_dict(c) for c in v.children],
+        "queues": [queue_dict(c, live) for c in v.children],
     }
+    if live is not None:
+        lq = live.get(v.path)
+        out["live"] = live_queue_dict(lq) if lq is not None else None
+    return out
 
 
-def partition_dict(pv: PartitionView) -> dict:
+def partition_dict(pv: PartitionView, live=None) -> dict:
+    live = live if live is not None and live.partition == pv.name else None
     return {
         "name": pv.name,
         "nodeSortPolicy": {"type": pv.node_sort_policy, "resourceWeights": pv.resource_weights},
@@ -71,20 +87,29 @@ def partition_dict(pv: PartitionView) -> dict:
         "userGroupResolver": pv.user_group_resolver,
         "placementRules": [dict(r) for r in pv.placement_rules],
         "limits": [_limit(x) for x in pv.limits],
-        "root": queue_dict(pv.root),
+        "root": queue_dict(pv.root, live),
     }
+
+
+def live_dict(live) -> dict:
+    """The cluster-state summary: partition, counts, and the queues placement rules created."""
+    return {
+        "partition": live.partition, "nodes": live.nodes, "pods": live.pods, "notes": list(live.notes),
+        "dynamicQueues": [{"path": q.path, **live_queue_dict(q)} for q in live.queues.values() if q.dynamic],
+    }
+
+
+def config_dict(r: ConfigView) -> dict:
+    doc = {
+        "file": r.file, "origin": r.origin, "kind": r.kind, "valid": r.valid, "errors": r.errors,
+        "warnings": r.warnings, "rejectedWith": r.rejected_with, "notes": list(r.notes),
+        "partitions": [partition_dict(p, r.live) for p in r.partitions],
+    }
+    if r.live is not None:
+        doc["live"] = live_dict(r.live)
+    return doc
 
 
 def render(reports: list[ConfigView]) -> str:
-    doc = {
-        "version": SCHEMA_VERSION,
-        "configs": [
-            {
-                "file": r.file, "origin": r.origin, "kind": r.kind, "valid": r.valid, "errors": r.errors,
-                "warnings": r.warnings, "rejectedWith": r.rejected_with, "notes": list(r.notes),
-                "partitions": [partition_dict(p) for p in r.partitions],
-            }
-            for r in reports
-        ],
-    }
+    doc = {"version": SCHEMA_VERSION, "configs": [config_dict(r) for r in reports]}
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"

@@ -81,6 +81,48 @@ def sort_cell(v: QueueView) -> str:
     return base + (", priority off" if off else "")
 
 
+def _live_for(r: ConfigView, pv: PartitionView):
+    live = r.live
+    return live if live is not None and getattr(live, "partition", None) == pv.name else None
+
+
+def live_used_cell(lq) -> str:
+    return format_resource(lq.allocated) if lq is not None else "-"
+
+
+def live_pending_cell(lq) -> str:
+    if lq is None or not lq.pending_pods:
+        return "-"
+    return f"{lq.pending_pods} pod{'s' if lq.pending_pods != 1 else ''}: {format_resource(lq.pending)}"
+
+
+def live_priority_cell(lq) -> str:
+    """``current -> exposed`` (what the parent sees), and the place in the parent's order."""
+    if lq is None or lq.current_priority is None:
+        return "-"
+    text = f"{lq.current_priority}"
+    if lq.exposed_priority != lq.current_priority:
+        text += f" -> {lq.exposed_priority}"
+    if lq.rank is not None:
+        text += f" (#{lq.rank})"
+    return text
+
+
+def live_title(live) -> str:
+    return (f"live: {live.pods} YuniKorn pod{'s' if live.pods != 1 else ''} on {live.nodes} "
+            f"node{'s' if live.nodes != 1 else ''}; priority now = current -> exposed to the parent "
+            "(#place in the parent's scheduling order)")
+
+
+def dynamic_lines(live) -> list[str]:
+    out = []
+    for q in live.queues.values():
+        if q.dynamic:
+            out.append(f"{q.path} (created by a placement rule): used {live_used_cell(q)}, pending "
+                       f"{live_pending_cell(q)}, priority {live_priority_cell(q)}")
+    return out
+
+
 def warnings_of(v: QueueView) -> list[str]:
     """This queue's own property values that YuniKorn cannot parse, and what it uses instead."""
     out = []
@@ -137,19 +179,31 @@ def render_table(reports: list[ConfigView], width: int | None = None, color: boo
         for note in r.notes:
             renderables.append(Text(note, style="yellow"))
         for pv in r.partitions:
+            live = _live_for(r, pv)
             table = Table(title=Text(partition_line(pv), style="bold"), title_justify="left", header_style="bold")
-            for col, kw in (("Queue", {"no_wrap": True}), ("Type", {"no_wrap": True}), ("Guaranteed", {}),
-                            ("Max", {}), ("Apps", {"justify": "right"}), ("Priority", {}), ("Root sees", {}),
-                            ("Preemption", {}), ("Sorting", {})):
+            cols = [("Queue", {"no_wrap": True}), ("Type", {"no_wrap": True}), ("Guaranteed", {}),
+                    ("Max", {}), ("Apps", {"justify": "right"}), ("Priority", {}), ("Root sees", {}),
+                    ("Preemption", {}), ("Sorting", {})]
+            if live is not None:
+                cols += [("Used", {}), ("Pending", {}), ("Priority now", {})]
+            for col, kw in cols:
                 table.add_column(col, overflow="fold", **kw)
             for label, v in _walk(pv.root):
                 warn = warnings_of(v)
                 name = Text(label)
                 if warn:
                     name.append(" !", style="bold yellow")
-                table.add_row(name, kind_of(v), guaranteed_cell(v), max_cell(v), apps_cell(v), priority_cell(v),
-                              "-" if v.path == "root" else v.priority_at_root, preemption_cell(v), sort_cell(v))
+                row = [name, kind_of(v), guaranteed_cell(v), max_cell(v), apps_cell(v), priority_cell(v),
+                       "-" if v.path == "root" else v.priority_at_root, preemption_cell(v), sort_cell(v)]
+                if live is not None:
+                    lq = live.get(v.path)
+                    row += [live_used_cell(lq), live_pending_cell(lq), live_priority_cell(lq)]
+                table.add_row(*row)
             renderables.append(table)
+            if live is not None:
+                renderables.append(Text(live_title(live), style="dim"))
+                for line in dynamic_lines(live) + list(live.notes):
+                    renderables.append(Text(line, style="dim"))
             notes = [(v.path, w) for _, v in _walk(pv.root) for w in warnings_of(v)]
             for path, w in notes:
                 renderables.append(Text(f"! {path}: {w}", style="yellow"))
@@ -225,14 +279,28 @@ def render_tree(reports: list[ConfigView], width: int | None = None, color: bool
             renderables.append(Text(note, style="yellow"))
         for pv in r.partitions:
             tree = Tree(Text(partition_line(pv), style="bold"), guide_style="dim")
+            live = _live_for(r, pv)
 
-            def add(node: Tree, v: QueueView) -> None:
-                branch = node.add(Text.assemble(_node_label(v), "\n", Text("\n").join(_details(v))))
+            def add(node: Tree, v: QueueView, live=live) -> None:
+                details = _details(v)
+                if live is not None:
+                    lq = live.get(v.path)
+                    details.append(Text(f"live: used {live_used_cell(lq)}   pending {live_pending_cell(lq)}   "
+                                        f"priority now {live_priority_cell(lq)}", style="cyan"))
+                    if lq is not None and lq.apps:
+                        details.append(Text("applications in scheduling order: " + ", ".join(
+                            f"{a.id} ({'priority ' + str(a.priority) if a.priority is not None else 'nothing pending'}"
+                            f", {a.running} running, {a.pending} pending)" for a in lq.apps), style="cyan"))
+                branch = node.add(Text.assemble(_node_label(v), "\n", Text("\n").join(details)))
                 for c in v.children:
                     add(branch, c)
 
             add(tree, pv.root)
             renderables.append(tree)
+            if live is not None:
+                renderables.append(Text(live_title(live), style="dim"))
+                for line in dynamic_lines(live) + list(live.notes):
+                    renderables.append(Text(line, style="dim"))
     return render_to_text(renderables, width=width, color=color)
 
 
@@ -247,6 +315,7 @@ def render_plain(reports: list[ConfigView]) -> str:
         lines.extend(r.notes)
         for pv in r.partitions:
             lines.append(partition_line(pv))
+            live = _live_for(r, pv)
             for label, v in _walk(pv.root, ascii_only=True):
                 fields = [f"type={kind_of(v).replace(' ', '')}", f"guaranteed={_flat(guaranteed_cell(v))}",
                           f"max={_flat(max_cell(v))}", f"maxapps={apps_cell(v)}"]
@@ -255,9 +324,16 @@ def render_plain(reports: list[ConfigView]) -> str:
                     fields.append(f"rootsees={v.priority_at_root.replace(' ', '_')}")
                 fields.append(f"preemption={_flat(preemption_cell(v))}")
                 fields.append(f"sorting={_flat(sort_cell(v))}")
+                if live is not None:
+                    lq = live.get(v.path)
+                    fields += [f"used={_flat(live_used_cell(lq))}", f"pending={_flat(live_pending_cell(lq))}",
+                               f"prionow={_flat(live_priority_cell(lq))}"]
                 lines.append(f"{label}  " + " ".join(fields))
                 for w in warnings_of(v):
                     lines.append(f"    ! {w}")
+            if live is not None:
+                lines.append(live_title(live))
+                lines.extend(dynamic_lines(live) + list(live.notes))
         lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"
 

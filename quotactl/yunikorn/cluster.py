@@ -12,6 +12,7 @@ Resources are ``dict[str, int]`` in YuniKorn's internal units (``vcore`` in mill
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from quotactl.model.podspec import PodSpecInfo, Taint
 from quotactl.model.yunikorn import Limit
@@ -136,6 +137,7 @@ class Cluster:
     node_sort_policy: str = "fair"
     resource_weights: dict[str, float] = field(default_factory=dict)
     rejected: tuple[tuple[str, str], ...] = ()  # (pod key, why YuniKorn rejects its application)
+    ignored: tuple[tuple[str, str], ...] = ()  # (pod key, why YuniKorn never sees it as an ask)
     notes: tuple[str, ...] = ()
 
     # ----------------------------------------------------------------------------- lookups ----
@@ -165,14 +167,21 @@ class Cluster:
     def pending(self) -> tuple[Task, ...]:
         return tuple(t for t in self.tasks if not t.running and t.queue is not None)
 
-    def allocated(self, path: str) -> Resource:
-        """A queue's allocated resource: every running allocation in its subtree."""
-        prefix = path + "."
-        total: Resource = {}
+    @cached_property
+    def _usage(self) -> dict[str, Resource]:
+        usage: dict[str, Resource] = {}
         for t in self.tasks:
-            if t.running and t.queue is not None and (t.queue == path or t.queue.startswith(prefix)):
-                total = add(total, t.resource)
-        return total
+            if not t.running or t.queue is None:
+                continue
+            parts = t.queue.split(".")
+            for i in range(1, len(parts) + 1):
+                path = ".".join(parts[:i])
+                usage[path] = add(usage.get(path), t.resource)
+        return usage
+
+    def allocated(self, path: str) -> Resource:
+        """A queue's allocated resource: every running allocation in its subtree (a copy)."""
+        return dict(self._usage.get(path, {}))
 
     def pending_resource(self, path: str) -> Resource:
         prefix = path + "."

@@ -151,6 +151,7 @@ def place(rules: tuple[PlacementRule, ...], queues: dict, submitted: str, user: 
     app = _App(submitted or "", user, groups, tags)
     effective = rules or (PlacementRule(name="provided", create=False),)
     implicit = not rules
+    denied: list[str] = []
     for rule in effective:
         path = _run_rule(rule, app, queues.get)
         if not path:
@@ -171,11 +172,13 @@ def place(rules: tuple[PlacementRule, ...], queues: dict, submitted: str, user: 
             if anchor is None or anchor.leaf or len(parts) < 2:
                 continue
             if not check_submit_access(queues, cur, user, groups):
+                denied.append(path)
                 continue
             return Placement(path, label, tuple(missing), note=f"queue {path} is created by the {rule.name} rule")
         if not queue.leaf:
             continue
         if not check_submit_access(queues, path, user, groups):
+            denied.append(path)
             continue
         return Placement(path, label)
     if "root.default" in queues and queues["root.default"].leaf:
@@ -184,4 +187,7 @@ def place(rules: tuple[PlacementRule, ...], queues: dict, submitted: str, user: 
     why = "no placement rule placed the application"
     if submitted:
         why += f" (asked for queue {submitted!r})"
+    if denied:
+        why += (f"; user {user} may not submit to {', '.join(denied)} (no submitacl / adminacl on the queue or "
+                "an ancestor admits the user)")
     return Placement(None, why)

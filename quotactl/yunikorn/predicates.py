@@ -8,7 +8,7 @@ YuniKorn's core itself never reads these; the shim answers the core's ``Predicat
 
 from __future__ import annotations
 
-from quotactl.model.yunikorn_resources import Resource, add, fit_in, format_resource, sub
+from quotactl.model.yunikorn_resources import Resource, add, fit_in, format_resource
 from quotactl.yunikorn.cluster import Node, Task
 
 HOSTNAME = "kubernetes.io/hostname"
@@ -51,7 +51,8 @@ def fit_failure(task: Task, node: Node, available: Resource | None = None) -> st
     if fit_in(avail, task.resource):
         return None
     short = shortfall(task.resource, avail)
-    return "insufficient " + format_resource(short).replace(", ", ", insufficient ") + " (short by this much)"
+    return "insufficient " + ", ".join(f"{k} ({v} more needed)" for k, v in
+                                       (part.split(" ", 1) for part in format_resource(short).split(", ")))
 
 
 def predicates(task: Task, node: Node) -> str | None:
@@ -74,4 +75,4 @@ def preemption_predicates(task: Task, node: Node, victims: list[Task], start_ind
     return -1
 
 
-__all__ = ["placement_failure", "fit_failure", "predicates", "preemption_predicates", "shortfall", "sub"]
+__all__ = ["placement_failure", "fit_failure", "predicates", "preemption_predicates", "shortfall"]

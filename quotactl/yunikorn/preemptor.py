@@ -22,6 +22,7 @@ from quotactl.model.yunikorn_resources import (
     equals_or_empty,
     fit_in,
     fit_in_max_undef,
+    format_resource,
     has_negative_value,
     match_any,
     strictly_greater_than_only_existing,
@@ -323,7 +324,8 @@ class _Preemptor:
         current = queues[self.queue_path]
         before = current.remaining_guaranteed()
         if before is not None and all(v <= before[k] for k, v in self.res.items() if k in before):
-            return GuaranteeCheck(True, before, None, False, "the ask fits the queue's remaining guarantee")
+            return GuaranteeCheck(True, before, None, False,
+                                  f"the ask fits the queue's remaining guarantee ({format_resource(before)})")
         current.add_allocation(self.res)
         after = current.remaining_guaranteed()
         for snap in queues.values():
@@ -335,8 +337,12 @@ class _Preemptor:
                                           "preempting candidates brings the queue back within its guarantee")
         if before is None and after is None:
             why = "neither the ask's queue nor any ancestor has a guarantee"
+        elif not any(snap.potential_victims for snap in queues.values()):
+            why = (f"with the ask, the queue's remaining guarantee would be {format_resource(after)}, "
+                   "and there is no candidate victim below the fence to free any of it")
         else:
-            why = "even without every candidate the queue would exceed its guarantee with the ask"
+            why = (f"with the ask, the queue's remaining guarantee would be {format_resource(after)} "
+                   "even after every candidate is preempted")
         return GuaranteeCheck(False, before, after, True, why)
 
     # ---------------------------------------------------------------- nodes -------------------
@@ -369,7 +375,8 @@ class _Preemptor:
             return False, None
         old = snap.remaining_guaranteed()
         snap.remove_allocation(victim.resource)
-        snap.preemptable()  # always >= 0: YuniKorn's first condition never fails
+        # YuniKorn also requires the queue's preemptable resource to be >= 0 afterwards; it never is
+        # negative (GetPreemptableResource keeps only positive values), so that check is left out
         return (old is None or is_victim_queue_over_guaranteed(self.res, old)), snap
 
     def calculate_victims_by_node(self, available: Resource, victims: list[Task]) -> tuple[int, list[Task] | None]:
@@ -561,18 +568,28 @@ class _Preemptor:
         return self._result(True, [], victims=out, fits_after=fits_after, **extra, **base)
 
     def _queue_level(self, gc: GuaranteeCheck, base: dict) -> PreemptionResult:
-        """No nodes in the input: the queue rules of §7.9 over every candidate, then the final cut."""
-        self.by_node = {}
+        """No nodes in the input: only the queue rules can be applied.  The candidates are taken in
+        YuniKorn's victim order while their queues are above their guarantee and the ask's queue
+        has guaranteed room for them (§7.9 from an empty start); node fit and the final cut, which
+        depend on the nodes, are not evaluated."""
         for snap in self.snapshots.values():
             for v in snap.potential_victims:
                 self.by_node.setdefault(v.node, []).append(v)
                 self.queue_by_alloc[v.key] = snap.path
         considered, victims, ok = self.calculate_additional_victims([])
         extra = dict(guarantee_check=gc, additional_candidates=tuple(v.key for v in considered),
-                     additional_victims=tuple(v.key for v in victims), queue_level_only=True)
-        if not ok:
+                     additional_victims=tuple(v.key for v in victims), queue_level_only=True,
+                     cut=tuple(v.key for v in victims))
+        if not ok or not victims:
             return self._result(False, [DOES_NOT_HELP], **extra, **base)
-        return self._final_cut(None, [], victims, extra, base, fit_anywhere=True)
+        total: Resource = {}
+        for v in victims:
+            total = add(total, v.resource)
+        out = tuple(Victim(v.key, self.tasks[v.key].queue or "", v.node, v.priority, v.resource, v.application,
+                           "additional") for v in victims)
+        return self._result(True, [], victims=out, cut_total=total, **extra, **base,
+                            notes=("no Node objects: victims chosen by the queue rules only; which node they "
+                                   "free, and whether that is enough, depends on the nodes",))
 
     def _result(self, success: bool, log: list[str], **kw) -> PreemptionResult:
         kw.setdefault("victims", ())
@@ -610,7 +627,8 @@ def try_preemption(cluster: Cluster, ask: Task, *, nodes_tried: bool = False,
     if check_preconditions:
         failed = preconditions(ask, cluster)
         if failed:
-            return PreemptionResult(False, None, (), (PRECONDITIONS_FAILED,), PRECONDITIONS_FAILED, ask.priority,
+            return PreemptionResult(False, None, (), (PRECONDITIONS_FAILED, DOES_NOT_HELP), PRECONDITIONS_FAILED,
+                                    ask.priority,
                                     preconditions=tuple(failed))
     return _Preemptor(cluster, ask, nodes_tried).run()
 

@@ -94,10 +94,10 @@ def sorted_children(cluster: Cluster, parent: QueueInfo, prios: dict[str, QueueP
     def pending_size(q: QueueInfo) -> int:
         return sum(max(0, v) for v in cluster.pending_resource(q.path).values())
 
-    if parent.sort_priority:
-        key = (lambda q: (-prios[q.path].exposed, fair_share(cluster, q), -pending_size(q)))
-    else:
-        key = (lambda q: (fair_share(cluster, q), -prios[q.path].exposed, -pending_size(q)))
+    def key(q: QueueInfo):
+        share, prio = fair_share(cluster, q), -prios[q.path].exposed
+        return (prio, share, -pending_size(q)) if parent.sort_priority else (share, prio, -pending_size(q))
+
     return [q.path for q in sorted(kids, key=key)]
 
 
@@ -117,10 +117,10 @@ def sorted_applications(cluster: Cluster, leaf: QueueInfo) -> list[str]:
     def secondary(a) -> float:
         return usage(a.id) if leaf.sort_policy == "fair" else a.submitted
 
-    if leaf.sort_priority:
-        key = (lambda a: (-app_priority(cluster, a.id), secondary(a), a.id))
-    else:
-        key = (lambda a: (secondary(a), -app_priority(cluster, a.id), a.id))
+    def key(a):
+        prio = -app_priority(cluster, a.id)
+        return (prio, secondary(a), a.id) if leaf.sort_priority else (secondary(a), prio, a.id)
+
     return [a.id for a in sorted(apps, key=key)]
 
 

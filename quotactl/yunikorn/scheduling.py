@@ -11,7 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from quotactl.model.yunikorn_resources import Resource, add, fit_in_max_undef, sub_only_existing
+from quotactl.model.yunikorn_resources import (
+    Resource,
+    add,
+    fit_in_max_undef,
+    parse_lenient,
+    sub_only_existing,
+)
 from quotactl.yunikorn.cluster import Cluster, Node, Task
 from quotactl.yunikorn.predicates import fit_failure, placement_failure
 from quotactl.yunikorn.preemptor import (
@@ -117,7 +123,6 @@ def queue_limits(cluster: Cluster, ask: Task) -> tuple[QueueLimit, ...]:
 def user_limits(cluster: Cluster, ask: Task) -> tuple[UserLimit, ...]:
     """User / group ``maxresources`` limits on the ask's path (``ugm`` headroom), simplified: the
     user's named limit, else the wildcard; every group limit naming one of the user's groups."""
-    from quotactl.model.yunikorn_resources import parse_lenient
 
     out = []
     for q in reversed(cluster.ancestors(ask.queue or "")):

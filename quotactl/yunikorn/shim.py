@@ -282,8 +282,11 @@ def build_cluster(partition: PartitionConfig, objects, *, generate_unique_app_id
 
     node_objs = [o for o in objects if o.kind == "Node" and o.name]
     pod_objs = [o for o in objects if o.kind == "Pod" and o.name]
-    pods_resource = any(PODS in as_dict(as_dict(o.data.get("status")).get("allocatable") or
-                                         as_dict(o.data.get("status")).get("capacity")) for o in node_objs)
+    node_types = {str(k) for o in node_objs for k in _node_allocatable(o)}
+    # The shim adds ``pods: 1`` to every pod and real nodes report a ``pods`` capacity.  Abstract
+    # states (translated unit tests: opaque resource names, no cpu / memory anywhere) carry only
+    # what they list, so the implicit count is added only for a Kubernetes-shaped node list.
+    pods_resource = PODS in node_types and bool(node_types & {"cpu", "memory"})
     if not node_objs:
         # no nodes: assume a real cluster (pods: 1) when pods ask for Kubernetes resources
         pods_resource = any(
@@ -291,20 +294,30 @@ def build_cluster(partition: PartitionConfig, objects, *, generate_unique_app_id
 
     # ---- pods -> tasks -----------------------------------------------------------------------
     raw_tasks = []
+    ignored: list[tuple[str, str]] = []
     foreign: list[ForeignPod] = []
     owner_uids: dict[str, set[str]] = {}
     for o in pod_objs:
         md, spec, status = o.metadata, as_dict(o.data.get("spec")), as_dict(o.data.get("status"))
         phase = as_str(status.get("phase")) or "Pending"
-        if phase in TERMINAL_PHASES:
-            continue
         ns = o.namespace or "default"
+        if phase in TERMINAL_PHASES:
+            ignored.append((f"{ns}/{o.name}", f"the pod has finished (phase {phase})"))
+            continue
         node = as_str(spec.get("nodeName"))
-        requests = effective_pod_requests(_spec_with_status(spec, status) if node else spec)
+        info = pod_spec_info(spec)
+        resized = _spec_with_status(spec, status) if node else spec
+        requests = info.requests if resized is spec else effective_pod_requests(resized)
         resource = to_yunikorn(requests)
-        if pods_resource:
+        if pods_resource and PODS not in resource:
+            # the shim's implicit pod count (a pod that names ``pods`` itself, as translated
+            # test states do, already carries it)
             resource = add(resource, {PODS: 1})
-        if (as_str(spec.get("schedulerName")) or "default-scheduler") != SCHEDULER_NAME:
+        scheduler = as_str(spec.get("schedulerName")) or "default-scheduler"
+        if scheduler != SCHEDULER_NAME:
+            ignored.append((f"{ns}/{o.name}", f"spec.schedulerName is {scheduler}, not {SCHEDULER_NAME}: "
+                                              "YuniKorn does not schedule it" + (
+                                                  f" (it occupies resources on {node})" if node else "")))
             if node:
                 owners = as_list(md.get("ownerReferences"))
                 static = any(as_dict(r).get("kind") == "Node" for r in owners)
@@ -315,11 +328,11 @@ def build_cluster(partition: PartitionConfig, objects, *, generate_unique_app_id
             uid = as_str(as_dict(ref).get("uid"))
             if uid:
                 owner_uids.setdefault(app_id, set()).add(uid)
-        raw_tasks.append((o, ns, node, resource, app_id))
+        raw_tasks.append((o, ns, node, resource, app_id, info))
 
     # ---- applications: queue fixed by the first pod ---------------------------------------
     first: dict[str, tuple[float, object]] = {}
-    for o, ns, _node, _res, app_id in raw_tasks:
+    for o, _ns, _node, _res, app_id, _info in raw_tasks:
         t = parse_time(o.metadata.get("creationTimestamp"))
         if app_id not in first or t < first[app_id][0]:
             first[app_id] = (t, o)
@@ -338,11 +351,10 @@ def build_cluster(partition: PartitionConfig, objects, *, generate_unique_app_id
         apps[app_id] = Application(app_id, pl.queue, t, user, groups, pl.rule if pl.queue else pl.rule)
 
     tasks: list[Task] = []
-    for o, ns, node, resource, app_id in raw_tasks:
+    for o, ns, node, resource, app_id, info in raw_tasks:
         md, spec = o.metadata, as_dict(o.data.get("spec"))
         ann = str_map(md.get("annotations"))
         labels = str_map(md.get("labels"))
-        info = pod_spec_info(spec)
         sources: list[str] = []
         pc = pcs.get(info.priority_class_name or "") if info.priority_class_name else None
         prio = as_int(spec.get("priority"))
@@ -378,24 +390,24 @@ def build_cluster(partition: PartitionConfig, objects, *, generate_unique_app_id
             rejected.append((f"{ns}/{o.name}", app.placement))
 
     # ---- nodes ----------------------------------------------------------------------------------
+    on_node: dict[str, Resource] = {}
+    for t in tasks:
+        if t.node:
+            on_node[t.node] = add(on_node.get(t.node), t.resource)
+    foreign_on: dict[str, Resource] = {}
+    for f in foreign:
+        foreign_on[f.node] = add(foreign_on.get(f.node), f.resource)
     nodes: list[Node] = []
     for o in node_objs:
         status, spec = as_dict(o.data.get("status")), as_dict(o.data.get("spec"))
-        alloc = status.get("allocatable") if isinstance(status.get("allocatable"), dict) else status.get("capacity")
-        capacity = to_yunikorn(_quantities(alloc))
+        capacity = to_yunikorn(_quantities(_node_allocatable(o)))
         ready = True
         for c in as_list(status.get("conditions")):
             c = as_dict(c)
             if c.get("type") == "Ready":
                 ready = str(c.get("status")) == "True"
-        allocated: Resource = {}
-        occupied: Resource = {}
-        for t in tasks:
-            if t.node == o.name:
-                allocated = add(allocated, t.resource)
-        for f in foreign:
-            if f.node == o.name:
-                occupied = add(occupied, f.resource)
+        allocated = on_node.get(o.name, {})
+        occupied = foreign_on.get(o.name, {})
         nodes.append(Node(o.name, capacity, allocated, occupied, schedulable=spec.get("unschedulable") is not True,
                           ready=ready, labels=str_map(o.metadata.get("labels")), taints=parse_taints(spec.get("taints"))))
     known = {n.name for n in nodes}
@@ -422,8 +434,15 @@ def build_cluster(partition: PartitionConfig, objects, *, generate_unique_app_id
         tasks=tuple(tasks), applications=apps, foreign=tuple(foreign), has_nodes=bool(node_objs),
         pods_resource=pods_resource, preemption_enabled=partition.preemption.enabled_effective,
         node_sort_policy=ns_policy.type or "fair", resource_weights=weights, rejected=tuple(rejected),
+        ignored=tuple(ignored),
         notes=tuple(notes),
     )
+
+
+def _node_allocatable(o) -> dict:
+    status = as_dict(o.data.get("status"))
+    alloc = status.get("allocatable")
+    return alloc if isinstance(alloc, dict) else as_dict(status.get("capacity"))
 
 
 def _required_node(md: dict, spec: dict) -> str | None:

@@ -223,6 +223,7 @@ class ConfigView:
     warnings: int = 0
     rejected_with: str | None = None  # YuniKorn's own first error, when the config is invalid
     notes: list[str] = field(default_factory=list)
+    live: object | None = None  # quotactl.yunikorn.live.LiveState when the input holds Nodes / Pods
 
     @property
     def valid(self) -> bool:

@@ -1,0 +1,132 @@
+"""The YuniKorn side of ``quotactl explain`` and ``quotactl preempt`` (and the live numbers of
+``quotactl queues``): wiring only — build the cluster from the loaded objects, call the engine,
+print a renderer's output, return the exit code.
+
+``run_explain`` / ``run_preempt`` are called by the top-level commands once the input's dialect is
+known to be YuniKorn; they print and return 0 for any result (a pending pod is a result) and 2 for
+an unknown pod (with close names) or unusable input.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import typer
+
+from quotactl.cli.common import EXIT_OK, EXIT_USAGE, OutputFormat, write
+from quotactl.load.objects import Dialect, LoadResult
+from quotactl.load.yunikorn import DEFAULT_CONFIG_TEXT, YuniKornInput, load_inputs, load_text
+from quotactl.report import yunikorn_json, yunikorn_text
+from quotactl.report.console import stdout_is_tty, use_color
+from quotactl.yunikorn.cluster import Cluster
+from quotactl.yunikorn.explain import Explanation, explain_pod, find_pod
+from quotactl.yunikorn.live import LiveState, live_state
+from quotactl.yunikorn.shim import build_cluster, select_partition
+
+
+@dataclass
+class Built:
+    cluster: Cluster | None
+    error: str | None = None
+
+
+def _config_inputs(loaded: LoadResult) -> list[YuniKornInput]:
+    objs = [o for o in loaded.objects if o.dialect == Dialect.YUNIKORN and o.kind in ("SchedulerConfig", "ConfigMap")]
+    return load_inputs(objs)
+
+
+def build(loaded: LoadResult) -> Built:
+    """The cluster of the input: its YuniKorn config (or YuniKorn's built-in default) and its
+    Nodes / Pods / PriorityClasses."""
+    from quotactl.lint.rules.yunikorn.validator import rejection
+
+    notes: list[str] = []
+    inputs = _config_inputs(loaded)
+    if not inputs:
+        inp = load_text(DEFAULT_CONFIG_TEXT, "<built-in default config>")
+        notes.append("no YuniKorn queue configuration in the input: using YuniKorn's built-in default "
+                     "(one tag rule: every namespace gets its own queue root.<namespace>)")
+    else:
+        inp = inputs[0]
+        if len(inputs) > 1:
+            notes.append(f"the input holds {len(inputs)} YuniKorn configs; using {inp.origin} ({inp.file})")
+        first = rejection(inp)
+        if first is not None:
+            notes.append(f"YuniKorn would reject this config ({first.message}); evaluated as written anyway "
+                         "(run quotactl lint for every problem)")
+    partition = select_partition(inp.config)
+    if partition is None:
+        return Built(None, f"{inp.origin} ({inp.file}) has no partition")
+    if not any(o.kind == "Pod" for o in loaded.objects):
+        return Built(None, "the input holds no Pod objects (kubectl get nodes,pods -A -o yaml)")
+    cluster = build_cluster(partition, loaded.objects)
+    if notes:
+        from dataclasses import replace
+
+        cluster = replace(cluster, notes=tuple(notes) + cluster.notes)
+    return Built(cluster)
+
+
+def _error(message: str) -> int:
+    typer.echo(f"quotactl: error: {message}", err=True)
+    return EXIT_USAGE
+
+
+def _explanation(loaded: LoadResult, pod: str | None, direct: bool) -> tuple[Explanation | None, int]:
+    if not pod:
+        return None, _error("which pod? give namespace/name")
+    built = build(loaded)
+    if built.cluster is None:
+        return None, _error(built.error or "unusable input")
+    found = find_pod(built.cluster, pod)
+    if found.task is None:
+        if found.ignored:
+            return None, _error(f"pod {pod!r} is not a YuniKorn ask: {found.ignored}")
+        if found.ambiguous:
+            return None, _error(f"pod name {pod!r} is ambiguous: {', '.join(found.ambiguous)} (give namespace/name)")
+        hint = f"; did you mean {', '.join(found.suggestions)}?" if found.suggestions else ""
+        return None, _error(f"no pod {pod!r} in the input{hint}")
+    return explain_pod(built.cluster, found.task, direct=direct), EXIT_OK
+
+
+def run_explain(loaded: LoadResult, pod: str, output: OutputFormat, **opts) -> int:
+    """``quotactl explain POD`` for YuniKorn: why the pod is pending (or what it holds)."""
+    direct = bool(opts.get("direct", False))
+    e, code = _explanation(loaded, pod, direct)
+    if e is None:
+        return code
+    if output == OutputFormat.json:
+        write(yunikorn_json.render_explain(e, direct))
+    elif output == OutputFormat.table and stdout_is_tty():
+        write(yunikorn_text.render_explain_table(e, color=use_color()))
+    else:
+        write(yunikorn_text.render_explain_plain(e))
+    return EXIT_OK
+
+
+def run_preempt(loaded: LoadResult, pod: str, output: OutputFormat, direct: bool = False, **opts) -> int:
+    """``quotactl preempt POD [--direct]`` for YuniKorn: what YuniKorn would preempt for the pod."""
+    e, code = _explanation(loaded, pod, direct)
+    if e is None:
+        return code
+    if output == OutputFormat.json:
+        write(yunikorn_json.render_preempt(e, direct))
+    elif output == OutputFormat.table and stdout_is_tty():
+        write(yunikorn_text.render_preempt_table(e, color=use_color()))
+    else:
+        write(yunikorn_text.render_preempt_plain(e))
+    return EXIT_OK
+
+
+def live_states(loaded: LoadResult, inputs: list[YuniKornInput]) -> list[LiveState | None]:
+    """Per config of ``quotactl queues``: its live state when the input also holds Pods (or Nodes)."""
+    if not any(o.kind in ("Pod", "Node") for o in loaded.objects):
+        return [None] * len(inputs)
+    out: list[LiveState | None] = []
+    for inp in inputs:
+        partition = select_partition(inp.config)
+        out.append(live_state(build_cluster(partition, loaded.objects)) if partition is not None else None)
+    return out
+
+
+__all__ = ["run_explain", "run_preempt", "build", "live_states"]

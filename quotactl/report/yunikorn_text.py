@@ -1,0 +1,227 @@
+"""Human output of ``quotactl explain`` / ``quotactl preempt`` for YuniKorn pods: ``table`` (rich
+tables, colour on a terminal) and ``plain`` (aligned text, grep-friendly).  A view only: every value
+comes from ``quotactl.yunikorn.explain.Explanation``; this module only formats."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rich.table import Table
+from rich.text import Text
+
+from quotactl.model.yunikorn_resources import format_resource
+from quotactl.report.console import render_to_text
+from quotactl.yunikorn.explain import Explanation
+from quotactl.yunikorn.preemptor import PreemptionResult
+
+# ------------------------------------------------------------------------------ blocks --------
+
+
+@dataclass
+class Block:
+    title: str | None = None
+    pairs: list[tuple[str, str]] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    headers: list[str] = field(default_factory=list)
+    rows: list[list[str]] = field(default_factory=list)
+    style: str | None = None
+
+
+def _prio(value: int | None) -> str:
+    return "-" if value is None else str(value)
+
+
+def _res(r) -> str:
+    return format_resource(r)
+
+
+def _header(e: Explanation) -> Block:
+    t = e.task
+    o = e.outcome
+    if e.status == "Running":
+        state = f"Running on {t.node}"
+    elif o is not None and o.result == "Reserved":
+        state = f"Pending: preemption reserves {o.node}"
+    elif o is not None and o.result == "Allocated":
+        state = f"Pending: fits {o.node} now"
+    else:
+        state = e.status
+    app = e.application
+    pairs = [("application", f"{t.application} (user {t.user})"),
+             ("queue", (t.queue or "-") + (f"  [{app.placement}]" if app and app.placement else "")),
+             ("ask", _res(t.resource)),
+             ("priority", f"{t.priority}" + (f" (application {e.app_priority})" if e.app_priority is not None
+                                              and e.app_priority != t.priority else ""))]
+    if not t.allow_preempt_other:
+        pairs.append(("preemption", "may not preempt others (preemptionPolicy: Never)"))
+    if o is not None:
+        pairs.append(("mode", "direct preemptor call (--direct)" if o.direct else "YuniKorn's scheduling cycle"))
+    pairs.append(("result", f"{e.mode} / {e.reason}"))
+    return Block(f"{t.key}: {state}", pairs=pairs)
+
+
+def _why(e: Explanation) -> Block:
+    return Block("Why", lines=[f"- {m}" for m in e.messages])
+
+
+def _priorities(e: Explanation) -> list[Block]:
+    rows = [[q.path, _prio(q.current if q.pending else None), _prio(q.exposed if q.pending else None), q.policy,
+             str(q.offset)] for q in e.queue_priorities]
+    out = [Block("Queue priorities (leaf to root; '-' = nothing pending)",
+                 headers=["queue", "current", "exposed", "policy", "offset"], rows=rows)]
+    lines = []
+    for s in e.order:
+        pos = f"{s.position} of {len(s.order)}" if s.position else "not listed (nothing pending)"
+        lines.append(f"{s.parent}: {s.child} is {pos} [{', '.join(x.rsplit('.', 1)[1] for x in s.order)}]"
+                     f" by {s.by}")
+    if e.app_order:
+        lines.append(f"{e.task.queue}: applications {', '.join(e.app_order)}")
+    if lines:
+        out.append(Block("Scheduling order", lines=lines))
+    return out
+
+
+def _queues(e: Explanation) -> list[Block]:
+    o = e.outcome
+    if o is None:
+        return []
+    out = []
+    rows = [[q.path, _res(q.max), _res(q.guaranteed), _res(q.allocated), _res(q.own_headroom),
+             "yes" if q.fits else "NO"] for q in o.queue_limits]
+    out.append(Block("Queue headroom (leaf to root)", headers=["queue", "max", "guaranteed", "used", "headroom",
+                                                               "ask fits"], rows=rows))
+    if o.user_limits:
+        out.append(Block("User limits", headers=["queue", "limit", "for", "max", "used", "ask fits"],
+                         rows=[[u.queue, u.limit, u.who, _res(u.max_resources), _res(u.used),
+                                "yes" if u.fits else "NO"] for u in o.user_limits]))
+    if o.node_fits:
+        out.append(Block("Nodes (in node-sorting order)", headers=["node", "available", "fits", "why not"],
+                         rows=[[f.node, _res(f.available), "yes" if f.fits else "no", f.reason or ""]
+                               for f in o.node_fits]))
+    return out
+
+
+def _preemption(pre: PreemptionResult | None, path: str | None, direct: bool) -> list[Block]:
+    if pre is None:
+        return []
+    how = ("direct preemptor call" if direct else
+           {"A": "path A: the ask exceeds its queue headroom", "B": "path B: no node has room"}.get(path or "", ""))
+    pairs = []
+    if pre.preconditions:
+        pairs.append(("preconditions", "; ".join(pre.preconditions)))
+    if pre.fence:
+        pairs.append(("fence", f"{pre.fence} ({pre.fence_reason})"))
+        pairs.append(("ask priority", ", ".join(f"{q} {p}" for q, p in pre.priority_by_queue)))
+    gc = pre.guarantee_check
+    if gc is not None:
+        pairs.append(("guarantee check", ("passed" if gc.passed else "FAILED") + f": {gc.reason}"))
+    if pre.queue_level_only:
+        pairs.append(("nodes", "none in the input: victims chosen by the queue rules only"))
+    blocks = [Block(f"Preemption ({how})" if how else "Preemption", pairs=pairs)]
+    if pre.candidates:
+        blocks.append(Block("Candidate victims", headers=["pod", "queue", "node", "priority", "ask priority here",
+                                                          "note"],
+                            rows=[[c.key, c.queue, c.node or "-", str(c.priority),
+                                   "fenced" if c.fenced else str(c.compared_with),
+                                   "; ".join(x for x in ("opted out" if not c.allow_preempt_self else "",
+                                                         "originator" if c.originator else "") if x)]
+                                  for c in pre.candidates]))
+    if pre.excluded:
+        blocks.append(Block("Not candidates", lines=[f"- {x.what}: {x.reason}" for x in pre.excluded]))
+    if pre.dropped_nodes or pre.node_checks:
+        rows = [[d.node, "-", "-", f"dropped: {d.reason}"] for d in pre.dropped_nodes]
+        for c in pre.node_checks:
+            verdict = ("not asked" if c.success is None else
+                       (f"ok, index {c.predicate_index}, score {c.score}" if c.success else f"rejected: {c.reason}"))
+            rows.append([c.node, str(c.start_index), ", ".join(c.victims) or "-", verdict])
+        blocks.append(Block("Nodes tried (victims in the order YuniKorn would take them)",
+                            headers=["node", "start index", "victims", "predicate check"], rows=rows))
+    if pre.success:
+        blocks.append(Block("Victims", headers=["pod", "queue", "node", "priority", "resources", "found by"],
+                            rows=[[v.key, v.queue, v.node or "-", str(v.priority), _res(v.resource),
+                                   "node" if v.step == "node" else "additional"] for v in pre.victims]))
+    elif pre.log:
+        blocks.append(Block("Refused", lines=[f"- {m}" for m in pre.log]))
+    return blocks
+
+
+def _notes(e: Explanation) -> list[Block]:
+    return [Block("Notes", lines=[f"- {n}" for n in e.notes])] if e.notes else []
+
+
+def explain_blocks(e: Explanation) -> list[Block]:
+    o = e.outcome
+    blocks = [_header(e), _why(e)] + _priorities(e) + _queues(e)
+    if o is not None:
+        blocks += _preemption(o.preemption, o.path, o.direct)
+    return blocks + _notes(e)
+
+
+def preempt_blocks(e: Explanation) -> list[Block]:
+    o = e.outcome
+    blocks = [_header(e), _why(e)]
+    if o is not None:
+        blocks += _preemption(o.preemption, o.path, o.direct)
+    return blocks + _notes(e)
+
+
+# ------------------------------------------------------------------------------ plain ---------
+
+def _plain(blocks: list[Block]) -> str:
+    out: list[str] = []
+    for i, b in enumerate(blocks):
+        if i:
+            out.append("")
+        if b.title:
+            out.append(b.title)
+        if b.pairs:
+            width = max(len(k) for k, _ in b.pairs)
+            out += [f"  {k.ljust(width)}  {v}" for k, v in b.pairs]
+        out += [f"  {line}" for line in b.lines]
+        if b.headers:
+            cells = [b.headers] + b.rows
+            widths = [max(len(r[c]) for r in cells) for c in range(len(b.headers))]
+            for r in cells:
+                out.append(("  " + "  ".join(x.ljust(w) for x, w in zip(r, widths, strict=True))).rstrip())
+    return "\n".join(out) + "\n"
+
+
+def render_explain_plain(e: Explanation) -> str:
+    return _plain(explain_blocks(e))
+
+
+def render_preempt_plain(e: Explanation) -> str:
+    return _plain(preempt_blocks(e))
+
+
+# ------------------------------------------------------------------------------ table ---------
+
+def _rich(blocks: list[Block], width: int | None, color: bool) -> str:
+    renderables = []
+    for i, b in enumerate(blocks):
+        if b.headers:
+            table = Table(title=Text(b.title or "", style="bold"), title_justify="left", header_style="bold")
+            for h in b.headers:
+                table.add_column(h, overflow="fold")
+            for r in b.rows:
+                table.add_row(*[Text("NO", style="red") if x == "NO" else Text(x) for x in r])
+            renderables.append(table)
+            continue
+        if b.title:
+            renderables.append(Text(b.title, style="bold cyan" if i == 0 else "bold"))
+        for k, v in b.pairs:
+            line = Text(f"  {k}: ", style="dim")
+            line.append(v)
+            renderables.append(line)
+        for line in b.lines:
+            renderables.append(Text(f"  {line}"))
+        renderables.append(Text(""))
+    return render_to_text(renderables, width=width, color=color)
+
+
+def render_explain_table(e: Explanation, width: int | None = None, color: bool = False) -> str:
+    return _rich(explain_blocks(e), width, color)
+
+
+def render_preempt_table(e: Explanation, width: int | None = None, color: bool = False) -> str:
+    return _rich(preempt_blocks(e), width, color)
