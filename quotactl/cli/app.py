@@ -9,10 +9,14 @@ import typer
 
 from quotactl import __version__
 from quotactl.cli.common import EXIT_INTERNAL
+from quotactl.cli.diff import diff_command
 from quotactl.cli.explain import explain_command
 from quotactl.cli.lint import lint_command
+from quotactl.cli.preempt import preempt_command
 from quotactl.cli.queues import queues_command
 from quotactl.cli.rules import rules_command
+from quotactl.cli.schedule import schedule_command
+from quotactl.cli.shares import shares_command
 
 app = typer.Typer(
     name="quotactl",
@@ -41,6 +45,10 @@ app.command("lint")(lint_command)
 app.command("rules")(rules_command)
 app.command("explain")(explain_command)
 app.command("queues")(queues_command)
+app.command("preempt")(preempt_command)
+app.command("schedule")(schedule_command)
+app.command("diff")(diff_command)
+app.command("shares")(shares_command)
 
 
 def main() -> None:

@@ -352,6 +352,16 @@ class FlavorAssigner:
         self.requests = requests
         self.options = snapshot.options
         self.oracle = oracle or (lambda cq_, fr, q: simulate_preemption(snapshot, cq_, preemptor, fr, q))
+        # What-if only (``quotactl preempt --flavor``): (pod set or None, resource) -> the one flavor
+        # to consider for the resource group covering that resource.  Empty = Kueue's own scan.
+        self.pinned: dict[tuple[str | None, str], str] = {}
+
+    def _pinned_flavor(self, rg: ResourceGroupView, pod_set: PodSet) -> str | None:
+        for r in rg.covered_resources:
+            f = self.pinned.get((pod_set.name, r)) or self.pinned.get((None, r))
+            if f is not None:
+                return f
+        return None
 
     # -- one resource in one flavor ------------------------------------------------------
     def can_preempt_while_borrowing(self) -> bool:
@@ -399,7 +409,10 @@ class FlavorAssigner:
         best_mode = WORST
         attempts: list[FlavorAttempt] = []
         attempted_idx = -1
+        pinned = self._pinned_flavor(rg, pod_set) if self.pinned else None
         for idx, fname in enumerate(rg.flavors):
+            if pinned is not None and fname != pinned:
+                continue
             attempted_idx = idx
             problem = check_flavor(self.snapshot, fname, pod_set)
             if problem is not None:

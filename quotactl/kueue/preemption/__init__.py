@@ -4,6 +4,8 @@
     classical    candidate discovery per policy (withinClusterQueue, reclaimWithinCohort,
                  borrowWithinCohort) through hierarchical cohorts; the minimal-set search
     fairsharing  fair-sharing candidates, target ordering by dominant resource share, strategies
-    targets      get_targets(): the victim search for a whole assignment (later: ``preempt``)
+    targets      get_targets(): the victim search for a whole assignment (optionally traced)
     oracle       simulate_preemption(): the flavor assigner's per-fr question
+    decision     decide(): the model behind ``quotactl preempt`` (victims, every candidate step,
+                 exclusions, resulting usage, the rule that blocks preemption)
 """

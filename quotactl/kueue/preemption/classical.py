@@ -26,6 +26,7 @@ from quotactl.kueue.preemption.common import (
     Target,
     fill_back_workloads,
     restore_snapshot,
+    shortfall,
     sort_candidates,
     workload_fits,
 )
@@ -60,11 +61,12 @@ class Variant(enum.IntEnum):
 @dataclass(frozen=True)
 class Candidate:
     """``candidateElem``: a workload, the lowest common ancestor cohort with the preemptor's CQ
-    (None for same-CQ candidates) and its variant."""
+    (None for same-CQ candidates) and its variant (``why``: how it was classified, for reports)."""
 
     workload: AdmittedWorkload
     lca: CohortNode | None
     variant: Variant
+    why: str = ""
 
 
 def borrowing_within_cohort_allowed(cq: ClusterQueueNode) -> tuple[bool, int | None]:
@@ -75,10 +77,15 @@ def borrowing_within_cohort_allowed(cq: ClusterQueueNode) -> tuple[bool, int | N
     return True, p.max_priority_threshold
 
 
+def _policy_for(ctx: PreemptionCtx, wl: AdmittedWorkload) -> tuple[str, str]:
+    if wl.cluster_queue == ctx.cq.name:
+        return "withinClusterQueue", ctx.cq.preemption.within_cluster_queue
+    return "reclaimWithinCohort", ctx.cq.preemption.reclaim_within_cohort
+
+
 def _priority_too_high_to_preempt(ctx: PreemptionCtx, wl: AdmittedWorkload) -> bool:
     incoming, candidate = ctx.preemptor.priority, wl.priority
-    policy = (ctx.cq.preemption.within_cluster_queue if wl.cluster_queue == ctx.cq.name
-              else ctx.cq.preemption.reclaim_within_cohort)
+    policy = _policy_for(ctx, wl)[1]
     lower = incoming > candidate
     if policy == LOWER_PRIORITY:
         return not lower
@@ -94,36 +101,88 @@ def _above_borrowing_threshold(candidate: int, incoming: int, threshold: int | N
     return threshold is not None and candidate > threshold
 
 
-def classify(ctx: PreemptionCtx, wl: AdmittedWorkload, hierarchical_advantage: bool) -> Variant:
-    """``classifyPreemptionVariant`` (§6.3)."""
+def _classify(ctx: PreemptionCtx, wl: AdmittedWorkload, hierarchical_advantage: bool,
+              explain: bool = False) -> tuple[Variant, str]:
+    """``classifyPreemptionVariant`` (§6.3); with ``explain``, also the rule that decided it."""
     if not wl.uses_resources(ctx.frs_need_preemption):
-        return Variant.NEVER
+        return Variant.NEVER, (f"uses none of the flavor-resources that need preemption "
+                               f"({_frs_text(ctx.frs_need_preemption)})" if explain else "")
     if _priority_too_high_to_preempt(ctx, wl):
-        return Variant.NEVER
+        if not explain:
+            return Variant.NEVER, ""
+        field_name, policy = _policy_for(ctx, wl)
+        if policy == NEVER:
+            return Variant.NEVER, f"{field_name} is Never"
+        what = ("not lower, and not equal and newer" if policy == LOWER_OR_NEWER_EQUAL_PRIORITY else "not lower")
+        return Variant.NEVER, (f"priority {wl.priority} is {what} than the preemptor's {ctx.preemptor.priority} "
+                               f"({field_name}: {policy})")
     if wl.cluster_queue == ctx.cq.name:
-        return Variant.WITHIN_CQ
+        return Variant.WITHIN_CQ, f"same ClusterQueue ({_policy_for(ctx, wl)[1]})" if explain else ""
     if hierarchical_advantage:
-        return Variant.HIERARCHICAL_RECLAIM
+        return Variant.HIERARCHICAL_RECLAIM, ("the preemptor has a closer claim on the quota it uses "
+                                              "(hierarchical advantage): priority does not matter" if explain else "")
     allowed, threshold = borrowing_within_cohort_allowed(ctx.cq)
     if not allowed:
-        return Variant.RECLAIM_WITHOUT_BORROWING
+        return Variant.RECLAIM_WITHOUT_BORROWING, ("borrowWithinCohort is not enabled: only usable if the "
+                                                   "preemptor ends within its nominal quota" if explain else "")
     if _above_borrowing_threshold(wl.priority, ctx.preemptor.priority, threshold):
-        return Variant.RECLAIM_WITHOUT_BORROWING
-    return Variant.RECLAIM_WHILE_BORROWING
+        if not explain:
+            return Variant.RECLAIM_WITHOUT_BORROWING, ""
+        if wl.priority >= ctx.preemptor.priority:
+            why = f"priority {wl.priority} is not lower than the preemptor's {ctx.preemptor.priority}"
+        else:
+            why = f"priority {wl.priority} is above maxPriorityThreshold {threshold}"
+        return Variant.RECLAIM_WITHOUT_BORROWING, why + ": only usable if the preemptor ends within its nominal quota"
+    if not explain:
+        return Variant.RECLAIM_WHILE_BORROWING, ""
+    return Variant.RECLAIM_WHILE_BORROWING, ("lower priority" + (f", at or below maxPriorityThreshold {threshold}"
+                                                                 if threshold is not None else "")
+                                             + ": may be preempted while the preemptor borrows (borrowWithinCohort)")
+
+
+def classify(ctx: PreemptionCtx, wl: AdmittedWorkload, hierarchical_advantage: bool) -> Variant:
+    """``classifyPreemptionVariant`` (§6.3)."""
+    return _classify(ctx, wl, hierarchical_advantage)[0]
+
+
+def _frs_text(frs) -> str:
+    return ", ".join(f"{r} in {f}" for f, r in sorted(frs))
 
 
 def _candidates_from_cq(ctx: PreemptionCtx, cq: ClusterQueueNode, lca: CohortNode | None,
                         advantage: bool) -> list[Candidate]:
     out = []
+    tracing = ctx.trace is not None
     for wl in cq.workloads.values():
-        v = classify(ctx, wl, advantage)
-        if v != Variant.NEVER:
-            out.append(Candidate(wl, lca, v))
+        v, why = _classify(ctx, wl, advantage, tracing)
+        if v == Variant.NEVER:
+            ctx.record("excluded", wl, why)
+        else:
+            out.append(Candidate(wl, lca, v, why))
     return out
+
+
+def _exclude_all(ctx: PreemptionCtx, node, why: str) -> None:
+    """Tracing only: every workload under ``node`` is out for the same reason."""
+    if ctx.trace is None:
+        return
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ClusterQueueNode):
+            if n is not ctx.cq:
+                for wl in n.workloads.values():
+                    ctx.record("excluded", wl, why)
+            continue
+        stack.extend(n.child_cohorts)
+        stack.extend(n.all_child_cqs)
 
 
 def collect_same_queue_candidates(ctx: PreemptionCtx) -> list[Candidate]:
     if ctx.cq.preemption.within_cluster_queue == NEVER:
+        if ctx.trace is not None:
+            for wl in ctx.cq.workloads.values():
+                ctx.record("excluded", wl, "withinClusterQueue is Never")
         return []
     return _candidates_from_cq(ctx, ctx.cq, None, False)
 
@@ -134,6 +193,8 @@ def _collect_in_subtree(ctx: PreemptionCtx, current: CohortNode, subtree_root: C
         if child is skip:
             continue  # already visited from below
         if is_within_nominal_in_resources(child, ctx.frs_need_preemption):
+            _exclude_all(ctx, child, f"cohort {child.name} is within its quota on "
+                                     f"{_frs_text(ctx.frs_need_preemption)}: nothing to reclaim below it")
             continue  # a subtree within its quota has nothing to give back
         _collect_in_subtree(ctx, child, subtree_root, skip, advantage, result)
     for child_cq in current.child_cqs:
@@ -141,6 +202,15 @@ def _collect_in_subtree(ctx: PreemptionCtx, current: CohortNode, subtree_root: C
             continue
         if not is_within_nominal_in_resources(child_cq, ctx.frs_need_preemption):
             result.extend(_candidates_from_cq(ctx, child_cq, subtree_root, advantage))
+        else:
+            _exclude_all(ctx, child_cq, f"ClusterQueue {child_cq.name} is not borrowing "
+                                        f"{_frs_text(ctx.frs_need_preemption)} (usage within nominal): "
+                                        "nothing to reclaim")
+    if ctx.trace is not None:
+        for child_cq in current.all_child_cqs:
+            if not child_cq.active:
+                _exclude_all(ctx, child_cq, f"ClusterQueue {child_cq.name} is inactive: its workloads are "
+                                            "never preemption candidates")
 
 
 def collect_candidates_for_hierarchical_reclaim(ctx: PreemptionCtx) -> tuple[list[Candidate], list[Candidate]]:
@@ -148,7 +218,11 @@ def collect_candidates_for_hierarchical_reclaim(ctx: PreemptionCtx) -> tuple[lis
     hierarchy: list[Candidate] = []
     priority: list[Candidate] = []
     cq = ctx.cq
-    if cq.parent is None or cq.preemption.reclaim_within_cohort == NEVER:
+    if cq.parent is None:
+        return hierarchy, priority
+    if cq.preemption.reclaim_within_cohort == NEVER:
+        _exclude_all(ctx, cq.root(), "reclaimWithinCohort is Never: no workload of another ClusterQueue "
+                                     "can be preempted")
         return hierarchy, priority
     advantage, remaining = quantities_fit_in_quota(cq, ctx.workload_usage)
     previous = None
@@ -187,27 +261,33 @@ class CandidateIterator:
         self.no_candidate_from_other_queues = not hierarchy and not priority
         self.no_candidate_for_hierarchical_reclaim = not hierarchy
 
-    def _valid(self, c: Candidate, borrow: bool) -> bool:
+    def why_invalid(self, c: Candidate, borrow: bool) -> str | None:
+        """Why the run passes over a candidate now (None: it is valid), evaluated on the live
+        snapshot, i.e. after the removals so far."""
         ctx = self.ctx
         if c.workload.cluster_queue == ctx.cq.name:
-            return True
+            return None
         if borrow and c.variant == Variant.RECLAIM_WITHOUT_BORROWING:
-            return False
+            return "this run lets the preemptor borrow, so it may only take workloads it may preempt while " \
+                   f"borrowing ({c.why})"
         cand_cq = ctx.snapshot.cluster_queues[c.workload.cluster_queue]
         if is_within_nominal_in_resources(cand_cq, ctx.frs_need_preemption):
-            return False
+            return f"ClusterQueue {cand_cq.name} is no longer borrowing after the removals so far"
         for node in cand_cq.path_parent_to_root():
             if node is c.lca:
                 break
             if is_within_nominal_in_resources(node, ctx.frs_need_preemption):
-                return False
-        return True
+                return f"cohort {node.name} is no longer over its quota after the removals so far"
+        return None
 
     def iterate(self, borrow: bool) -> Iterator[tuple[AdmittedWorkload, str]]:
         """One run over the candidates; validity is evaluated lazily, after earlier removals."""
         for c in self.candidates:
-            if self._valid(c, borrow):
+            why = self.why_invalid(c, borrow)
+            if why is None:
                 yield c.workload, c.variant.reason
+            else:
+                self.ctx.record("skipped", c.workload, why)
 
 
 def queue_under_nominal_in_resources_needing_preemption(ctx: PreemptionCtx) -> bool:
@@ -231,14 +311,23 @@ def classical_preemptions(ctx: PreemptionCtx) -> list[Target]:
     """``classicalPreemptions``: the first run that fits wins, minimised by adding back."""
     iterator = CandidateIterator(ctx)
     snap = ctx.snapshot
+    tracing = ctx.trace is not None
+    why = {id(c.workload): c.why for c in iterator.candidates} if tracing else {}
     for allow_borrowing in attempt_plan(ctx, iterator):
+        ctx.record("attempt", None, "borrowing allowed" if allow_borrowing else "within nominal quota only",
+                   allow_borrowing=allow_borrowing)
         targets: list[Target] = []
         for wl, reason in iterator.iterate(allow_borrowing):
             snap.remove_workload(wl)
             targets.append(Target(wl, reason))
+            ctx.record("removed", wl, why.get(id(wl), ""), reason=reason)
             if workload_fits(ctx, allow_borrowing):
+                ctx.record("fits", None, "the workload fits", allow_borrowing=allow_borrowing)
                 targets = fill_back_workloads(ctx, targets, allow_borrowing)
                 restore_snapshot(snap, targets)
                 return targets
+        if tracing:
+            ctx.record("exhausted", None, "no more candidates", allow_borrowing=allow_borrowing,
+                       shortfall=tuple(sorted(shortfall(ctx, allow_borrowing).items())))
         restore_snapshot(snap, targets)
     return []

@@ -83,6 +83,34 @@ class PreemptionCtx:
     snapshot: Snapshot
     frs_need_preemption: frozenset
     workload_usage: dict = field(default_factory=dict)  # fr -> amount (the whole request)
+    trace: list | None = None  # TraceEvents, only when a report asks how the victims were found
+
+    def record(self, kind: str, wl: AdmittedWorkload | None = None, detail: str = "", **data) -> None:
+        """Note one step of the search (no-op unless tracing: the scheduler path pays nothing)."""
+        if self.trace is not None:
+            self.trace.append(TraceEvent(kind, wl.key if wl is not None else None,
+                                         wl.cluster_queue if wl is not None else None, detail,
+                                         tuple(sorted(data.items()))))
+
+
+@dataclass(frozen=True)
+class TraceEvent:
+    """One step of a victim search, for ``quotactl preempt``'s "candidates considered" table.
+
+    kind: ``attempt`` (a classical run starts; data allow_borrowing), ``excluded`` (never a
+    candidate), ``skipped`` (a candidate the run passed over), ``removed`` (taken out of the
+    snapshot), ``deferred`` (S2-a rejected it; kept for S2-b), ``rejected`` (S2-b rejected it),
+    ``put-back`` / ``kept`` (the add-back pass), ``fits`` / ``exhausted`` (end of a run; data
+    shortfall per fr)."""
+
+    kind: str
+    workload: str | None
+    cluster_queue: str | None
+    detail: str
+    data: tuple = ()
+
+    def get(self, key: str, default=None):
+        return dict(self.data).get(key, default)
 
 
 def satisfies_preemption_policy(preemptor: Preemptor, candidate: AdmittedWorkload, policy: str) -> bool:
@@ -136,16 +164,35 @@ def fill_back_workloads(ctx: PreemptionCtx, targets: list[Target], allow_borrowi
     """``fillBackWorkloads``: in reverse order (never the last removed one), put a target back
     if the preemptor still fits.  Keeps Kueue's O(1) swap-delete, so the order matches too."""
     snap = ctx.snapshot
+    if targets:
+        ctx.record("kept", targets[-1].workload, "the last one removed: Kueue never puts it back",
+                   reason=targets[-1].reason)
     i = len(targets) - 2
     while i >= 0:
         snap.add_workload(targets[i].workload)
         if workload_fits(ctx, allow_borrowing):
+            ctx.record("put-back", targets[i].workload, "put back: the workload still fits without evicting it")
             targets[i] = targets[-1]
             targets.pop()
         else:
+            ctx.record("kept", targets[i].workload, "needed: putting it back makes the workload not fit",
+                       reason=targets[i].reason)
             snap.remove_workload(targets[i].workload)
         i -= 1
     return targets
+
+
+def shortfall(ctx: PreemptionCtx, allow_borrowing: bool) -> dict:
+    """Per fr of the request that still does not fit: (request, available, nominal headroom).
+    For reports only (called at the end of a run that found no fitting set)."""
+    cq = ctx.cq
+    out = {}
+    for fr, v in ctx.workload_usage.items():
+        avail = cq_available(cq, fr)
+        headroom = cq.nominal(fr) - cq.usage.get(fr, 0)
+        if v > avail or (not allow_borrowing and borrowing_with(cq, fr, v)):
+            out[fr] = (v, avail, headroom)
+    return out
 
 
 def restore_snapshot(snapshot: Snapshot, targets: list[Target]) -> None:

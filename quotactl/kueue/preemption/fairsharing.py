@@ -10,6 +10,7 @@ least_common_ancestor,strategy}.go``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 
 from quotactl.kueue.options import LESS_THAN_INITIAL_SHARE, LESS_THAN_OR_EQUAL_TO_FINAL_SHARE
@@ -24,6 +25,7 @@ from quotactl.kueue.preemption.common import (
     fill_back_workloads,
     restore_snapshot,
     satisfies_preemption_policy,
+    shortfall,
     sort_candidates,
     workload_fits,
 )
@@ -58,6 +60,30 @@ STRATEGIES: dict[str, Strategy] = {
 }
 
 
+def strategy_name(fn: Strategy) -> str:
+    return next((k for k, v in STRATEGIES.items() if v is fn), getattr(fn, "__name__", "?"))
+
+
+def share_value(d: DRS) -> float | None:
+    """A share as a number for reports (None for +Inf: a borrowing node with weight 0)."""
+    v = d.precise_weighted_share()
+    return None if math.isinf(v) else round(v, 3)
+
+
+def _fmt_share(d: DRS) -> str:
+    v = share_value(d)
+    return "+Inf" if v is None else f"{v:g}"
+
+
+def _strategy_text(name: str, p_new: DRS, t_old: DRS, t_new: DRS | None, passed: bool) -> str:
+    if name == LESS_THAN_OR_EQUAL_TO_FINAL_SHARE:
+        op = "<=" if passed else ">"
+        return (f"{name}: preemptor share with the workload {_fmt_share(p_new)} {op} target share without this "
+                f"workload {_fmt_share(t_new)}" + ("" if passed else ": kept for the next strategy"))
+    op = "<" if passed else ">="
+    return f"{name}: preemptor share with the workload {_fmt_share(p_new)} {op} target share {_fmt_share(t_old)}"
+
+
 def cq_is_borrowing(cq: ClusterQueueNode, frs) -> bool:
     if cq.parent is None:
         return False
@@ -74,23 +100,71 @@ def subtree_cluster_queues(node: QuotaNode) -> Iterator[ClusterQueueNode]:
         yield from subtree_cluster_queues(child)
 
 
+def _why_not(pre, wl: AdmittedWorkload, frs, field_name: str, policy: str) -> str | None:
+    """Tracing only: why a workload is not a fair-sharing candidate (None: it is one)."""
+    if not wl.uses_resources(frs):
+        return ("uses none of the flavor-resources that need preemption ("
+                + ", ".join(f"{r} in {f}" for f, r in sorted(frs)) + ")")
+    if not satisfies_preemption_policy(pre, wl, policy):
+        if policy == NEVER:
+            return f"{field_name} is Never"
+        what = "not lower, and not equal and newer" if policy == "LowerOrNewerEqualPriority" else "not lower"
+        return f"priority {wl.priority} is {what} than the preemptor's {pre.priority} ({field_name}: {policy})"
+    return None
+
+
 def find_candidates(ctx: PreemptionCtx) -> list[AdmittedWorkload]:
     """``findCandidates``: own-CQ workloads passing withinClusterQueue; with reclaimWithinCohort,
     workloads of every other borrowing ClusterQueue of the whole root tree passing it."""
     cq, pre, frs = ctx.cq, ctx.preemptor, ctx.frs_need_preemption
+    tracing = ctx.trace is not None
     out = []
-    if cq.preemption.within_cluster_queue != NEVER:
-        policy = cq.preemption.within_cluster_queue
+    policy = cq.preemption.within_cluster_queue
+    if policy != NEVER:
         out.extend(wl for wl in cq.workloads.values()
                    if satisfies_preemption_policy(pre, wl, policy) and wl.uses_resources(frs))
-    if cq.parent is not None and cq.preemption.reclaim_within_cohort != NEVER:
-        policy = cq.preemption.reclaim_within_cohort
-        for other in subtree_cluster_queues(cq.root()):
-            if other is cq or not cq_is_borrowing(other, frs):
+    if tracing:
+        for wl in cq.workloads.values():
+            why = _why_not(pre, wl, frs, "withinClusterQueue", policy)
+            if why is not None:
+                ctx.record("excluded", wl, why)
+    if cq.parent is None:
+        return out
+    policy = cq.preemption.reclaim_within_cohort
+    for other in _all_cluster_queues(cq.root()) if tracing else subtree_cluster_queues(cq.root()):
+        if other is cq:
+            continue
+        if tracing:
+            why = None
+            if not other.active:
+                why = f"ClusterQueue {other.name} is inactive: its workloads are never preemption candidates"
+            elif policy == NEVER:
+                why = "reclaimWithinCohort is Never: no workload of another ClusterQueue can be preempted"
+            elif not cq_is_borrowing(other, frs):
+                why = (f"ClusterQueue {other.name} is not borrowing "
+                       + ", ".join(f"{r} in {f}" for f, r in sorted(frs)) + " (usage within nominal): nothing to reclaim")
+            if why is not None:
+                for wl in other.workloads.values():
+                    ctx.record("excluded", wl, why)
                 continue
-            out.extend(wl for wl in other.workloads.values()
-                       if satisfies_preemption_policy(pre, wl, policy) and wl.uses_resources(frs))
+        elif policy == NEVER or not cq_is_borrowing(other, frs):
+            continue
+        for wl in other.workloads.values():
+            if satisfies_preemption_policy(pre, wl, policy) and wl.uses_resources(frs):
+                out.append(wl)
+            elif tracing:
+                ctx.record("excluded", wl, _why_not(pre, wl, frs, "reclaimWithinCohort", policy))
     return out
+
+
+def _all_cluster_queues(node: QuotaNode) -> Iterator[ClusterQueueNode]:
+    """Every ClusterQueue under a cohort, inactive ones too (tracing only)."""
+    if isinstance(node, ClusterQueueNode):
+        yield node
+        return
+    yield from node.all_child_cqs
+    for child in node.child_cohorts:
+        yield from _all_cluster_queues(child)
 
 
 def _almost_lca(cq: ClusterQueueNode, lca: CohortNode) -> QuotaNode:
@@ -244,33 +318,46 @@ def fair_preemptions(ctx: PreemptionCtx, strategies: tuple[str, ...]) -> list[Ta
     def first_strategy(cands: list[AdmittedWorkload], strategy: Strategy) -> tuple[list[AdmittedWorkload], bool]:
         ordering = TargetClusterQueueOrdering(ctx, cands)
         within_nominal = gates.enabled("FairSharingPreemptWithinNominal") and _within_nominal(ctx)
+        name = strategy_name(strategy)
         retry: list[AdmittedWorkload] = []
         for t in ordering:
             if t.in_cluster_queue_preemption:
                 wl = t.pop_workload()
                 snap.remove_workload(wl)
+                ctx.record("removed", wl, "the preemptor's own ClusterQueue: no share check", reason=IN_CLUSTER_QUEUE)
                 if take(Target(wl, IN_CLUSTER_QUEUE)):
                     return retry, True
                 continue
             if within_nominal:
                 wl = t.pop_workload()
                 snap.remove_workload(wl)
+                ctx.record("removed", wl, f"the preemptor's ClusterQueue {cq.name} stays within its nominal quota "
+                           "(FairSharingPreemptWithinNominal): no share check", reason=IN_COHORT_RECLAMATION)
                 if take(Target(wl, IN_COHORT_RECLAMATION)):
                     return retry, True
                 continue
             p_new, t_old = t.compute_shares()
             if fs_strategy_unsatisfiable(p_new, t_old):
                 while t.has_workload():
-                    retry.append(t.pop_workload())
+                    wl = t.pop_workload()
+                    ctx.record("deferred", wl, f"{name}: the preemptor's share is +Inf (weight 0, borrowing) and can "
+                               "never be at or below a finite share", strategy=name,
+                               preemptor_share=share_value(p_new), target_share=share_value(t_old))
+                    retry.append(wl)
                 continue
             while t.has_workload():
                 wl = t.pop_workload()
                 t_new = t.share_after_removal(wl)
+                data = dict(strategy=name, preemptor_share=share_value(p_new), target_share=share_value(t_old),
+                            target_share_after=share_value(t_new))
                 if strategy(p_new, t_old, t_new):
                     snap.remove_workload(wl)
+                    ctx.record("removed", wl, _strategy_text(name, p_new, t_old, t_new, True),
+                               reason=IN_COHORT_FAIR_SHARING, **data)
                     if take(Target(wl, IN_COHORT_FAIR_SHARING)):
                         return retry, True
                     break  # shares changed: pick the next ClusterQueue again
+                ctx.record("deferred", wl, _strategy_text(name, p_new, t_old, t_new, False), **data)
                 retry.append(wl)
         return retry, False
 
@@ -280,10 +367,16 @@ def fair_preemptions(ctx: PreemptionCtx, strategies: tuple[str, ...]) -> list[Ta
             p_new, t_old = t.compute_shares()
             passed = less_than_initial_share(p_new, t_old)
             wl = t.pop_workload()
+            data = dict(strategy=LESS_THAN_INITIAL_SHARE, preemptor_share=share_value(p_new),
+                        target_share=share_value(t_old))
+            text = _strategy_text(LESS_THAN_INITIAL_SHARE, p_new, t_old, None, passed)
             if passed:
                 snap.remove_workload(wl)
+                ctx.record("removed", wl, text, reason=IN_COHORT_FAIR_SHARING, **data)
                 if take(Target(wl, IN_COHORT_FAIR_SHARING)):
                     return True
+            else:
+                ctx.record("rejected", wl, text, **data)
             ordering.drop_queue(t)  # S2-b applies at most once per ClusterQueue
         return False
 
@@ -298,8 +391,12 @@ def fair_preemptions(ctx: PreemptionCtx, strategies: tuple[str, ...]) -> list[Ta
     finally:
         snap.remove_usage(cq, usage)
     if not fits:
+        if ctx.trace is not None:
+            ctx.record("exhausted", None, "no more candidates pass the fair-sharing strategies", allow_borrowing=True,
+                       shortfall=tuple(sorted(shortfall(ctx, True).items())))
         restore_snapshot(snap, targets)
         return []
+    ctx.record("fits", None, "the workload fits", allow_borrowing=True)
     targets = fill_back_workloads(ctx, targets, True)
     restore_snapshot(snap, targets)
     return targets

@@ -1,0 +1,124 @@
+"""``quotactl preempt``: which workloads the scheduler would preempt for a pending one, and why.
+
+Kueue: the scheduler's own flavor assignment and target search (classical, borrowWithinCohort,
+fair sharing).  YuniKorn input is handed to the YuniKorn engine (``--direct`` runs YuniKorn's
+preemptor on the ask directly)."""
+
+from __future__ import annotations
+
+import typer
+
+from quotactl.cli.common import (
+    EXIT_OK,
+    EXIT_USAGE,
+    FileOption,
+    MaxFileSizeOption,
+    OutputFormat,
+    UsageError,
+    fail_usage,
+    write,
+)
+from quotactl.diagnostics import Severity
+from quotactl.kueue.explain import find_workload
+from quotactl.kueue.options import admission_check_states, engine_options
+from quotactl.kueue.preemption.decision import check_pins, decide
+from quotactl.kueue.queueing import cluster_queue_of
+from quotactl.kueue.quota import build_snapshot
+from quotactl.kueue.scope import scoped_cluster
+from quotactl.load.objects import Dialect, load
+from quotactl.load.sources import limits_from_env
+from quotactl.model.features import parse_gate_list
+from quotactl.model.kueue import build_cluster
+from quotactl.report import preempt_json, preempt_text
+from quotactl.report.console import stdout_is_tty, use_color
+
+
+def _parse_pins(values: list[str]) -> dict[tuple[str | None, str], str]:
+    pins: dict[tuple[str | None, str], str] = {}
+    for v in values:
+        lhs, sep, fl = v.partition("=")
+        if not sep or not lhs or not fl:
+            fail_usage(f"--flavor {v!r}: expected [PODSET:]RESOURCE=FLAVOR, e.g. memory=beta or main:cpu=spot")
+        ps, _, res = lhs.rpartition(":")
+        pins[(ps or None, res)] = fl
+    return pins
+
+
+def preempt_command(
+    workload: str = typer.Argument(..., metavar="WORKLOAD",
+                                   help="The pending workload: namespace/name, or name when that is unique "
+                                        "(YuniKorn: the pod)."),
+    files: list[str] = FileOption,
+    output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
+    fair_sharing: bool = typer.Option(None, "--fair-sharing/--no-fair-sharing",
+                                      help="Kueue: treat fair sharing as on/off (default: from the input's "
+                                           "Configuration)."),
+    feature_gates: str = typer.Option(None, "--feature-gates", metavar="A=true,B=false",
+                                      help="Kueue feature gates (override the input's Configuration)."),
+    direct: bool = typer.Option(False, "--direct",
+                                help="YuniKorn only: run YuniKorn's preemptor on the ask now, even if it would fit, "
+                                     "with no delay, re-check interval or queue-headroom gate (\"what would the "
+                                     "preemptor take?\")."),
+    flavor: list[str] = typer.Option(None, "--flavor", metavar="[PODSET:]RESOURCE=FLAVOR",
+                                     help="Kueue what-if: let the flavor assigner consider only this flavor for the "
+                                          "resource group covering RESOURCE (repeatable), instead of Kueue's own "
+                                          "choice."),
+    max_file_size: str = MaxFileSizeOption,
+) -> None:
+    """Show which workloads the scheduler would preempt for a pending workload, and why: the flavor
+    assignment that makes preemption necessary, the victims (with the reason Kueue writes), every
+    candidate considered and why it was skipped or put back, and the resulting usage.  When nothing
+    can be preempted, the rule that stops it.
+
+    kubectl get resourceflavors,clusterqueues,cohorts,localqueues,workloads -A -o yaml
+    | quotactl preempt ns/name -f -
+
+    Exit status: 0 (no victims is a result too), 2 unknown workload or unusable input.
+    """
+    if not files:
+        fail_usage("no input: give the cluster snapshot with -f FILE (or -f - for stdin)")
+    try:
+        gates = parse_gate_list(feature_gates) if feature_gates else {}
+        loaded = load(list(files), limits=limits_from_env(max_file_size), fast_json=True)
+    except (UsageError, ValueError) as exc:
+        fail_usage(str(exc))
+        return
+    errors = [d for d in loaded.diagnostics if d.input_error and d.severity == Severity.ERROR]
+    if errors:
+        for d in errors[:20]:
+            typer.echo(f"{d.location()}: error {d.code} {d.message}", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    if len(loaded.dialects) > 1:
+        fail_usage("the input mixes Kueue objects and YuniKorn objects; run quotactl once per scheduler")
+    if loaded.dialects == {Dialect.YUNIKORN}:
+        from quotactl.cli.yunikorn_cmds import run_preempt  # the YuniKorn engine
+
+        raise typer.Exit(run_preempt(loaded, workload, output, direct=direct))
+    if direct:
+        fail_usage("--direct is for YuniKorn input; Kueue's preemption always follows the scheduler's path")
+    pinned = _parse_pins(flavor or [])
+    cluster = scoped_cluster(loaded.objects, workload) or build_cluster(loaded.objects)
+    if not cluster.workloads:
+        fail_usage("the input holds no Kueue Workload objects (kubectl get workloads -A -o yaml)")
+    found = find_workload(cluster, workload)
+    if found.workload is None:
+        if found.ambiguous:
+            fail_usage(f"workload name {workload!r} is ambiguous: " + ", ".join(found.ambiguous)
+                       + " (give namespace/name)")
+        hint = f"; did you mean {', '.join(found.suggestions)}?" if found.suggestions else ""
+        fail_usage(f"no workload {workload!r} in the input{hint}")
+    options = engine_options(cluster, fair_sharing=fair_sharing, feature_gates=gates,
+                             admission_checks=admission_check_states(loaded.objects))
+    snapshot = build_snapshot(cluster, options)
+    if pinned:
+        problem = check_pins(snapshot, cluster_queue_of(cluster, found.workload), pinned)
+        if problem:
+            fail_usage(f"--flavor: {problem}")
+    d = decide(cluster, snapshot, found.workload, pinned)
+    if output == OutputFormat.json:
+        write(preempt_json.render(d))
+    elif output == OutputFormat.table and stdout_is_tty():
+        write(preempt_text.render_table(d, color=use_color()))
+    else:
+        write(preempt_text.render_plain(d))
+    raise typer.Exit(EXIT_OK)

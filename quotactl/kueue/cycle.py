@@ -1,0 +1,670 @@
+"""Kueue's scheduling cycle, run cycle after cycle (kueue-scheduling.md §4, §14).
+
+One cycle (``pkg/scheduler/scheduler.go: schedule``): pop one head per active ClusterQueue,
+nominate every head against the cycle's snapshot (flavor assignment with its preemption oracle,
+victims for Preempt-mode assignments: ``assign.initial_assignment``), order the entries
+(classical sort or the fair-sharing tournament of ``fairshare.FairSharingIterator``), then
+process them one by one against the shared snapshot (§4.4): admit, issue preemptions, reserve
+capacity for a Preempt head without candidates, skip an entry whose victims overlap an earlier
+one (or recompute it: HEAD gate ``RecomputeAssignmentUponPreemptionTargetsOverlap``) or that no
+longer fits.  Between cycles the workload controller's handlers run (§14): victims release
+their quota and go back to their queue by creation time; the inadmissible workloads of their
+cohort tree are requeued.
+
+All rules of assignment and victim search live in ``assign`` and ``preemption``; this module
+only sequences them.  The engine is pure: no printing, no IO; results are frozen dataclasses.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+
+from quotactl.kueue.assign import Assignment, Mode, initial_assignment
+from quotactl.kueue.explain import (
+    MISCONFIGURED,
+    SUSPENDED,
+    WAITING_FOR_PREEMPTED_WORKLOADS,
+    WAITING_FOR_QUOTA,
+    _admission_check_blocker,
+    _namespace_check,
+    _queue_blocker,
+    make_assigner,
+)
+from quotactl.kueue.fairshare import FairSharingIterator
+from quotactl.kueue.options import EngineOptions
+from quotactl.kueue.preemption.common import Target
+from quotactl.kueue.priority import parse_time, queue_order_timestamp, workload_priority
+from quotactl.kueue.queueing import queue_order_key
+from quotactl.kueue.quota import ClusterQueueNode, Snapshot, build_snapshot, cq_available
+from quotactl.kueue.workload import AdmittedWorkload, pod_set_requests
+from quotactl.model.kueue import KueueCluster, Workload
+from quotactl.model.quantity import Quantity
+
+# Messages Kueue writes (§4.4).
+MSG_NO_LONGER_FITS = "Workload no longer fits after processing another workload"
+MSG_OVERLAP = "Workload has overlapping preemption targets with another workload"
+MSG_DEFERRED = ("Workload has overlapping preemption targets with another workload, but will fit after these "
+                "preemptions complete")
+
+# Outcomes of one head in one cycle.
+ADMITTED = "Admitted"
+PREEMPTING = "Preempting"  # issued preemptions, waits for the victims to go
+DEFERRED = "Deferred"  # DeferredFit: will fit once earlier preemptions complete
+SKIPPED = "Skipped"  # failed after nomination (overlap / no longer fits): requeued at once
+PENDING = "Pending"  # NoFit / Preempt without candidates
+NOT_NOMINATED = "NotNominated"  # namespace selector, admission checks
+
+# Observed on Kueue (kueue-fix-schedule): a workload evicted by a preemption inside its own
+# ClusterQueue is not retaken as a head until a later inadmissible requeue in its tree, while a
+# victim of a cohort preemption is back in the active queue in the next cycle.
+VICTIMS_PARKED = True
+DEFAULT_START = datetime(2026, 3, 2, 9, 0, 0, tzinfo=timezone.utc)
+
+
+# ----------------------------------------------------------------------------- results ---
+
+@dataclass(frozen=True)
+class Admission:
+    workload: str
+    cluster_queue: str
+    cycle: int
+    borrowing: bool
+    flavors: dict  # pod set -> resource -> flavor
+    counts: dict  # pod set -> admitted count
+    priority: int
+
+
+@dataclass(frozen=True)
+class Preemption:
+    workload: str
+    cluster_queue: str
+    by: str
+    reason: str
+    cycle: int
+    priority: int
+
+
+@dataclass(frozen=True)
+class HeadOutcome:
+    workload: str
+    cluster_queue: str
+    outcome: str
+    reason: str | None
+    message: str
+    borrowing: bool = False
+    victims: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CycleReport:
+    number: int
+    heads: tuple[HeadOutcome, ...]  # in processing order
+    admitted: tuple[Admission, ...]
+    preempted: tuple[Preemption, ...]
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.admitted or self.preempted)
+
+
+@dataclass(frozen=True)
+class PendingWorkload:
+    workload: str
+    cluster_queue: str | None
+    reason: str
+    message: str
+    inadmissible: bool
+
+
+@dataclass(frozen=True)
+class UsageRow:
+    node: str
+    kind: str  # ClusterQueue | Cohort
+    flavor: str
+    resource: str
+    usage: int
+    nominal: int  # a cohort: its subtree quota
+    limit: int | None  # nominal + borrowingLimit (ClusterQueue), None when unlimited
+    lending_limit: int | None
+
+
+@dataclass(frozen=True)
+class Livelock:
+    workloads: tuple[str, ...]
+    period: int
+    first_cycle: int  # the cycle whose end state repeats
+    why: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ScheduleResult:
+    cycles: tuple[CycleReport, ...]
+    admitted: tuple[Admission, ...]
+    preempted: tuple[Preemption, ...]
+    pending: tuple[PendingWorkload, ...]
+    final_admitted: dict  # workload -> (cluster queue, flavors)
+    usage: tuple[UsageRow, ...]
+    converged: bool
+    livelock: Livelock | None
+    last_change: int  # the last cycle that admitted or preempted (0: none)
+    fair_sharing: bool
+    stopped: str  # fixpoint | cycles | livelock | limit
+
+    @property
+    def cycles_run(self) -> int:
+        return len(self.cycles)
+
+
+# -------------------------------------------------------------------- simulation state ---
+
+class _Admitted(AdmittedWorkload):
+    """A workload admitted during the run (its admission is the assignment, not the input's)."""
+
+    def __init__(self, wl: Workload, cq: str, cluster: KueueCluster, options: EngineOptions,
+                 assignment: Assignment, reserved_at: datetime):
+        self.key = wl.key
+        self.workload = wl
+        self.cluster_queue = cq
+        self._cluster = cluster
+        self._options = options
+        self._priority = None
+        self._queue_ts = None
+        self._reserved_at = reserved_at
+        self._evicted = False
+        self.usage = {fr: v for fr, v in assignment.usage.items() if v}
+        frs = set()
+        ps_rows = []
+        for ps in assignment.pod_sets:
+            flavors = {res: fa.flavor for res, fa in ps.flavors.items()}
+            for res, fl in flavors.items():
+                frs.add((fl, res))
+            ps_usage = {}
+            for res, fl in flavors.items():
+                v = ps.requests.get(res, 0)
+                if v:
+                    ps_usage[(fl, res)] = v
+            ps_rows.append((ps.name, ps.count, ps_usage, flavors))
+        self.flavor_resources = frozenset(frs)
+        self._rows = ps_rows
+
+    def _assignments(self):
+        yield from self._rows
+
+
+@dataclass
+class _Entry:
+    wl: Workload
+    cq: ClusterQueueNode
+    assignment: Assignment | None
+    targets: tuple[Target, ...]
+    priority: int
+    ts: datetime
+    outcome: str = PENDING
+    reason: str | None = None
+    message: str = ""
+    immediate: bool = False  # requeue into the heap whatever the strategy
+    drop_inadmissible: bool = False  # namespace mismatch: parked even under StrictFIFO
+
+    # TournamentEntry protocol
+    @property
+    def key(self) -> str:
+        return self.wl.key
+
+    @property
+    def cluster_queue(self) -> str:
+        return self.cq.name
+
+    @property
+    def usage(self) -> dict:
+        return {fr: v for fr, v in (self.assignment.usage if self.assignment else {}).items() if v}
+
+    @property
+    def queue_order_timestamp(self) -> datetime:
+        return self.ts
+
+
+class _Queue:
+    """One ClusterQueue's pending workloads: the active heap (sorted list) and the inadmissible set."""
+
+    __slots__ = ("name", "active", "inadmissible", "sticky", "strict")
+
+    def __init__(self, name: str, strict: bool):
+        self.name = name
+        self.active: list[tuple] = []  # (order key, workload key)
+        self.inadmissible: dict[str, tuple] = {}
+        self.sticky: str | None = None
+        self.strict = strict
+
+    def push(self, okey: tuple) -> None:
+        self.inadmissible.pop(okey[-1], None)
+        bisect.insort(self.active, okey)
+
+    def pop(self) -> tuple | None:
+        if not self.active:
+            return None
+        if self.sticky is not None:
+            for i, k in enumerate(self.active):
+                if k[-1] == self.sticky:
+                    return self.active.pop(i)
+        return self.active.pop(0)
+
+    def park(self, okey: tuple) -> None:
+        self.inadmissible[okey[-1]] = okey
+
+    def requeue_inadmissible(self) -> None:
+        for okey in self.inadmissible.values():
+            bisect.insort(self.active, okey)
+        self.inadmissible.clear()
+
+    def state(self) -> tuple:
+        return (tuple(k[-1] for k in self.active), frozenset(self.inadmissible), self.sticky)
+
+
+def _requests_exceed_limits(wl: Workload) -> str | None:
+    """``ValidateAdmissibility``'s resource check: a container requesting more than its limit."""
+    data = wl.source.data if wl.source is not None else {}
+    bad = []
+    for i, ps in enumerate(((data.get("spec") or {}).get("podSets")) or []):
+        spec = ((ps or {}).get("template") or {}).get("spec") or {}
+        for kind in ("initContainers", "containers"):
+            for j, c in enumerate(spec.get(kind) or []):
+                res = (c or {}).get("resources") or {}
+                req, lim = res.get("requests") or {}, res.get("limits") or {}
+                for name, v in req.items():
+                    if name in lim:
+                        try:
+                            if Quantity.parse(v) > Quantity.parse(lim[name]):
+                                bad.append(f"spec.podSets[{i}].template.spec.{kind}[{j}].resources.requests[{name}]")
+                        except (ValueError, TypeError):
+                            continue
+    if not bad:
+        return None
+    return "resource validation failed: " + ", ".join(f"{b}: must be less than or equal to {b.split('[')[-1][:-1]} limit"
+                                                     for b in bad)
+
+
+def _max_time(cluster: KueueCluster) -> datetime | None:
+    best = None
+    for wl in cluster.workloads.values():
+        for raw in [wl.creation_timestamp] + [c.last_transition_time for c in wl.conditions.values()]:
+            t = parse_time(raw) if raw else None
+            if t is not None and (best is None or t > best):
+                best = t
+    return best
+
+
+class Scheduler:
+    """The cycle machinery over one cluster model (mutable inside; results are frozen)."""
+
+    def __init__(self, cluster: KueueCluster, options: EngineOptions):
+        self.cluster = cluster
+        self.options = options
+        self.snapshot: Snapshot = build_snapshot(cluster, options)
+        self.queues: dict[str, _Queue] = {}
+        self.blocked: dict[str, PendingWorkload] = {}  # never queued (queue checks failed)
+        self.last: dict[str, HeadOutcome] = {}
+        self.okeys: dict[str, tuple] = {}
+        self.shapes: dict[str, tuple] = {}
+        self.versions: dict[str, int] = {}
+        self.nominations: dict[str, tuple] = {}
+        latest = _max_time(cluster)
+        self.start = DEFAULT_START if latest is None or latest < DEFAULT_START else \
+            latest.replace(microsecond=0) + timedelta(seconds=1)
+        for name, cq in self.snapshot.cluster_queues.items():
+            self.queues[name] = _Queue(name, cq.spec.queueing_strategy == "StrictFIFO")
+        for key in sorted(cluster.workloads):
+            wl = cluster.workloads[key]
+            if wl.has_quota_reservation or wl.is_finished or not wl.active:
+                continue
+            self._enqueue(wl)
+
+    # -- queues --------------------------------------------------------------------------
+    def _okey(self, wl: Workload) -> tuple:
+        k = self.okeys.get(wl.key)
+        if k is None:
+            k = self.okeys[wl.key] = queue_order_key(self.cluster, wl, self.options)
+        return k
+
+    def _enqueue(self, wl: Workload, park: bool = False) -> None:
+        blocker, cq_name, _inactive = _queue_blocker(self.cluster, self.snapshot, wl)
+        if blocker is not None and blocker.reason != "PendingEvaluation":
+            self.blocked[wl.key] = PendingWorkload(wl.key, cq_name, blocker.reason, blocker.message, False)
+            return
+        self.blocked.pop(wl.key, None)
+        if park:
+            self.queues[cq_name].park(self._okey(wl))
+        else:
+            self.queues[cq_name].push(self._okey(wl))
+
+    def _shape(self, wl: Workload) -> tuple:
+        s = self.shapes.get(wl.key)
+        if s is None:
+            pr = workload_priority(self.cluster, wl, self.options.gates).value
+            reqs = pod_set_requests(wl, self.options)
+            s = (pr, tuple((ps.name, ps.count, ps.min_count, tuple(sorted(r.per_pod.items())),
+                            tuple(sorted(ps.pod.node_selector.items())), repr(ps.pod.tolerations))
+                           for ps, r in zip(wl.pod_sets, reqs, strict=False)))
+            self.shapes[wl.key] = s
+        return s
+
+    def state(self) -> tuple:
+        adm = frozenset((k, w.flavor_resources)
+                        for cq in self.snapshot.cluster_queues.values() for k, w in cq.workloads.items())
+        return (adm, tuple(q.state() for _n, q in sorted(self.queues.items())))
+
+    def has_active_heads(self) -> bool:
+        return any(q.active for n, q in self.queues.items() if self.snapshot.cluster_queues[n].active)
+
+    # -- one cycle -----------------------------------------------------------------------
+    def _nominate(self, wl: Workload, cq: ClusterQueueNode) -> _Entry:
+        pr = workload_priority(self.cluster, wl, self.options.gates).value
+        ts = queue_order_timestamp(wl, self.options.gates, self.options.requeuing_timestamp)
+        e = _Entry(wl, cq, None, (), pr, ts)
+        if _admission_check_blocker(wl):
+            e.outcome, e.reason, e.message = NOT_NOMINATED, "PendingEvaluation", "The workload has failed admission checks"
+            return e
+        err = _requests_exceed_limits(wl)
+        if err is not None:
+            e.outcome, e.reason, e.message = NOT_NOMINATED, MISCONFIGURED, err
+            e.drop_inadmissible = True
+            return e
+        blocker, _note = _namespace_check(self.cluster, cq, wl)
+        if blocker is not None:
+            e.outcome, e.reason, e.message = NOT_NOMINATED, MISCONFIGURED, blocker.message
+            e.drop_inadmissible = True
+            return e
+        # The nomination reads only the cycle-start snapshot of the workload's cohort tree: reuse
+        # it while nothing was admitted to or evicted from that tree.
+        tree = self._tree(cq)
+        version = self.versions.get(tree, 0)
+        hit = self.nominations.get(wl.key)
+        if hit is not None and hit[0] == (tree, version):
+            e.assignment, e.targets = hit[1], hit[2]
+            return e
+        init = initial_assignment(make_assigner(self.cluster, self.snapshot, wl, cq))
+        e.assignment, e.targets = init.assignment, tuple(init.targets)
+        self.nominations[wl.key] = ((tree, version), e.assignment, e.targets)
+        return e
+
+    @staticmethod
+    def _tree(cq: ClusterQueueNode) -> str:
+        return cq.root().name if cq.parent is not None else "\0" + cq.name
+
+    def _touch(self, cq: ClusterQueueNode) -> None:
+        t = self._tree(cq)
+        self.versions[t] = self.versions.get(t, 0) + 1
+
+    def _order(self, entries: list[_Entry]):
+        if self.options.fair_sharing:
+            it = FairSharingIterator(self.snapshot, entries)
+            while it.has_next():
+                yield it.pop()
+            return
+        entries = sorted(entries, key=lambda e: (e.assignment.borrowing, -e.priority if self._psort else 0, e.ts,
+                                                 e.wl.key))
+        yield from entries
+
+    @property
+    def _psort(self) -> bool:
+        return self.options.gates.enabled("PrioritySortingWithinCohort")
+
+    def _fits(self, cq: ClusterQueueNode, usage: dict, removed: list[AdmittedWorkload]) -> bool:
+        snap = self.snapshot
+        for w in removed:
+            snap.remove_usage(snap.cluster_queues[w.cluster_queue], w.usage)
+        try:
+            return all(cq_available(cq, fr) >= v for fr, v in usage.items())
+        finally:
+            for w in removed:
+                snap.add_usage(snap.cluster_queues[w.cluster_queue], w.usage)
+
+    def _reserve(self, e: _Entry) -> dict:
+        cq = e.cq
+        out = {}
+        for fr, v in e.usage.items():
+            q = cq.quota_for(fr)
+            used = cq.usage.get(fr, 0)
+            if e.assignment.borrowing > 0:
+                out[fr] = v if q.borrowing_limit is None else min(v, q.nominal + q.borrowing_limit - used)
+            else:
+                out[fr] = max(0, min(v, q.nominal - used))
+        return {fr: v for fr, v in out.items() if v > 0}
+
+    def _recompute(self, e: _Entry, claimed: dict[str, AdmittedWorkload]) -> None:
+        """HEAD: the victims overlap earlier claims; recompute as if those were already gone."""
+        snap = self.snapshot
+        gone = [w for w in claimed.values() if w.key in snap.cluster_queues[w.cluster_queue].workloads]
+        for w in gone:
+            snap.remove_workload(w)
+        try:
+            init = initial_assignment(make_assigner(self.cluster, snap, e.wl, e.cq))
+        finally:
+            for w in gone:
+                snap.add_workload(w)
+        e.assignment, e.targets = init.assignment, tuple(init.targets)
+
+    def run_cycle(self, number: int) -> CycleReport:
+        snap = self.snapshot
+        now = self.start + timedelta(seconds=number - 1)
+        heads: list[tuple[_Queue, tuple]] = []
+        for name in sorted(self.queues):
+            cq = snap.cluster_queues[name]
+            if not cq.active:
+                continue
+            okey = self.queues[name].pop()
+            if okey is not None:
+                heads.append((self.queues[name], okey))
+        entries = [self._nominate(self.cluster.workloads[okey[-1]], snap.cluster_queues[q.name]) for q, okey in heads]
+        by_key = {e.wl.key: e for e in entries}
+        candidates = [e for e in entries if e.outcome != NOT_NOMINATED]
+        claimed: dict[str, AdmittedWorkload] = {}
+        temp: list[tuple[ClusterQueueNode, dict]] = []
+        processed: list[_Entry] = [e for e in entries if e.outcome == NOT_NOMINATED]
+        admitted: list[Admission] = []
+        preempted: list[Preemption] = []
+        recompute = self.options.gates.enabled("RecomputeAssignmentUponPreemptionTargetsOverlap")
+        for e in self._order(candidates):
+            processed.append(e)
+            deferred = False
+            if recompute and e.targets and any(t.key in claimed for t in e.targets):
+                self._recompute(e, claimed)
+                if e.assignment.representative_mode == Mode.Fit:
+                    deferred = True
+            a = e.assignment
+            mode = a.representative_mode
+            usage = e.usage
+            if mode == Mode.NoFit:
+                e.outcome, e.reason, e.message = PENDING, a.no_fit_reason or WAITING_FOR_QUOTA, a.message()
+                continue
+            if mode == Mode.Preempt and not e.targets:
+                e.outcome, e.reason, e.message = PENDING, WAITING_FOR_QUOTA, a.message()
+                if e.cq.preemption.reclaim_within_cohort != "Any":
+                    r = self._reserve(e)
+                    if r:
+                        snap.add_usage(e.cq, r)
+                        temp.append((e.cq, r))
+                continue
+            if deferred:
+                snap.add_usage(e.cq, usage)
+                temp.append((e.cq, usage))
+                e.outcome, e.reason, e.message, e.immediate = DEFERRED, WAITING_FOR_PREEMPTED_WORKLOADS, MSG_DEFERRED, True
+                continue
+            if any(t.key in claimed for t in e.targets):
+                e.outcome, e.reason, e.message, e.immediate = SKIPPED, WAITING_FOR_QUOTA, MSG_OVERLAP, True
+                continue
+            if not self._fits(e.cq, usage, list(claimed.values()) + [t.workload for t in e.targets]):
+                e.outcome, e.reason, e.message, e.immediate = SKIPPED, WAITING_FOR_QUOTA, MSG_NO_LONGER_FITS, True
+                continue
+            for t in e.targets:
+                claimed[t.key] = t.workload
+            if mode == Mode.Preempt:
+                snap.add_usage(e.cq, usage)
+                temp.append((e.cq, usage))
+                n = len(e.targets)
+                e.outcome, e.reason, e.immediate = PREEMPTING, WAITING_FOR_PREEMPTED_WORKLOADS, True
+                e.message = f"{a.message()}. Pending the preemption of {n} workload(s)"
+                for t in e.targets:
+                    preempted.append(Preemption(t.key, t.cluster_queue, e.wl.key, t.reason, number, t.workload.priority))
+                q = self.queues[e.cq.name]
+                if not q.strict:
+                    q.sticky = e.wl.key
+                continue
+            info = _Admitted(e.wl, e.cq.name, self.cluster, self.options, a, now)
+            snap.add_workload(info)
+            self._touch(e.cq)
+            e.outcome, e.reason, e.message = ADMITTED, None, ""
+            admitted.append(Admission(e.wl.key, e.cq.name, number, a.borrows(),
+                                      {ps.name: {r: fa.flavor for r, fa in sorted(ps.flavors.items())}
+                                       for ps in a.pod_sets},
+                                      {ps.name: ps.count for ps in a.pod_sets}, e.priority))
+        # the cycle's temporary usage (preemptors, reservations) lives only in this cycle's snapshot
+        for cq, u in reversed(temp):
+            snap.remove_usage(cq, u)
+        # requeueAndUpdate
+        outcomes = []
+        for q, okey in heads:
+            e = by_key[okey[-1]]
+            if e.outcome == ADMITTED:
+                if q.sticky == e.wl.key:
+                    q.sticky = None
+                continue
+            if e.immediate or (q.strict and not e.drop_inadmissible):
+                q.push(okey)
+            else:
+                q.park(okey)
+                if self.options.gates.enabled("SchedulingEquivalenceHashing") and e.outcome == PENDING \
+                        and not q.strict:
+                    shape = self._shape(e.wl)
+                    keep = []
+                    for k in q.active:
+                        if self._shape(self.cluster.workloads[k[-1]]) == shape:
+                            q.park(k)
+                        else:
+                            keep.append(k)
+                    q.active = keep
+        for e in processed:
+            outcomes.append(HeadOutcome(e.wl.key, e.cq.name, e.outcome, e.reason, e.message,
+                                        bool(e.assignment and e.assignment.borrows()),
+                                        tuple(t.key for t in e.targets) if e.outcome == PREEMPTING else ()))
+            self.last[e.wl.key] = outcomes[-1]
+        # between cycles: victims release their quota and are requeued; their tree's
+        # inadmissible workloads come back
+        trees: set[str] = set()
+        victims: list[tuple[Workload, bool]] = []
+        for p in preempted:
+            w = snap.cluster_queues[p.cluster_queue].workloads.get(p.workload)
+            if w is None:
+                continue
+            snap.remove_workload(w)
+            self.last.pop(p.workload, None)
+            cq = snap.cluster_queues[p.cluster_queue]
+            self._touch(cq)
+            trees.add(cq.root().name if cq.parent is not None else "\0" + cq.name)
+            victims.append((self.cluster.workloads[p.workload], p.reason == "InClusterQueue"))
+        if trees:
+            for name, q in self.queues.items():
+                cq = snap.cluster_queues[name]
+                t = cq.root().name if cq.parent is not None else "\0" + cq.name
+                if t in trees:
+                    q.requeue_inadmissible()
+        for wl, same_cq in victims:
+            self._enqueue(wl, park=VICTIMS_PARKED and same_cq)
+        for q in self.queues.values():
+            if q.sticky is not None and q.sticky not in {k[-1] for k in q.active} and q.sticky not in q.inadmissible:
+                q.sticky = None
+        return CycleReport(number, tuple(outcomes), tuple(admitted), tuple(preempted))
+
+    # -- results -------------------------------------------------------------------------
+    def pending(self) -> tuple[PendingWorkload, ...]:
+        out = list(self.blocked.values())
+        for name, q in self.queues.items():
+            cq = self.snapshot.cluster_queues[name]
+            for okey, parked in [(k, False) for k in q.active] + [(k, True) for k in q.inadmissible.values()]:
+                key = okey[-1]
+                h = self.last.get(key)
+                if not cq.active:
+                    out.append(PendingWorkload(key, name, SUSPENDED, f"ClusterQueue {name} is inactive", parked))
+                elif h is not None and h.outcome != ADMITTED:
+                    out.append(PendingWorkload(key, name, h.reason or WAITING_FOR_QUOTA, h.message, parked))
+                else:
+                    out.append(PendingWorkload(key, name, "Pending",
+                                               f"waiting in ClusterQueue {name}'s queue behind other workloads", parked))
+        return tuple(sorted(out, key=lambda p: p.workload))
+
+    def usage_rows(self) -> tuple[UsageRow, ...]:
+        rows = []
+        snap = self.snapshot
+        for name in sorted(snap.cluster_queues):
+            cq = snap.cluster_queues[name]
+            for fr in sorted(set(cq.quotas) | {fr for fr, v in cq.usage.items() if v}, key=lambda f: (f[1], f[0])):
+                q = cq.quota_for(fr)
+                lim = None if (cq.parent is not None and q.borrowing_limit is None) else \
+                    q.nominal + (q.borrowing_limit or 0) if cq.parent is not None else q.nominal
+                rows.append(UsageRow(name, "ClusterQueue", fr[0], fr[1], cq.usage.get(fr, 0), q.nominal, lim,
+                                     q.lending_limit))
+        for name in sorted(snap.cohorts):
+            c = snap.cohorts[name]
+            for fr in sorted(set(c.subtree_quota) | {fr for fr, v in c.usage.items() if v}, key=lambda f: (f[1], f[0])):
+                q = c.quotas.get(fr)
+                rows.append(UsageRow(name, "Cohort", fr[0], fr[1], c.usage.get(fr, 0), c.subtree_quota.get(fr, 0),
+                                     None, q.lending_limit if q is not None else None))
+        return tuple(rows)
+
+    def final_admitted(self) -> dict:
+        out = {}
+        for cq in self.snapshot.cluster_queues.values():
+            for k, w in cq.workloads.items():
+                fl: dict = {}
+                for ps, _count, _u, flavors in w._assignments():
+                    fl[ps] = dict(sorted(flavors.items()))
+                out[k] = (cq.name, fl)
+        return dict(sorted(out.items()))
+
+
+def schedule(cluster: KueueCluster, options: EngineOptions, *, cycles: int | None = None,
+             max_cycles: int = 10_000, on_cycle=None) -> ScheduleResult:
+    """Run cycles until the fixpoint (no active head left, or a cycle changes neither workloads
+    nor queues), a livelock (an earlier end-of-cycle state repeats after changes), or ``cycles``.
+    ``on_cycle(scheduler, report)``: an optional observer (property tests check invariants there)."""
+    s = Scheduler(cluster, options)
+    reports: list[CycleReport] = []
+    seen: dict[tuple, int] = {s.state(): 0}
+    livelock = None
+    stopped = "fixpoint"
+    limit = cycles if cycles is not None else max_cycles
+    n = 0
+    while n < limit:
+        if cycles is None and not s.has_active_heads():
+            break
+        n += 1
+        rep = s.run_cycle(n)
+        reports.append(rep)
+        if on_cycle is not None:
+            on_cycle(s, rep)
+        if cycles is not None:
+            continue
+        st = s.state()
+        prev = seen.get(st)
+        if prev is not None:
+            window = reports[prev:]
+            if any(r.changed for r in window):
+                flop = sorted({p.workload for r in window for p in r.preempted}
+                              | {a.workload for r in window for a in r.admitted})
+                why = tuple(sorted({f"{p.workload} preempted by {p.by} ({p.reason}) in cycle {p.cycle}"
+                                    for r in window for p in r.preempted}))
+                livelock = Livelock(tuple(flop), n - prev, prev, why)
+                stopped = "livelock"
+            break
+        seen[st] = n
+    else:
+        stopped = "cycles" if cycles is not None else "limit"
+    if cycles is not None:
+        stopped = "cycles"
+    admitted = tuple(a for r in reports for a in r.admitted)
+    preempted = tuple(p for r in reports for p in r.preempted)
+    last = max((r.number for r in reports if r.changed), default=0)
+    return ScheduleResult(tuple(reports), admitted, preempted, s.pending(), s.final_admitted(), s.usage_rows(),
+                          converged=livelock is None and stopped != "limit", livelock=livelock, last_change=last,
+                          fair_sharing=options.fair_sharing, stopped=stopped)

@@ -1,0 +1,42 @@
+"""``quotactl diff --output json`` (schema: schemas/output/diff.json).  Formatting only."""
+
+from __future__ import annotations
+
+import json
+
+from quotactl.kueue.amounts import format_amount
+from quotactl.kueue.diff import DiffResult
+from quotactl.report.schedule_json import document as schedule_document
+
+
+def _amt(res: str, v: int | None):
+    return None if v is None else (format_amount(res, v) if res != "*" else v)
+
+
+def document(d: DiffResult, failed: tuple[str, ...] = ()) -> dict:
+    def side(r):
+        doc = schedule_document(r)
+        return {k: doc[k] for k in ("cycles", "converged", "admitted", "preempted", "pending", "finalAdmitted")
+                } | ({"livelock": doc["livelock"]} if "livelock" in doc else {})
+    return {
+        "version": 1,
+        "workloads": [{"workload": w.workload, "change": w.kind, "before": w.before, "after": w.after,
+                       **({"detail": w.detail} if w.detail else {})} for w in d.workloads],
+        "summary": {"losesAdmission": len(d.starvation), "newlyPreempted": len(d.evictions),
+                    "newlyAdmitted": len(d.of_kind("newlyAdmitted")), "moved": len(d.of_kind("moved")),
+                    "capacityChanges": len(d.capacity)},
+        "capacity": [{"node": c.node, "kind": c.kind, "flavor": c.flavor, "resource": c.resource, "field": c.field,
+                      "before": _amt(c.resource, c.before), "after": _amt(c.resource, c.after)} for c in d.capacity],
+        "usage": [{"node": u.node, "kind": u.kind, "flavor": u.flavor, "resource": u.resource,
+                   "before": format_amount(u.resource, u.before), "after": format_amount(u.resource, u.after)}
+                  for u in d.usage],
+        "onlyInBase": list(d.only_in_base),
+        "onlyInHead": list(d.only_in_head),
+        "failed": list(failed),
+        "base": side(d.base),
+        "head": side(d.head),
+    }
+
+
+def render(d: DiffResult, failed: tuple[str, ...] = ()) -> str:
+    return json.dumps(document(d, failed), indent=2) + "\n"

@@ -1,0 +1,222 @@
+"""Human ``quotactl preempt`` output: ``table`` (rich, on a terminal) and ``plain`` (piped or
+NO_COLOR: the same report without boxes or colour).  Formatting only: every number and every
+sentence of reasoning comes from the decision model."""
+
+from __future__ import annotations
+
+from rich import box
+from rich.console import Group
+from rich.padding import Padding
+from rich.table import Table
+from rich.text import Text
+
+from quotactl.kueue.amounts import format_amount
+from quotactl.kueue.preemption.decision import PreemptDecision
+from quotactl.report.console import render_to_text
+
+_ACTION_STYLE = {"removed": "yellow", "kept": "bold red", "put-back": "green", "skipped": "dim",
+                 "deferred": "cyan", "rejected": "dim"}
+_REASON_STYLE = {"InClusterQueue": "yellow", "InCohortReclamation": "magenta", "InCohortFairSharing": "cyan",
+                 "InCohortReclaimWhileBorrowing": "red"}
+_MAX_EXCLUDED_NAMES = 5
+
+
+def _table(title: str | None, columns, plain: bool, no_wrap=()) -> Table:
+    t = Table(title=Text(title, style="bold") if title else None, title_justify="left",
+              box=None if plain else box.SIMPLE_HEAD, header_style="bold", pad_edge=False)
+    for col, just, ratio in columns:
+        t.add_column(col, justify=just, overflow="fold", ratio=ratio, no_wrap=col in no_wrap)
+    return t
+
+
+def _indented(text: Text, left: int) -> Padding:
+    """A line that wraps under itself rather than at the left margin."""
+    return Padding(text, (0, 0, 0, left))
+
+
+def _heading(d: PreemptDecision) -> list:
+    e = d.explanation
+    w = e.workload
+    title = Text("Preemption for ", style="bold")
+    title.append(w.key, style="bold cyan")
+    out = [title]
+    route = []
+    if w.cluster_queue:
+        route.append(f"ClusterQueue {w.cluster_queue}")
+    if w.cohort_path:
+        route.append("cohort " + "/".join(w.cohort_path))
+    if route:
+        out.append(Text("  queue:      " + " → ".join(route)))
+    out.append(Text(f"  priority:   {w.priority.value}"))
+    if d.policies:
+        pol = ", ".join(f"{k} {v}" for k, v in d.policies.items())
+        out.append(Text(f"  policies:   {pol}"))
+    if d.fair_sharing:
+        out.append(Text("  fair sharing: on (strategies " + ", ".join(d.strategies) + ")"))
+    return out
+
+
+def _verdict(d: PreemptDecision) -> list:
+    e = d.explanation
+    line = Text("Verdict: ", style="bold")
+    line.append(d.summary, style="bold yellow" if d.victims else ("bold green" if d.blocking and
+                                                                   d.blocking.rule == "Fits" else "bold red"))
+    out = [line]
+    if d.representative_mode:
+        out.append(Text(f"  mode:     {d.representative_mode}"))
+    if e.reason:
+        out.append(Text(f"  reason:   {e.reason}"))
+    if d.message:
+        out.append(Text(f"  message:  {d.message}"))
+    return out
+
+
+def _assignment(d: PreemptDecision) -> list:
+    a = d.explanation.assignment
+    if a is None:
+        return []
+    if d.pinned:
+        pins = ", ".join(f"{ps + ':' if ps else ''}{r}={f}" for ps, r, f in d.pinned)
+        out = [Text(f"Flavor assignment (what-if: only {pins}; not necessarily Kueue's own choice)", style="bold")]
+    else:
+        out = [Text("Flavor assignment (Kueue's own, with its preemption oracle)", style="bold")]
+    for ps in a.pod_sets:
+        if ps.flavors:
+            parts = []
+            for r, fa in ps.flavors.items():
+                how = fa.mode.name
+                if fa.mode.name == "Preempt":
+                    how = {"NoCandidates": "Preempt, no candidates", "Reclaim": "Preempt, reclaim only"}.get(
+                        fa.preemption_mode.label, "Preempt")
+                if fa.borrow:
+                    how += ", borrows"
+                parts.append(f"{r} {format_amount(r, ps.requests.get(r, 0))} → {fa.flavor} ({how})")
+            out.append(Text(f"  {ps.name} ×{ps.count}: " + ", ".join(parts)))
+        else:
+            out.append(Text(f"  {ps.name} ×{ps.count}: no flavor"))
+    if d.frs_need_preemption:
+        out.append(Text("  needs preemption on: " + ", ".join(f"{r} in {f}" for f, r in d.frs_need_preemption)))
+    return out
+
+
+def _freed(v) -> str:
+    return ", ".join(f"{f.resource} {format_amount(f.resource, f.amount)} ({f.flavor})" for f in v.freed) or "-"
+
+
+def _victims(d: PreemptDecision, plain: bool) -> list:
+    if not d.victims:
+        return []
+    t = _table(f"Victims ({len(d.victims)})", [("workload", "left", None), ("ClusterQueue", "left", None),
+                                                ("priority", "right", None), ("admitted since", "left", None),
+                                                ("resources freed", "left", None), ("reason", "left", None)], plain,
+               no_wrap=("workload", "reason"))
+    for v in d.victims:
+        t.add_row(v.workload + (" (evicting)" if v.evicted else ""), v.cluster_queue, str(v.priority),
+                  v.admitted_since or "-", _freed(v), Text(v.reason, style=_REASON_STYLE.get(v.reason, "")))
+    return [t]
+
+
+def _attempts(d: PreemptDecision) -> list:
+    out = []
+    for i, at in enumerate(d.attempts, 1):
+        how = "borrowing allowed" if at.allow_borrowing else "the workload must end within its nominal quota"
+        if d.fair_sharing:
+            how = "fair sharing"
+        verdict = "a fitting set found" if at.fits else "no fitting set"
+        if out:
+            out.append(Text(""))
+        out.append(Text(f"Candidates considered — run {i} ({how}): {verdict}", style="bold"))
+        for n, s in enumerate(at.steps, 1):
+            line = Text(f"{n:>2}. ")
+            line.append(f"{s.action:<9}", style=_ACTION_STYLE.get(s.action, ""))
+            line.append(f" {s.workload} ({s.cluster_queue}, priority {s.priority}"
+                        + (f", admitted {s.admitted_since}" if s.admitted_since else "") + ")")
+            if s.reason and s.action in ("removed", "kept"):
+                line.append(" → ")
+                line.append(s.reason, style=_REASON_STYLE.get(s.reason, ""))
+            out.append(_indented(line, 2))
+            out.append(_indented(Text(s.detail, style="dim"), 16))
+        if not at.steps:
+            out.append(Text("  (no candidate)"))
+        for s in at.shortfall:
+            r = s.resource
+            out.append(Text(f"  still short: {r} in flavor {s.flavor}: needs {format_amount(r, s.request)}, "
+                            f"{format_amount(r, s.available)} available"
+                            + ("" if at.allow_borrowing else
+                               f", nominal headroom {_signed(r, s.nominal_headroom)}")))
+    return out
+
+
+def _signed(resource: str, v: int) -> str:
+    return format_amount(resource, v) if v >= 0 else "-" + format_amount(resource, -v)
+
+
+def _excluded(d: PreemptDecision) -> list:
+    if not d.excluded:
+        return []
+    total = sum(len(x.workloads) for x in d.excluded)
+    out = [Text(f"Not candidates ({total})", style="bold")]
+    for x in d.excluded:
+        names = ", ".join(x.workloads[:_MAX_EXCLUDED_NAMES])
+        more = f", … {len(x.workloads) - _MAX_EXCLUDED_NAMES} more" if len(x.workloads) > _MAX_EXCLUDED_NAMES else ""
+        out.append(Text(f"  - {x.why}: {names}{more}"))
+    return out
+
+
+def _usage(d: PreemptDecision, plain: bool) -> list:
+    if not d.usage:
+        return []
+    title = "Resulting usage (victims gone, workload admitted)" if d.victims else "Resulting usage (workload admitted)"
+    t = _table(title, [("node", "left", None), ("flavor/resource", "left", None), ("quota", "right", None),
+                       ("usage now", "right", None), ("usage after", "right", None),
+                       ("available now", "right", None), ("available after evictions", "right", None),
+                       ("", "left", None)], plain)
+    for u in d.usage:
+        r = u.resource
+        node = ("cohort " if u.kind == "Cohort" else "") + u.node
+        t.add_row(node, f"{r} ({u.flavor})", format_amount(r, u.quota), format_amount(r, u.usage_before),
+                  format_amount(r, u.usage_after), _signed(r, u.available_before), _signed(r, u.available_after),
+                  "borrowing" if u.borrowing_after else "")
+    return [t]
+
+
+def _share(v: float | None) -> str:
+    return "+Inf" if v is None else f"{v:g}"
+
+
+def _shares(d: PreemptDecision, plain: bool) -> list:
+    if not d.shares:
+        return []
+    t = _table(None, [("node", "left", None), ("share now", "right", None), ("after", "right", None)], plain)
+    for s in d.shares:
+        t.add_row(("cohort " if s.kind == "Cohort" else "") + s.node, _share(s.before), _share(s.after))
+    return [Text("Fair-sharing shares (weighted, per mille)", style="bold"), t]
+
+
+def _blocking(d: PreemptDecision) -> list:
+    b = d.blocking
+    if b is None or b.rule == "Fits":
+        return []
+    return [Text("Why nothing is preempted", style="bold"), Text(f"  {b.rule}: {b.message}")]
+
+
+def renderables(d: PreemptDecision, plain: bool) -> list:
+    parts = []
+    for section in (_heading(d), _verdict(d), _assignment(d), _victims(d, plain), _blocking(d),
+                    _attempts(d), _excluded(d), _usage(d, plain), _shares(d, plain)):
+        if section:
+            parts.append(Group(*section))
+    out = []
+    for i, p in enumerate(parts):
+        if i:
+            out.append(Text(""))
+        out.append(p)
+    return out
+
+
+def render_plain(d: PreemptDecision, width: int | None = None) -> str:
+    return render_to_text(renderables(d, plain=True), width=width, color=False)
+
+
+def render_table(d: PreemptDecision, width: int | None = None, color: bool = False) -> str:
+    return render_to_text(renderables(d, plain=False), width=width, color=color)

@@ -1,0 +1,57 @@
+"""``quotactl schedule --output json`` (cli-contract.md; schema: schemas/output/schedule.json).
+Pure formatting of ``cycle.ScheduleResult``."""
+
+from __future__ import annotations
+
+import json
+
+from quotactl.kueue.amounts import format_amount
+from quotactl.kueue.cycle import ScheduleResult
+
+SCHEMA_VERSION = 1
+
+
+def usage_doc(result: ScheduleResult) -> dict:
+    out: dict = {"clusterQueues": {}, "cohorts": {}}
+    for r in result.usage:
+        bucket = out["clusterQueues" if r.kind == "ClusterQueue" else "cohorts"].setdefault(r.node, {})
+        e = {"usage": format_amount(r.resource, r.usage),
+             ("nominal" if r.kind == "ClusterQueue" else "subtreeQuota"): format_amount(r.resource, r.nominal)}
+        if r.limit is not None:
+            e["limit"] = format_amount(r.resource, r.limit)
+        bucket.setdefault(r.flavor, {})[r.resource] = e
+    return out
+
+
+def document(result: ScheduleResult) -> dict:
+    doc: dict = {
+        "version": SCHEMA_VERSION,
+        "cycles": result.cycles_run,
+        "lastChangeCycle": result.last_change,
+        "fairSharing": result.fair_sharing,
+        "converged": result.converged,
+        "stopped": result.stopped,
+        "admitted": [{"workload": a.workload, "clusterQueue": a.cluster_queue, "cycle": a.cycle,
+                      "borrowing": a.borrowing, "flavors": a.flavors, "counts": a.counts, "priority": a.priority}
+                     for a in result.admitted],
+        "preempted": [{"workload": p.workload, "clusterQueue": p.cluster_queue, "by": p.by, "reason": p.reason,
+                       "cycle": p.cycle, "priority": p.priority} for p in result.preempted],
+        "pending": [{"workload": p.workload, "clusterQueue": p.cluster_queue, "reason": p.reason,
+                     "message": p.message, "inadmissible": p.inadmissible} for p in result.pending],
+        "finalAdmitted": {k: {"clusterQueue": cq, "flavors": fl} for k, (cq, fl) in result.final_admitted.items()},
+        "usage": usage_doc(result),
+        "cycleLog": [{"cycle": c.number,
+                      "heads": [{"workload": h.workload, "clusterQueue": h.cluster_queue, "outcome": h.outcome,
+                                 **({"reason": h.reason} if h.reason else {}),
+                                 **({"message": h.message} if h.message else {}),
+                                 **({"victims": list(h.victims)} if h.victims else {})} for h in c.heads]}
+                     for c in result.cycles],
+    }
+    if result.livelock is not None:
+        doc["livelock"] = {"workloads": list(result.livelock.workloads), "period": result.livelock.period,
+                           "repeatsStateOfCycle": result.livelock.first_cycle, "why": list(result.livelock.why)}
+    return doc
+
+
+def render(result: ScheduleResult) -> str:
+    return json.dumps(document(result), indent=2) + "\n"

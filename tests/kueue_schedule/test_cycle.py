@@ -1,0 +1,98 @@
+"""Unit tests of the cycle engine: in-cycle interactions (§4.4), requeueing (§4.1), the fixpoint
+and the livelock detection (§14)."""
+
+from __future__ import annotations
+
+from quotactl.kueue.cycle import MSG_NO_LONGER_FITS, PENDING, SKIPPED, schedule
+from quotactl.kueue.options import engine_options
+from quotactl.model.kueue import build_cluster
+from tests.kueue.builders import admitted, configuration, cq, flavor, objects, pending, with_queues
+
+RES = ["cpu", "memory"]
+
+
+def _world(dicts, fair=False):
+    cluster = build_cluster(objects(with_queues(dicts + [configuration(fair_sharing=fair)])))
+    return cluster, engine_options(cluster)
+
+
+def _q(f0=(0, 0), f1=(0, 0)):
+    return [(RES, [("f0", {"cpu": f0[0], "memory": f0[1]}), ("f1", {"cpu": f1[0], "memory": f1[1]})])]
+
+
+def livelock_world():
+    dicts = [flavor("f0"), flavor("f1"),
+             cq("cq0", _q(), cohort="pool"),
+             cq("cq1", _q(f1=(2, 0)), cohort="pool"),
+             cq("cq2", _q(f0=(0, 2)), cohort="pool"),
+             cq("cq3", _q(f1=(0, 2)), cohort="pool", reclaim="Any")]
+    dicts.append(pending("w0", "q-cq0", {"cpu": 1, "memory": 2}, created=1000))
+    for j in range(1, 8):
+        dicts.append(pending(f"w{j}", "q-cq0", {"cpu": 1, "memory": 1}, created=1000 + 7 * j))
+    dicts.append(pending("w8", "q-cq3", {"cpu": 1, "memory": 1}, created=1056))
+    return _world(dicts, fair=True)
+
+
+def test_livelock_is_detected_and_reported():
+    cluster, options = livelock_world()
+    r = schedule(cluster, options)
+    assert not r.converged and r.stopped == "livelock"
+    assert r.livelock is not None
+    assert "default/w0" in r.livelock.workloads
+    assert r.livelock.period >= 1
+    assert any("preempted by default/w8" in w for w in r.livelock.why)
+
+
+def test_livelock_run_with_cycles_just_runs():
+    cluster, options = livelock_world()
+    r = schedule(cluster, options, cycles=12)
+    assert r.cycles_run == 12 and r.stopped == "cycles"
+
+
+def test_admissions_consume_shared_quota_in_one_cycle():
+    """Two heads of one cohort fit on their own, but the second no longer fits after the first."""
+    dicts = [flavor("f0"), flavor("f1"),
+             cq("a", _q(f0=(2, 4)), cohort="pool"), cq("b", _q(f0=(2, 4)), cohort="pool")]
+    dicts += [pending("x", "q-a", {"cpu": 3, "memory": 1}, created=1000),
+              pending("y", "q-b", {"cpu": 3, "memory": 1}, created=1001)]
+    cluster, options = _world(dicts)
+    r = schedule(cluster, options, cycles=1)
+    assert [a.workload for a in r.admitted] == ["default/x"]
+    heads = {h.workload: h for h in r.cycles[0].heads}
+    assert heads["default/y"].outcome == SKIPPED and heads["default/y"].message == MSG_NO_LONGER_FITS
+
+
+def test_best_effort_fifo_exposes_next_head_next_cycle():
+    dicts = [flavor("f0"), flavor("f1"), cq("a", _q(f0=(2, 4)))]
+    dicts += [pending("big", "q-a", {"cpu": 4, "memory": 1}, created=1000),
+              pending("small", "q-a", {"cpu": 1, "memory": 1}, created=1001)]
+    cluster, options = _world(dicts)
+    r = schedule(cluster, options)
+    assert r.converged
+    assert [(a.workload, a.cycle) for a in r.admitted] == [("default/small", 2)]
+    assert r.cycles[0].heads[0].outcome == PENDING
+
+
+def test_strict_fifo_blocks_the_queue():
+    d = cq("a", _q(f0=(2, 4)))
+    d["spec"]["queueingStrategy"] = "StrictFIFO"
+    dicts = [flavor("f0"), flavor("f1"), d,
+             pending("big", "q-a", {"cpu": 4, "memory": 1}, created=1000),
+             pending("small", "q-a", {"cpu": 1, "memory": 1}, created=1001)]
+    cluster, options = _world(dicts)
+    r = schedule(cluster, options)
+    assert r.converged and not r.admitted
+    assert {p.workload for p in r.pending} == {"default/big", "default/small"}
+
+
+def test_preemptor_admitted_in_a_later_cycle_and_victim_released():
+    dicts = [flavor("f0"), flavor("f1"), cq("a", _q(f0=(2, 4)), within="LowerPriority"),
+             admitted("low", "a", {("f0", "cpu"): 2, ("f0", "memory"): 1}, priority=0),
+             pending("high", "q-a", {"cpu": 2, "memory": 1}, created=2000, priority=100)]
+    cluster, options = _world(dicts)
+    r = schedule(cluster, options)
+    assert [(p.workload, p.by, p.reason, p.cycle) for p in r.preempted] == [
+        ("default/low", "default/high", "InClusterQueue", 1)]
+    assert [(a.workload, a.cycle) for a in r.admitted] == [("default/high", 2)]
+    assert r.converged
+    assert {p.workload for p in r.pending} == {"default/low"}
