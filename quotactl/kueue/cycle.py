@@ -18,7 +18,7 @@ only sequences them.  The engine is pure: no printing, no IO; results are frozen
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 
 from quotactl.kueue.assign import Assignment, Mode, initial_assignment
@@ -37,7 +37,7 @@ from quotactl.kueue.options import EngineOptions
 from quotactl.kueue.preemption.common import Target
 from quotactl.kueue.priority import parse_time, queue_order_timestamp, workload_priority
 from quotactl.kueue.queueing import queue_order_key
-from quotactl.kueue.quota import ClusterQueueNode, Snapshot, build_snapshot, cq_available
+from quotactl.kueue.quota import ClusterQueueNode, ResourceGroupView, Snapshot, build_snapshot, cq_available
 from quotactl.kueue.workload import AdmittedWorkload, pod_set_requests
 from quotactl.model.kueue import KueueCluster, Workload
 from quotactl.model.quantity import Quantity
@@ -61,6 +61,24 @@ NOT_NOMINATED = "NotNominated"  # namespace selector, admission checks
 # victim of a cohort preemption is back in the active queue in the next cycle.
 VICTIMS_PARKED = True
 DEFAULT_START = datetime(2026, 3, 2, 9, 0, 0, tzinfo=timezone.utc)
+
+
+def _resume_scan(assigner, start: dict) -> None:
+    """Make ``assigner`` start each (pod set, resource group) flavor scan at ``start``'s index
+    (Kueue's scan progress across cycles, spec section 5.6); tried indices stay absolute."""
+    orig = assigner.find_flavor
+
+    def find_flavor(rg_index, rg, pod_set, requests, assigned):
+        s = start.get((pod_set.name, rg_index), 0)
+        if s <= 0 or s >= len(rg.flavors):
+            return orig(rg_index, rg, pod_set, requests, assigned)
+        view = ResourceGroupView(rg.covered_resources, tuple(rg.flavors[s:]))
+        flavors, status, attempts = orig(rg_index, view, pod_set, requests, assigned)
+        flavors = {r: (replace(fa, tried_flavor_idx=fa.tried_flavor_idx + s) if fa.tried_flavor_idx != -1 else fa)
+                   for r, fa in flavors.items()}
+        return flavors, status, attempts
+
+    assigner.find_flavor = find_flavor
 
 
 # ----------------------------------------------------------------------------- results ---
@@ -309,6 +327,11 @@ class Scheduler:
         self.shapes: dict[str, tuple] = {}
         self.versions: dict[str, int] = {}
         self.nominations: dict[str, tuple] = {}
+        # flavor scan progress (Kueue's workload.Info.LastAssignment): key -> (cycle, CQ eviction
+        # count at that cycle, {(pod set, resource group): last tried flavor index or -1})
+        self.scan: dict[str, tuple[int, int, dict]] = {}
+        self.evictions: dict[str, int] = {}
+        self.cycle_no = 0
         latest = _max_time(cluster)
         self.start = DEFAULT_START if latest is None or latest < DEFAULT_START else \
             latest.replace(microsecond=0) + timedelta(seconds=1)
@@ -352,7 +375,8 @@ class Scheduler:
     def state(self) -> tuple:
         adm = frozenset((k, w.flavor_resources)
                         for cq in self.snapshot.cluster_queues.values() for k, w in cq.workloads.items())
-        return (adm, tuple(q.state() for _n, q in sorted(self.queues.items())))
+        scan = frozenset((k, tuple(sorted(v[2].items()))) for k, v in self.scan.items())
+        return (adm, tuple(q.state() for _n, q in sorted(self.queues.items())), scan)
 
     def has_active_heads(self) -> bool:
         return any(q.active for n, q in self.queues.items() if self.snapshot.cluster_queues[n].active)
@@ -379,14 +403,51 @@ class Scheduler:
         # it while nothing was admitted to or evicted from that tree.
         tree = self._tree(cq)
         version = self.versions.get(tree, 0)
+        start = self._scan_start(wl, cq)
         hit = self.nominations.get(wl.key)
-        if hit is not None and hit[0] == (tree, version):
+        if hit is not None and hit[0] == (tree, version, start):
             e.assignment, e.targets = hit[1], hit[2]
             return e
-        init = initial_assignment(make_assigner(self.cluster, self.snapshot, wl, cq))
+        assigner = make_assigner(self.cluster, self.snapshot, wl, cq)
+        if start:
+            _resume_scan(assigner, dict(start))
+        init = initial_assignment(assigner)
         e.assignment, e.targets = init.assignment, tuple(init.targets)
-        self.nominations[wl.key] = ((tree, version), e.assignment, e.targets)
+        self.nominations[wl.key] = ((tree, version, start), e.assignment, e.targets)
         return e
+
+    def _scan_start(self, wl: Workload, cq: ClusterQueueNode) -> tuple:
+        """``NextFlavorToTryForPodSetResource``: resume each (pod set, resource group) scan after
+        the flavor tried last, unless that scan state is outdated (FlavorFungibilityPreserveScanProgress:
+        state from the current or previous cycle is kept; older state is dropped once an admitted
+        workload left the ClusterQueue)."""
+        st = self.scan.get(wl.key)
+        if st is None or not self.options.gates.enabled("FlavorFungibility"):
+            return ()
+        cycle, evictions, idx = st
+        preserve = self.options.gates.enabled("FlavorFungibilityPreserveScanProgress")
+        if (not preserve or cycle < self.cycle_no - 1) and self.evictions.get(cq.name, 0) > evictions:
+            self.scan.pop(wl.key, None)
+            return ()
+        return tuple(sorted((k, v + 1) for k, v in idx.items() if v + 1 > 0))
+
+    def _record_scan(self, e: _Entry) -> None:
+        a = e.assignment
+        if a is None:
+            return
+        idx: dict = {}
+        for ps in a.pod_sets:
+            for res, fa in ps.flavors.items():
+                g = ps.resource_groups.get(res)
+                if g is None:
+                    continue
+                k = (ps.name, g)
+                idx[k] = max(idx.get(k, -1), fa.tried_flavor_idx)
+        self.scan[e.wl.key] = (self.cycle_no, self.evictions.get(e.cq.name, 0), idx)
+
+    def _pending_flavors(self, key: str) -> bool:
+        st = self.scan.get(key)
+        return st is not None and any(v != -1 for v in st[2].values())
 
     @staticmethod
     def _tree(cq: ClusterQueueNode) -> str:
@@ -447,6 +508,7 @@ class Scheduler:
 
     def run_cycle(self, number: int) -> CycleReport:
         snap = self.snapshot
+        self.cycle_no = number
         now = self.start + timedelta(seconds=number - 1)
         heads: list[tuple[_Queue, tuple]] = []
         for name in sorted(self.queues):
@@ -524,13 +586,19 @@ class Scheduler:
             snap.remove_usage(cq, u)
         # requeueAndUpdate
         outcomes = []
+        preserve = self.options.gates.enabled("FlavorFungibilityPreserveScanProgress")
         for q, okey in heads:
             e = by_key[okey[-1]]
+            if e.outcome in (ADMITTED, PREEMPTING, DEFERRED) or (e.outcome == SKIPPED and not preserve):
+                self.scan.pop(e.wl.key, None)
+            elif e.outcome != NOT_NOMINATED:
+                self._record_scan(e)
             if e.outcome == ADMITTED:
                 if q.sticky == e.wl.key:
                     q.sticky = None
                 continue
-            if e.immediate or (q.strict and not e.drop_inadmissible):
+            pending_flavors = e.outcome == PENDING and not q.strict and self._pending_flavors(e.wl.key)
+            if e.immediate or pending_flavors or (q.strict and not e.drop_inadmissible):
                 q.push(okey)
             else:
                 q.park(okey)
@@ -559,6 +627,8 @@ class Scheduler:
                 continue
             snap.remove_workload(w)
             self.last.pop(p.workload, None)
+            self.scan.pop(p.workload, None)
+            self.evictions[p.cluster_queue] = self.evictions.get(p.cluster_queue, 0) + 1
             cq = snap.cluster_queues[p.cluster_queue]
             self._touch(cq)
             trees.add(cq.root().name if cq.parent is not None else "\0" + cq.name)

@@ -193,10 +193,17 @@ def potential_available(node: QuotaNode, fr: FR) -> int:
 
 
 def add_usage(node: QuotaNode, fr: FR, val: int) -> None:
-    """``addUsage``: usage beyond the node's free local quota bubbles up to the parent."""
+    """``addUsage``: usage beyond the node's free local quota bubbles up to the parent.
+    (``local_available`` inlined: this runs for every simulated removal and restore.)"""
     while node is not None:
-        la = local_available(node, fr)
-        node.usage[fr] = node.usage.get(fr, 0) + val
+        usage = node.usage
+        u = usage.get(fr, 0)
+        q = node.quotas.get(fr)
+        lq = 0
+        if q is not None and q.lending_limit is not None:
+            lq = max(0, node.subtree_quota.get(fr, 0) - q.lending_limit)
+        la = max(0, lq - u)
+        usage[fr] = u + val
         if node.parent is None or val <= la:
             return
         val -= la
@@ -204,10 +211,16 @@ def add_usage(node: QuotaNode, fr: FR, val: int) -> None:
 
 
 def remove_usage(node: QuotaNode, fr: FR, val: int) -> None:
-    """``removeUsage``: mirror of ``add_usage``."""
+    """``removeUsage``: mirror of ``add_usage`` (``local_quota`` inlined)."""
     while node is not None:
-        stored_in_parent = node.usage.get(fr, 0) - local_quota(node, fr)
-        node.usage[fr] = node.usage.get(fr, 0) - val
+        usage = node.usage
+        u = usage.get(fr, 0)
+        q = node.quotas.get(fr)
+        lq = 0
+        if q is not None and q.lending_limit is not None:
+            lq = max(0, node.subtree_quota.get(fr, 0) - q.lending_limit)
+        stored_in_parent = u - lq
+        usage[fr] = u - val
         if stored_in_parent <= 0 or node.parent is None:
             return
         val = min(val, stored_in_parent)

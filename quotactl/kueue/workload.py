@@ -8,7 +8,7 @@ HasActiveQuotaReservation``, ``pkg/workload/resources.go``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timezone
 
 from quotactl.kueue.amounts import saturate, to_amount
 from quotactl.kueue.options import EngineOptions
@@ -89,6 +89,14 @@ def pod_set_requests(wl: Workload, options: EngineOptions) -> tuple[PodSetReques
 
 # --------------------------------------------------------------------------- admitted usage ---
 
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+def _micros(t: datetime) -> int:
+    d = t - _EPOCH
+    return (d.days * 86400 + d.seconds) * 1_000_000 + d.microseconds
+
+
 class AdmittedWorkload:
     """A workload that holds quota in a ClusterQueue (Kueue's ``workload.Info`` in the cache).
 
@@ -98,7 +106,7 @@ class AdmittedWorkload:
     """
 
     __slots__ = ("key", "workload", "cluster_queue", "usage", "flavor_resources",
-                 "_cluster", "_options", "_priority", "_queue_ts", "_reserved_at", "_evicted")
+                 "_cluster", "_options", "_priority", "_queue_ts", "_reserved_at", "_evicted", "_ordering")
 
     def __init__(self, wl: Workload, cluster_queue: str, cluster: KueueCluster, options: EngineOptions):
         self.key = wl.key
@@ -160,7 +168,10 @@ class AdmittedWorkload:
 
     @property
     def priority(self) -> int:
-        return self.priority_info.value
+        info = self._priority
+        if info is None:
+            info = self.priority_info
+        return info.value
 
     @property
     def queue_order_timestamp(self) -> datetime:
@@ -184,6 +195,18 @@ class AdmittedWorkload:
     @property
     def uid(self) -> str:
         return self.workload.uid or ""
+
+    @property
+    def ordering_fields(self) -> tuple:
+        """(0 if evicted else 1, priority, -quota reservation time in microseconds, uid, key):
+        the preemptor-independent parts of ``CandidatesOrdering``, computed once (all of them
+        are fixed for the life of the object)."""
+        try:
+            return self._ordering
+        except AttributeError:  # not computed yet (subclasses may not initialise the slot)
+            self._ordering = (0 if self.evicted else 1, self.priority, -_micros(self.quota_reserved_at),
+                              self.uid, self.key)
+            return self._ordering
 
     def uses_resources(self, frs) -> bool:
         """``WorkloadUsesResources``: admitted on a flavor of some fr in ``frs``."""

@@ -96,3 +96,18 @@ def test_preemptor_admitted_in_a_later_cycle_and_victim_released():
     assert [(a.workload, a.cycle) for a in r.admitted] == [("default/high", 2)]
     assert r.converged
     assert {p.workload for p in r.pending} == {"default/low"}
+
+
+def test_flavor_scan_progress_retakes_head_with_untried_flavors():
+    """§5.6: a head whose scan stopped before the last flavor (pod set "main" fitted in f0) is
+    requeued at once; next cycle its scan resumes at f1, and only then it is parked."""
+    dicts = [flavor("f0"), flavor("f1"), cq("a", _q(f0=(2, 4), f1=(2, 4)))]
+    dicts += [pending("big", "q-a", created=1000,
+                      pod_sets=[("main", 1, {"cpu": 1, "memory": 1}), ("workers", 1, {"cpu": 10})]),
+              pending("small", "q-a", {"cpu": 1, "memory": 1}, created=1001)]
+    cluster, options = _world(dicts)
+    r = schedule(cluster, options)
+    assert r.converged
+    assert [h.workload for h in r.cycles[0].heads] == ["default/big"]
+    assert [h.workload for h in r.cycles[1].heads] == ["default/big"]
+    assert [(a.workload, a.cycle) for a in r.admitted] == [("default/small", 3)]

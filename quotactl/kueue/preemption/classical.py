@@ -27,7 +27,6 @@ from quotactl.kueue.preemption.common import (
     fill_back_workloads,
     restore_snapshot,
     shortfall,
-    sort_candidates,
     workload_fits,
 )
 from quotactl.kueue.quota import (
@@ -149,12 +148,54 @@ def _frs_text(frs) -> str:
     return ", ".join(f"{r} in {f}" for f, r in sorted(frs))
 
 
+def _variant_fn(ctx: PreemptionCtx, advantage: bool):
+    """``_classify`` without the explanations, with everything that depends only on the
+    preemptor hoisted out of the per-workload loop (the scheduler's hot path)."""
+    frs = ctx.frs_need_preemption
+    cq_name = ctx.cq.name
+    incoming = ctx.preemptor.priority
+    preemptor_ts = ctx.preemptor.queue_order_timestamp
+    within, reclaim = ctx.cq.preemption.within_cluster_queue, ctx.cq.preemption.reclaim_within_cohort
+    allowed, threshold = borrowing_within_cohort_allowed(ctx.cq)
+
+    def variant(wl: AdmittedWorkload) -> Variant:
+        if wl.flavor_resources.isdisjoint(frs):
+            return Variant.NEVER
+        same = wl.cluster_queue == cq_name
+        policy = within if same else reclaim
+        candidate = wl.priority
+        if policy == LOWER_PRIORITY:
+            if not incoming > candidate:
+                return Variant.NEVER
+        elif policy == LOWER_OR_NEWER_EQUAL_PRIORITY:
+            if not (incoming > candidate
+                    or (incoming == candidate and preemptor_ts < wl.queue_order_timestamp)):
+                return Variant.NEVER
+        elif policy != ANY:
+            return Variant.NEVER
+        if same:
+            return Variant.WITHIN_CQ
+        if advantage:
+            return Variant.HIERARCHICAL_RECLAIM
+        if not allowed or _above_borrowing_threshold(candidate, incoming, threshold):
+            return Variant.RECLAIM_WITHOUT_BORROWING
+        return Variant.RECLAIM_WHILE_BORROWING
+
+    return variant
+
+
 def _candidates_from_cq(ctx: PreemptionCtx, cq: ClusterQueueNode, lca: CohortNode | None,
                         advantage: bool) -> list[Candidate]:
     out = []
-    tracing = ctx.trace is not None
+    if ctx.trace is None:
+        variant = _variant_fn(ctx, advantage)
+        for wl in cq.workloads.values():
+            v = variant(wl)
+            if v != Variant.NEVER:
+                out.append(Candidate(wl, lca, v))
+        return out
     for wl in cq.workloads.values():
-        v, why = _classify(ctx, wl, advantage, tracing)
+        v, why = _classify(ctx, wl, advantage, True)
         if v == Variant.NEVER:
             ctx.record("excluded", wl, why)
         else:
@@ -235,6 +276,10 @@ def collect_candidates_for_hierarchical_reclaim(ctx: PreemptionCtx) -> tuple[lis
     return hierarchy, priority
 
 
+def _ordering_fields(c: Candidate) -> tuple:
+    return c.workload.ordering_fields
+
+
 class CandidateIterator:
     """``candidateIterator``: evicted candidates first (hierarchy, priority, same CQ), then the
     rest in the same bucket order; validity is re-checked against the live snapshot."""
@@ -243,11 +288,13 @@ class CandidateIterator:
         self.ctx = ctx
         same = collect_same_queue_candidates(ctx)
         hierarchy, priority = collect_candidates_for_hierarchical_reclaim(ctx)
-        key_cq = ctx.cq.name
 
         def ordered(cands: list[Candidate]) -> list[Candidate]:
-            by_wl = {id(c.workload): c for c in cands}
-            return [by_wl[id(w)] for w in sort_candidates([c.workload for c in cands], key_cq)]
+            # CandidatesOrdering (common.candidates_ordering_key): within one bucket the "in the
+            # preemptor's ClusterQueue" field is the same for all (``same`` holds only the
+            # preemptor's CQ, the others never include it), so the cached preemptor-independent
+            # fields give the same order; they end with the workload key, so no ties.
+            return sorted(cands, key=_ordering_fields)
 
         same, hierarchy, priority = ordered(same), ordered(hierarchy), ordered(priority)
 

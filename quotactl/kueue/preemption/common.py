@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 
 from quotactl.kueue.quota import ClusterQueueNode, Snapshot, borrowing_with, cq_available
 from quotactl.kueue.workload import AdmittedWorkload
@@ -125,21 +125,14 @@ def satisfies_preemption_policy(preemptor: Preemptor, candidate: AdmittedWorkloa
     return policy == ANY
 
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
-
-
-def _micros(t: datetime) -> int:
-    d = t - _EPOCH
-    return (d.days * 86400 + d.seconds) * 1_000_000 + d.microseconds
-
-
 def candidates_ordering_key(preemptor_cq: str):
     """``CandidatesOrdering`` as a sort key: evicted first, other ClusterQueues before the
-    preemptor's, lower priority, most recently reserved, lower UID."""
+    preemptor's, lower priority, most recently reserved, lower UID (then the key: our tie-break
+    when UIDs are equal).  The preemptor-independent fields are cached on the workload."""
 
     def key(wl: AdmittedWorkload):
-        return (0 if wl.evicted else 1, 1 if wl.cluster_queue == preemptor_cq else 0, wl.priority,
-                -_micros(wl.quota_reserved_at), wl.uid, wl.key)  # key: our tie-break when UIDs are equal
+        evicted, priority, reserved, uid, wl_key = wl.ordering_fields
+        return (evicted, 1 if wl.cluster_queue == preemptor_cq else 0, priority, reserved, uid, wl_key)
 
     return key
 
