@@ -27,10 +27,10 @@ from quotactl.kueue.explain import (
     SUSPENDED,
     WAITING_FOR_PREEMPTED_WORKLOADS,
     WAITING_FOR_QUOTA,
-    _admission_check_blocker,
-    _namespace_check,
-    _queue_blocker,
+    admission_check_blocker,
     make_assigner,
+    namespace_check,
+    queue_blocker,
 )
 from quotactl.kueue.fairshare import FairSharingIterator
 from quotactl.kueue.options import EngineOptions
@@ -351,7 +351,7 @@ class Scheduler:
         return k
 
     def _enqueue(self, wl: Workload, park: bool = False) -> None:
-        blocker, cq_name, _inactive = _queue_blocker(self.cluster, self.snapshot, wl)
+        blocker, cq_name, _inactive = queue_blocker(self.cluster, self.snapshot, wl)
         if blocker is not None and blocker.reason != "PendingEvaluation":
             self.blocked[wl.key] = PendingWorkload(wl.key, cq_name, blocker.reason, blocker.message, False)
             return
@@ -386,7 +386,7 @@ class Scheduler:
         pr = workload_priority(self.cluster, wl, self.options.gates).value
         ts = queue_order_timestamp(wl, self.options.gates, self.options.requeuing_timestamp)
         e = _Entry(wl, cq, None, (), pr, ts)
-        if _admission_check_blocker(wl):
+        if admission_check_blocker(wl):
             e.outcome, e.reason, e.message = NOT_NOMINATED, "PendingEvaluation", "The workload has failed admission checks"
             return e
         err = _requests_exceed_limits(wl)
@@ -394,7 +394,7 @@ class Scheduler:
             e.outcome, e.reason, e.message = NOT_NOMINATED, MISCONFIGURED, err
             e.drop_inadmissible = True
             return e
-        blocker, _note = _namespace_check(self.cluster, cq, wl)
+        blocker, _note = namespace_check(self.cluster, cq, wl)
         if blocker is not None:
             e.outcome, e.reason, e.message = NOT_NOMINATED, MISCONFIGURED, blocker.message
             e.drop_inadmissible = True

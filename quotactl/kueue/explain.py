@@ -241,11 +241,11 @@ def _condition_reason(reason: str | None, options: EngineOptions) -> str | None:
     return "Pending"
 
 
-def _admission_check_blocker(wl: Workload) -> bool:
+def admission_check_blocker(wl: Workload) -> bool:
     return any(c.get("state") in ("Retry", "Rejected") for c in raw_admission_checks(wl))
 
 
-def _queue_blocker(cluster: KueueCluster, snapshot: Snapshot, wl: Workload) -> tuple[Blocker | None, str | None,
+def queue_blocker(cluster: KueueCluster, snapshot: Snapshot, wl: Workload) -> tuple[Blocker | None, str | None,
                                                                                  InactiveReason | None]:
     """The workload controller's and scheduler's checks before flavor assignment."""
     if not wl.queue_name:
@@ -271,7 +271,7 @@ def _queue_blocker(cluster: KueueCluster, snapshot: Snapshot, wl: Workload) -> t
                        f"LocalQueue {wl.namespace}/{lq.name} points at ClusterQueue {cq_name!r}, which is not in the input",
                        f"create ClusterQueue {cq_name} or fix LocalQueue {wl.namespace}/{lq.name}.spec.clusterQueue"), \
             cq_name, None
-    if _admission_check_blocker(wl):
+    if admission_check_blocker(wl):
         return Blocker(PENDING_EVALUATION, "The workload has failed admission checks",
                        "an admission check of this workload is in state Retry or Rejected"), cq_name, None
     cq = snapshot.cluster_queues[cq_name]
@@ -287,7 +287,7 @@ def _queue_blocker(cluster: KueueCluster, snapshot: Snapshot, wl: Workload) -> t
     return None, cq_name, None
 
 
-def _namespace_check(cluster: KueueCluster, cq: ClusterQueueNode, wl: Workload) -> tuple[Blocker | None, str | None]:
+def namespace_check(cluster: KueueCluster, cq: ClusterQueueNode, wl: Workload) -> tuple[Blocker | None, str | None]:
     sel = cq.spec.namespace_selector
     mismatch = Blocker(MISCONFIGURED, "Workload namespace doesn't match ClusterQueue selector",
                        f"namespace {wl.namespace} is not selected by ClusterQueue {cq.name}'s namespaceSelector"
@@ -453,11 +453,11 @@ def explain_workload(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, *,
                            "deactivated (spec.active: false): Kueue does not queue it until it is reactivated",
                            fair_sharing=options.fair_sharing)
 
-    blocker, cq_name, inactive = _queue_blocker(cluster, snapshot, wl)
+    blocker, cq_name, inactive = queue_blocker(cluster, snapshot, wl)
     summary = _summary(cluster, snapshot, wl, cq_name)
     if blocker is None:
         cq = snapshot.cluster_queues[cq_name]
-        blocker, note = _namespace_check(cluster, cq, wl)
+        blocker, note = namespace_check(cluster, cq, wl)
         if note:
             notes.append(note)
     if blocker is not None:
