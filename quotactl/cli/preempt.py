@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import typer
 
+from quotactl.cli.preflight import warn_invalid_config
 from quotactl.cli.common import (
     EXIT_OK,
     EXIT_USAGE,
@@ -88,6 +89,7 @@ def preempt_command(
         for d in errors[:20]:
             typer.echo(f"{d.location()}: error {d.code} {d.message}", err=True)
         raise typer.Exit(EXIT_USAGE)
+    warn_invalid_config(loaded)
     if len(loaded.dialects) > 1:
         fail_usage("the input mixes Kueue objects and YuniKorn objects; run quotactl once per scheduler")
     if loaded.dialects == {Dialect.YUNIKORN}:

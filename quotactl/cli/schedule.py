@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import typer
 
+from quotactl.cli.preflight import warn_invalid_config
 from quotactl.cli.common import (
     EXIT_OK,
     EXIT_USAGE,
@@ -40,6 +41,7 @@ def load_kueue(files: list[str], max_file_size: str | None, fair_sharing: bool |
         for d in errors[:20]:
             typer.echo(f"{d.location()}: error {d.code} {d.message}", err=True)
         raise typer.Exit(EXIT_USAGE)
+    warn_invalid_config(loaded)
     if loaded.dialects and loaded.dialects != {Dialect.KUEUE}:
         fail_usage(f"{what}: schedule and diff simulate Kueue; the input holds YuniKorn objects")
     cluster: KueueCluster = build_cluster(loaded.objects)

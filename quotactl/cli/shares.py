@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import typer
 
+from quotactl.cli.preflight import warn_invalid_config
 from quotactl.cli.common import (
     EXIT_OK,
     EXIT_USAGE,
@@ -78,6 +79,7 @@ def shares_command(
         for d in errors[:20]:
             typer.echo(f"{d.location()}: error {d.code} {d.message}", err=True)
         raise typer.Exit(EXIT_USAGE)
+    warn_invalid_config(loaded)
     if Dialect.YUNIKORN in loaded.dialects:
         fail_usage("'quotactl shares' shows Kueue's fair-share tree; for YuniKorn queues use 'quotactl queues'")
     cluster = build_cluster(loaded.objects)
