@@ -4,26 +4,21 @@ from __future__ import annotations
 
 import typer
 
-from quotactl.cli.preflight import warn_invalid_config
 from quotactl.cli.common import (
     EXIT_OK,
-    EXIT_USAGE,
     FileOption,
     MaxFileSizeOption,
     OutputFormat,
-    UsageError,
     fail_usage,
     write,
 )
-from quotactl.diagnostics import Severity
+from quotactl.cli.engine_input import load_engine_input
 from quotactl.kueue.explain import explain_workload, find_workload, pending_workloads
 from quotactl.kueue.options import admission_check_states, engine_options
 from quotactl.kueue.queueing import QueueIndex
 from quotactl.kueue.quota import build_snapshot
 from quotactl.kueue.scope import scoped_cluster
-from quotactl.load.objects import Dialect, load
-from quotactl.load.sources import limits_from_env
-from quotactl.model.features import parse_gate_list
+from quotactl.load.objects import Dialect
 from quotactl.model.kueue import build_cluster
 from quotactl.report import explain_json, explain_text
 from quotactl.report.console import stdout_is_tty, use_color
@@ -56,18 +51,7 @@ def explain_command(
         fail_usage("give either a WORKLOAD or --all, not both")
     if not workload and not all_pending:
         fail_usage("which workload? give namespace/name (or --all for every pending workload)")
-    try:
-        gates = parse_gate_list(feature_gates) if feature_gates else {}
-        loaded = load(list(files), limits=limits_from_env(max_file_size), fast_json=True)
-    except (UsageError, ValueError) as exc:
-        fail_usage(str(exc))
-        return
-    errors = [d for d in loaded.diagnostics if d.input_error and d.severity == Severity.ERROR]
-    if errors:
-        for d in errors[:20]:
-            typer.echo(f"{d.location()}: error {d.code} {d.message}", err=True)
-        raise typer.Exit(EXIT_USAGE)
-    warn_invalid_config(loaded)
+    loaded, gates = load_engine_input(files, max_file_size, feature_gates)
     if len(loaded.dialects) > 1:
         fail_usage("the input mixes Kueue objects and YuniKorn objects; run quotactl once per scheduler")
     if Dialect.YUNIKORN in loaded.dialects:

@@ -8,27 +8,22 @@ from __future__ import annotations
 
 import typer
 
-from quotactl.cli.preflight import warn_invalid_config
 from quotactl.cli.common import (
     EXIT_OK,
-    EXIT_USAGE,
     FileOption,
     MaxFileSizeOption,
     OutputFormat,
-    UsageError,
     fail_usage,
     write,
 )
-from quotactl.diagnostics import Severity
+from quotactl.cli.engine_input import load_engine_input
 from quotactl.kueue.explain import find_workload
 from quotactl.kueue.options import admission_check_states, engine_options
 from quotactl.kueue.preemption.decision import check_pins, decide
 from quotactl.kueue.queueing import cluster_queue_of
 from quotactl.kueue.quota import build_snapshot
 from quotactl.kueue.scope import scoped_cluster
-from quotactl.load.objects import Dialect, load
-from quotactl.load.sources import limits_from_env
-from quotactl.model.features import parse_gate_list
+from quotactl.load.objects import Dialect
 from quotactl.model.kueue import build_cluster
 from quotactl.report import preempt_json, preempt_text
 from quotactl.report.console import stdout_is_tty, use_color
@@ -78,18 +73,7 @@ def preempt_command(
     """
     if not files:
         fail_usage("no input: give the cluster snapshot with -f FILE (or -f - for stdin)")
-    try:
-        gates = parse_gate_list(feature_gates) if feature_gates else {}
-        loaded = load(list(files), limits=limits_from_env(max_file_size), fast_json=True)
-    except (UsageError, ValueError) as exc:
-        fail_usage(str(exc))
-        return
-    errors = [d for d in loaded.diagnostics if d.input_error and d.severity == Severity.ERROR]
-    if errors:
-        for d in errors[:20]:
-            typer.echo(f"{d.location()}: error {d.code} {d.message}", err=True)
-        raise typer.Exit(EXIT_USAGE)
-    warn_invalid_config(loaded)
+    loaded, gates = load_engine_input(files, max_file_size, feature_gates)
     if len(loaded.dialects) > 1:
         fail_usage("the input mixes Kueue objects and YuniKorn objects; run quotactl once per scheduler")
     if loaded.dialects == {Dialect.YUNIKORN}:

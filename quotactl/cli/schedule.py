@@ -5,23 +5,18 @@ from __future__ import annotations
 
 import typer
 
-from quotactl.cli.preflight import warn_invalid_config
 from quotactl.cli.common import (
     EXIT_OK,
-    EXIT_USAGE,
     FileOption,
     MaxFileSizeOption,
     OutputFormat,
-    UsageError,
     fail_usage,
     write,
 )
-from quotactl.diagnostics import Severity
+from quotactl.cli.engine_input import load_engine_input
 from quotactl.kueue.cycle import schedule
 from quotactl.kueue.options import admission_check_states, engine_options
-from quotactl.load.objects import Dialect, load
-from quotactl.load.sources import limits_from_env
-from quotactl.model.features import parse_gate_list
+from quotactl.load.objects import Dialect
 from quotactl.model.kueue import KueueCluster, build_cluster
 from quotactl.report import schedule_json, schedule_text
 from quotactl.report.console import stdout_is_tty, use_color
@@ -30,18 +25,7 @@ from quotactl.report.console import stdout_is_tty, use_color
 def load_kueue(files: list[str], max_file_size: str | None, fair_sharing: bool | None, feature_gates: str | None,
                what: str = "input"):
     """Load a Kueue input and its engine options (exits 2 on unusable input)."""
-    try:
-        gates = parse_gate_list(feature_gates) if feature_gates else {}
-        loaded = load(list(files), limits=limits_from_env(max_file_size), fast_json=True)
-    except (UsageError, ValueError) as exc:
-        fail_usage(f"{what}: {exc}")
-        raise  # unreachable
-    errors = [d for d in loaded.diagnostics if d.input_error and d.severity == Severity.ERROR]
-    if errors:
-        for d in errors[:20]:
-            typer.echo(f"{d.location()}: error {d.code} {d.message}", err=True)
-        raise typer.Exit(EXIT_USAGE)
-    warn_invalid_config(loaded)
+    loaded, gates = load_engine_input(files, max_file_size, feature_gates, what)
     if loaded.dialects and loaded.dialects != {Dialect.KUEUE}:
         fail_usage(f"{what}: schedule and diff simulate Kueue; the input holds YuniKorn objects")
     cluster: KueueCluster = build_cluster(loaded.objects)

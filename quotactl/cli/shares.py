@@ -8,24 +8,19 @@ from dataclasses import replace
 
 import typer
 
-from quotactl.cli.preflight import warn_invalid_config
 from quotactl.cli.common import (
     EXIT_OK,
-    EXIT_USAGE,
     FileOption,
     MaxFileSizeOption,
     OutputFormat,
-    UsageError,
     fail_usage,
     write,
 )
-from quotactl.diagnostics import Severity
+from quotactl.cli.engine_input import load_engine_input
 from quotactl.kueue.fairshare import ShareTree, ranked_heads, share_tree
 from quotactl.kueue.options import admission_check_states, engine_options
 from quotactl.kueue.quota import build_snapshot
-from quotactl.load.objects import Dialect, load
-from quotactl.load.sources import limits_from_env
-from quotactl.model.features import parse_gate_list
+from quotactl.load.objects import Dialect
 from quotactl.model.kueue import build_cluster
 from quotactl.report import shares_json, shares_text
 from quotactl.report.console import stdout_is_tty, use_color
@@ -68,18 +63,7 @@ def shares_command(
     """
     if not files:
         fail_usage("no input: give the cluster snapshot with -f FILE (or -f - for stdin)")
-    try:
-        gates = parse_gate_list(feature_gates) if feature_gates else {}
-        loaded = load(list(files), limits=limits_from_env(max_file_size), fast_json=True)
-    except (UsageError, ValueError) as exc:
-        fail_usage(str(exc))
-        return
-    errors = [d for d in loaded.diagnostics if d.input_error and d.severity == Severity.ERROR]
-    if errors:
-        for d in errors[:20]:
-            typer.echo(f"{d.location()}: error {d.code} {d.message}", err=True)
-        raise typer.Exit(EXIT_USAGE)
-    warn_invalid_config(loaded)
+    loaded, gates = load_engine_input(files, max_file_size, feature_gates)
     if Dialect.YUNIKORN in loaded.dialects:
         fail_usage("'quotactl shares' shows Kueue's fair-share tree; for YuniKorn queues use 'quotactl queues'")
     cluster = build_cluster(loaded.objects)

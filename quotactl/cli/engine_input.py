@@ -1,5 +1,6 @@
-"""Warnings the engine commands print before simulating: configuration objects Kueue's API server
-would reject.
+"""Loading the input of the engine commands (explain, preempt, shares, schedule, diff): unusable
+input is exit 2 with file:line; configuration objects Kueue's API server would reject are warned
+about on stderr.
 
 A snapshot printed by ``kubectl get -o yaml`` only holds objects the API server accepted, but a
 hand-written or templated config may not. The engines read what they can of such an object (an
@@ -13,9 +14,12 @@ from __future__ import annotations
 
 import typer
 
+from quotactl.cli.common import EXIT_USAGE, fail_usage
 from quotactl.diagnostics import Severity, sort_diagnostics
 from quotactl.lint.schema import validate_object
-from quotactl.load.objects import Dialect, LoadResult
+from quotactl.load.objects import Dialect, LoadResult, load
+from quotactl.load.sources import UsageError, limits_from_env
+from quotactl.model.features import parse_gate_list
 
 CONFIG_KINDS = frozenset({"ResourceFlavor", "ClusterQueue", "Cohort", "LocalQueue", "WorkloadPriorityClass",
                           "PriorityClass", "Configuration"})
@@ -41,3 +45,25 @@ def warn_invalid_config(loaded: LoadResult) -> None:
     if len(problems) > MAX_LINES:
         typer.echo(f"quotactl: warning: {len(problems) - MAX_LINES} more invalid field(s); "
                    "run 'quotactl lint' on the input for all of them", err=True)
+
+
+def load_engine_input(files: list[str], max_file_size: str | None, feature_gates: str | None,
+                      what: str | None = None) -> tuple[LoadResult, dict]:
+    """The loaded input and the --feature-gates overrides; exits 2 on unusable input.
+
+    ``what`` names the input in messages when a command takes several (``diff``'s --base/--head).
+    """
+    prefix = f"{what}: " if what else ""
+    try:
+        gates = parse_gate_list(feature_gates) if feature_gates else {}
+        loaded = load(list(files), limits=limits_from_env(max_file_size), fast_json=True)
+    except (UsageError, ValueError) as exc:
+        fail_usage(f"{prefix}{exc}")
+        raise  # unreachable: fail_usage exits
+    errors = [d for d in loaded.diagnostics if d.input_error and d.severity == Severity.ERROR]
+    if errors:
+        for d in errors[:20]:
+            typer.echo(f"{d.location()}: error {d.code} {d.message}", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    warn_invalid_config(loaded)
+    return loaded, gates
