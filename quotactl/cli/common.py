@@ -8,6 +8,7 @@ from enum import Enum
 import typer
 
 from quotactl.load.sources import UsageError
+from quotactl.report.console import stdout_is_tty, use_color
 
 
 class OutputFormat(str, Enum):
@@ -50,6 +51,17 @@ def write(text: str) -> None:
     sys.stdout.flush()
 
 
+def emit(output: OutputFormat, as_json, as_table, as_plain) -> None:
+    """Write one report in the chosen format: JSON; rich tables (colour when allowed) only on a
+    terminal; plain text when piped. The renderers are callables, so only one of them runs."""
+    if output == OutputFormat.json:
+        write(as_json())
+    elif output == OutputFormat.table and stdout_is_tty():
+        write(as_table(use_color()))
+    else:
+        write(as_plain())
+
+
 def split_codes(values: list[str] | None) -> tuple[str, ...]:
     out: list[str] = []
     for v in values or []:
@@ -57,4 +69,4 @@ def split_codes(values: list[str] | None) -> tuple[str, ...]:
     return tuple(out)
 
 
-__all__ = ["UsageError", "fail_usage", "write", "split_codes"]
+__all__ = ["UsageError", "emit", "fail_usage", "write", "split_codes"]

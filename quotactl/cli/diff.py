@@ -9,14 +9,13 @@ from quotactl.cli.common import (
     EXIT_OK,
     MaxFileSizeOption,
     OutputFormat,
+    emit,
     fail_usage,
     split_codes,
-    write,
 )
 from quotactl.cli.schedule import load_kueue
 from quotactl.kueue.diff import diff
 from quotactl.report import diff_json, diff_text
-from quotactl.report.console import stdout_is_tty, use_color
 
 FAIL_ON = {"EVICTIONS", "STARVATION", "LIVELOCK", "ANY"}
 
@@ -66,10 +65,7 @@ def diff_command(
     if "ANY" in codes and (d.workloads or d.capacity) and not failed:
         failed.append("any")
     failed_t = tuple(failed)
-    if output == OutputFormat.json:
-        write(diff_json.render(d, failed_t))
-    elif output == OutputFormat.table and stdout_is_tty():
-        write(diff_text.render_table(d, failed_t, color=use_color()))
-    else:
-        write(diff_text.render_plain(d, failed_t))
+    emit(output, lambda: diff_json.render(d, failed_t),
+         lambda color: diff_text.render_table(d, failed_t, color=color),
+         lambda: diff_text.render_plain(d, failed_t))
     raise typer.Exit(EXIT_FINDINGS if failed else EXIT_OK)

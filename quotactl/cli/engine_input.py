@@ -67,3 +67,18 @@ def load_engine_input(files: list[str], max_file_size: str | None, feature_gates
         raise typer.Exit(EXIT_USAGE)
     warn_invalid_config(loaded)
     return loaded, gates
+
+
+def require_workload(cluster, name: str):
+    """The Workload NAME (namespace/name, or a unique name) in the cluster; exits 2 with the
+    candidates when the name is ambiguous and with close names when it is unknown."""
+    from quotactl.kueue.explain import find_workload
+
+    found = find_workload(cluster, name)
+    if found.workload is None:
+        if found.ambiguous:
+            fail_usage(f"workload name {name!r} is ambiguous: " + ", ".join(found.ambiguous)
+                       + " (give namespace/name)")
+        hint = f"; did you mean {', '.join(found.suggestions)}?" if found.suggestions else ""
+        fail_usage(f"no workload {name!r} in the input{hint}")
+    return found.workload

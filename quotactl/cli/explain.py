@@ -9,11 +9,11 @@ from quotactl.cli.common import (
     FileOption,
     MaxFileSizeOption,
     OutputFormat,
+    emit,
     fail_usage,
-    write,
 )
-from quotactl.cli.engine_input import load_engine_input
-from quotactl.kueue.explain import explain_workload, find_workload, pending_workloads
+from quotactl.cli.engine_input import load_engine_input, require_workload
+from quotactl.kueue.explain import explain_workload, pending_workloads
 from quotactl.kueue.options import admission_check_states, engine_options
 from quotactl.kueue.queueing import QueueIndex
 from quotactl.kueue.quota import build_snapshot
@@ -21,7 +21,6 @@ from quotactl.kueue.scope import scoped_cluster
 from quotactl.load.objects import Dialect
 from quotactl.model.kueue import build_cluster
 from quotactl.report import explain_json, explain_text
-from quotactl.report.console import stdout_is_tty, use_color
 
 
 def explain_command(
@@ -68,33 +67,19 @@ def explain_command(
     options = engine_options(cluster, fair_sharing=fair_sharing, feature_gates=gates,
                              admission_checks=admission_check_states(loaded.objects))
     snapshot = build_snapshot(cluster, options)
-    human = output != OutputFormat.json
-    table = output == OutputFormat.table and stdout_is_tty()
 
     if all_pending:
         queues = QueueIndex(cluster, options)
         explanations = [explain_workload(cluster, snapshot, wl, top=top, queues=queues)
                         for wl in pending_workloads(cluster)]
-        if not human:
-            write(explain_json.render_all(explanations))
-        elif table:
-            write(explain_text.render_all_table(explanations, color=use_color()))
-        else:
-            write(explain_text.render_all_plain(explanations))
+        emit(output, lambda: explain_json.render_all(explanations),
+             lambda color: explain_text.render_all_table(explanations, color=color),
+             lambda: explain_text.render_all_plain(explanations))
         raise typer.Exit(EXIT_OK)
 
-    found = find_workload(cluster, workload)
-    if found.workload is None:
-        if found.ambiguous:
-            fail_usage(f"workload name {workload!r} is ambiguous: " + ", ".join(found.ambiguous)
-                       + " (give namespace/name)")
-        hint = f"; did you mean {', '.join(found.suggestions)}?" if found.suggestions else ""
-        fail_usage(f"no workload {workload!r} in the input{hint}")
-    e = explain_workload(cluster, snapshot, found.workload, top=top)
-    if not human:
-        write(explain_json.render(e))
-    elif table:
-        write(explain_text.render_table(e, color=use_color()))
-    else:
-        write(explain_text.render_plain(e))
+    target = require_workload(cluster, workload)
+    e = explain_workload(cluster, snapshot, target, top=top)
+    emit(output, lambda: explain_json.render(e),
+         lambda color: explain_text.render_table(e, color=color),
+         lambda: explain_text.render_plain(e))
     raise typer.Exit(EXIT_OK)

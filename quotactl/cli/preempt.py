@@ -13,11 +13,10 @@ from quotactl.cli.common import (
     FileOption,
     MaxFileSizeOption,
     OutputFormat,
+    emit,
     fail_usage,
-    write,
 )
-from quotactl.cli.engine_input import load_engine_input
-from quotactl.kueue.explain import find_workload
+from quotactl.cli.engine_input import load_engine_input, require_workload
 from quotactl.kueue.options import admission_check_states, engine_options
 from quotactl.kueue.preemption.decision import check_pins, decide
 from quotactl.kueue.queueing import cluster_queue_of
@@ -26,7 +25,6 @@ from quotactl.kueue.scope import scoped_cluster
 from quotactl.load.objects import Dialect
 from quotactl.model.kueue import build_cluster
 from quotactl.report import preempt_json, preempt_text
-from quotactl.report.console import stdout_is_tty, use_color
 
 
 def _parse_pins(values: list[str]) -> dict[tuple[str | None, str], str]:
@@ -86,25 +84,16 @@ def preempt_command(
     cluster = scoped_cluster(loaded.objects, workload) or build_cluster(loaded.objects)
     if not cluster.workloads:
         fail_usage("the input holds no Kueue Workload objects (kubectl get workloads -A -o yaml)")
-    found = find_workload(cluster, workload)
-    if found.workload is None:
-        if found.ambiguous:
-            fail_usage(f"workload name {workload!r} is ambiguous: " + ", ".join(found.ambiguous)
-                       + " (give namespace/name)")
-        hint = f"; did you mean {', '.join(found.suggestions)}?" if found.suggestions else ""
-        fail_usage(f"no workload {workload!r} in the input{hint}")
+    target = require_workload(cluster, workload)
     options = engine_options(cluster, fair_sharing=fair_sharing, feature_gates=gates,
                              admission_checks=admission_check_states(loaded.objects))
     snapshot = build_snapshot(cluster, options)
     if pinned:
-        problem = check_pins(snapshot, cluster_queue_of(cluster, found.workload), pinned)
+        problem = check_pins(snapshot, cluster_queue_of(cluster, target), pinned)
         if problem:
             fail_usage(f"--flavor: {problem}")
-    d = decide(cluster, snapshot, found.workload, pinned)
-    if output == OutputFormat.json:
-        write(preempt_json.render(d))
-    elif output == OutputFormat.table and stdout_is_tty():
-        write(preempt_text.render_table(d, color=use_color()))
-    else:
-        write(preempt_text.render_plain(d))
+    d = decide(cluster, snapshot, target, pinned)
+    emit(output, lambda: preempt_json.render(d),
+         lambda color: preempt_text.render_table(d, color=color),
+         lambda: preempt_text.render_plain(d))
     raise typer.Exit(EXIT_OK)

@@ -10,8 +10,8 @@ from quotactl.cli.common import (
     FileOption,
     MaxFileSizeOption,
     OutputFormat,
+    emit,
     fail_usage,
-    write,
 )
 from quotactl.cli.engine_input import load_engine_input
 from quotactl.kueue.cycle import schedule
@@ -19,7 +19,6 @@ from quotactl.kueue.options import admission_check_states, engine_options
 from quotactl.load.objects import Dialect
 from quotactl.model.kueue import KueueCluster, build_cluster
 from quotactl.report import schedule_json, schedule_text
-from quotactl.report.console import stdout_is_tty, use_color
 
 
 def load_kueue(files: list[str], max_file_size: str | None, fair_sharing: bool | None, feature_gates: str | None,
@@ -60,10 +59,7 @@ def schedule_command(
         fail_usage("no input: give the cluster snapshot with -f FILE (or -f - for stdin)")
     _loaded, cluster, options = load_kueue(files, max_file_size, fair_sharing, feature_gates)
     result = schedule(cluster, options, cycles=cycles, max_cycles=max_cycles)
-    if output == OutputFormat.json:
-        write(schedule_json.render(result))
-    elif output == OutputFormat.table and stdout_is_tty():
-        write(schedule_text.render_table(result, color=use_color()))
-    else:
-        write(schedule_text.render_plain(result))
+    emit(output, lambda: schedule_json.render(result),
+         lambda color: schedule_text.render_table(result, color=color),
+         lambda: schedule_text.render_plain(result))
     raise typer.Exit(EXIT_OK)

@@ -13,8 +13,8 @@ from quotactl.cli.common import (
     FileOption,
     MaxFileSizeOption,
     OutputFormat,
+    emit,
     fail_usage,
-    write,
 )
 from quotactl.cli.engine_input import load_engine_input
 from quotactl.kueue.fairshare import ShareTree, ranked_heads, share_tree
@@ -23,7 +23,6 @@ from quotactl.kueue.quota import build_snapshot
 from quotactl.load.objects import Dialect
 from quotactl.model.kueue import build_cluster
 from quotactl.report import shares_json, shares_text
-from quotactl.report.console import stdout_is_tty, use_color
 
 
 def _only(tree: ShareTree, name: str) -> ShareTree | None:
@@ -82,10 +81,7 @@ def shares_command(
     if cohort:
         names = {n.name for n in tree.nodes if n.kind == "ClusterQueue"}
         ranked = tuple(replace(h, order=i) for i, h in enumerate((h for h in ranked if h.cluster_queue in names), 1))
-    if output == OutputFormat.json:
-        write(shares_json.render(tree, ranked))
-    elif output == OutputFormat.table and stdout_is_tty():
-        write(shares_text.render_table(tree, ranked, color=use_color()))
-    else:
-        write(shares_text.render_plain(tree, ranked))
+    emit(output, lambda: shares_json.render(tree, ranked),
+         lambda color: shares_text.render_table(tree, ranked, color=color),
+         lambda: shares_text.render_plain(tree, ranked))
     raise typer.Exit(EXIT_OK)

@@ -13,11 +13,10 @@ from dataclasses import dataclass
 
 import typer
 
-from quotactl.cli.common import EXIT_OK, EXIT_USAGE, OutputFormat, write
+from quotactl.cli.common import EXIT_OK, EXIT_USAGE, OutputFormat, emit
 from quotactl.load.objects import Dialect, LoadResult
 from quotactl.load.yunikorn import DEFAULT_CONFIG_TEXT, YuniKornInput, load_inputs, load_text
 from quotactl.report import yunikorn_json, yunikorn_text
-from quotactl.report.console import stdout_is_tty, use_color
 from quotactl.yunikorn.cluster import Cluster
 from quotactl.yunikorn.explain import Explanation, explain_pod, find_pod
 from quotactl.yunikorn.live import LiveState, live_state
@@ -95,12 +94,9 @@ def run_explain(loaded: LoadResult, pod: str, output: OutputFormat, **opts) -> i
     e, code = _explanation(loaded, pod, direct)
     if e is None:
         return code
-    if output == OutputFormat.json:
-        write(yunikorn_json.render_explain(e, direct))
-    elif output == OutputFormat.table and stdout_is_tty():
-        write(yunikorn_text.render_explain_table(e, color=use_color()))
-    else:
-        write(yunikorn_text.render_explain_plain(e))
+    emit(output, lambda: yunikorn_json.render_explain(e, direct),
+         lambda color: yunikorn_text.render_explain_table(e, color=color),
+         lambda: yunikorn_text.render_explain_plain(e))
     return EXIT_OK
 
 
@@ -109,12 +105,9 @@ def run_preempt(loaded: LoadResult, pod: str, output: OutputFormat, direct: bool
     e, code = _explanation(loaded, pod, direct)
     if e is None:
         return code
-    if output == OutputFormat.json:
-        write(yunikorn_json.render_preempt(e, direct))
-    elif output == OutputFormat.table and stdout_is_tty():
-        write(yunikorn_text.render_preempt_table(e, color=use_color()))
-    else:
-        write(yunikorn_text.render_preempt_plain(e))
+    emit(output, lambda: yunikorn_json.render_preempt(e, direct),
+         lambda color: yunikorn_text.render_preempt_table(e, color=color),
+         lambda: yunikorn_text.render_preempt_plain(e))
     return EXIT_OK
 
 

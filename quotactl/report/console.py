@@ -6,7 +6,8 @@ import io
 import os
 import sys
 
-from rich.console import Console
+from rich.console import Console, Group
+from rich.text import Text
 
 
 def stdout_is_tty() -> bool:
@@ -45,3 +46,14 @@ def _terminal_width() -> int:
         return max(60, os.get_terminal_size(sys.stdout.fileno()).columns)
     except OSError:
         return 120
+
+
+def sectioned(sections) -> list:
+    """Non-empty sections (lists of renderables), each grouped, with one blank line between."""
+    out: list = []
+    for section in sections:
+        if section:
+            if out:
+                out.append(Text(""))
+            out.append(Group(*section))
+    return out

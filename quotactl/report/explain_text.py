@@ -5,13 +5,12 @@ the explanation model."""
 from __future__ import annotations
 
 from rich import box
-from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.explain import ADMITTED, PENDING, Explanation, fmt, quota_rows
-from quotactl.report.console import render_to_text
+from quotactl.report.console import render_to_text, sectioned
 
 _VERDICT_STYLE = {"Fit": "green", "Reclaim": "yellow", "Preempt": "yellow", "NoCandidates": "red", "NoFit": "red"}
 _MODE_STYLE = {"Fit": "bold green", "Preempt": "bold yellow", "NoFit": "bold red"}
@@ -203,17 +202,8 @@ def _notes(e: Explanation) -> list:
 
 
 def renderables(e: Explanation, plain: bool) -> list:
-    parts = []
-    for section in (_heading(e), _status(e), _holdings(e), _quota_tables(e, plain), _assignment(e),
-                    _quota_tree(e, plain), _preemption(e), _holders(e), _changes(e), _notes(e)):
-        if section:
-            parts.append(Group(*section))
-    out = []
-    for i, p in enumerate(parts):
-        if i:
-            out.append(Text(""))
-        out.append(p)
-    return out
+    return sectioned((_heading(e), _status(e), _holdings(e), _quota_tables(e, plain), _assignment(e),
+                    _quota_tree(e, plain), _preemption(e), _holders(e), _changes(e), _notes(e)))
 
 
 def render_plain(e: Explanation, width: int | None = None) -> str:

@@ -5,14 +5,13 @@ sentence of reasoning comes from the decision model."""
 from __future__ import annotations
 
 from rich import box
-from rich.console import Group
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.preemption.decision import PreemptDecision
-from quotactl.report.console import render_to_text
+from quotactl.report.console import render_to_text, sectioned
 
 _ACTION_STYLE = {"removed": "yellow", "kept": "bold red", "put-back": "green", "skipped": "dim",
                  "deferred": "cyan", "rejected": "dim"}
@@ -201,17 +200,8 @@ def _blocking(d: PreemptDecision) -> list:
 
 
 def renderables(d: PreemptDecision, plain: bool) -> list:
-    parts = []
-    for section in (_heading(d), _verdict(d), _assignment(d), _victims(d, plain), _blocking(d),
-                    _attempts(d), _excluded(d), _usage(d, plain), _shares(d, plain)):
-        if section:
-            parts.append(Group(*section))
-    out = []
-    for i, p in enumerate(parts):
-        if i:
-            out.append(Text(""))
-        out.append(p)
-    return out
+    return sectioned((_heading(d), _verdict(d), _assignment(d), _victims(d, plain), _blocking(d),
+                    _attempts(d), _excluded(d), _usage(d, plain), _shares(d, plain)))
 
 
 def render_plain(d: PreemptDecision, width: int | None = None) -> str:
