@@ -62,6 +62,11 @@ NOT_NOMINATED = "NotNominated"  # namespace selector, admission checks
 # ClusterQueue is not retaken as a head until a later inadmissible requeue in its tree, while a
 # victim of a cohort preemption is back in the active queue in the next cycle.
 VICTIMS_PARKED = True
+# Kueue's queue manager batches "requeue inadmissible workloads" requests for one second; adding
+# the ClusterQueues when Kueue starts queues one for every ClusterQueue and cohort tree, and it
+# fires after the first scheduling cycle.  So every head parked in cycle 1 is retried in cycle 2
+# (observed on every kueue-fix-schedule case whose first cycle parks heads).
+STARTUP_REQUEUE_AFTER_CYCLE = 1
 DEFAULT_START = datetime(2026, 3, 2, 9, 0, 0, tzinfo=timezone.utc)
 
 
@@ -225,7 +230,8 @@ class _Entry:
     reason: str | None = None
     message: str = ""
     immediate: bool = False  # requeue into the heap whatever the strategy
-    drop_inadmissible: bool = False  # namespace mismatch: parked even under StrictFIFO
+    drop_inadmissible: bool = False  # namespace mismatch, invalid requests: parked even under StrictFIFO
+    unmatched: bool = False  # namespace mismatch: also stays parked when the queue is requeued
 
     # TournamentEntry protocol
     @property
@@ -248,7 +254,7 @@ class _Entry:
 class _Queue:
     """One ClusterQueue's pending workloads: the active heap (sorted list) and the inadmissible set."""
 
-    __slots__ = ("name", "active", "inadmissible", "sticky", "strict")
+    __slots__ = ("name", "active", "inadmissible", "sticky", "strict", "unmatched")
 
     def __init__(self, name: str, strict: bool):
         self.name = name
@@ -256,9 +262,11 @@ class _Queue:
         self.inadmissible: dict[str, tuple] = {}
         self.sticky: str | None = None
         self.strict = strict
+        self.unmatched: set[str] = set()  # parked for a namespace mismatch: no requeue brings them back
 
     def push(self, okey: tuple) -> None:
         self.inadmissible.pop(okey[-1], None)
+        self.unmatched.discard(okey[-1])
         bisect.insort(self.active, okey)
 
     def pop(self) -> tuple | None:
@@ -270,13 +278,21 @@ class _Queue:
                     return self.active.pop(i)
         return self.active.pop(0)
 
-    def park(self, okey: tuple) -> None:
+    def park(self, okey: tuple, unmatched: bool = False) -> None:
         self.inadmissible[okey[-1]] = okey
+        if unmatched:
+            self.unmatched.add(okey[-1])
 
     def requeue_inadmissible(self) -> None:
-        for okey in self.inadmissible.values():
-            bisect.insort(self.active, okey)
-        self.inadmissible.clear()
+        """``queueInadmissibleWorkloads``: everything parked goes back to the heap, except
+        workloads whose namespace the ClusterQueue does not select."""
+        kept = {}
+        for key, okey in self.inadmissible.items():
+            if key in self.unmatched:
+                kept[key] = okey
+            else:
+                bisect.insort(self.active, okey)
+        self.inadmissible = kept
 
     def state(self) -> tuple:
         return (tuple(k[-1] for k in self.active), frozenset(self.inadmissible), self.sticky)
@@ -399,7 +415,7 @@ class Scheduler:
         blocker, _note = namespace_check(self.cluster, cq, wl)
         if blocker is not None:
             e.outcome, e.reason, e.message = NOT_NOMINATED, MISCONFIGURED, blocker.message
-            e.drop_inadmissible = True
+            e.drop_inadmissible = e.unmatched = True
             return e
         # The nomination reads only the cycle-start snapshot of the workload's cohort tree: reuse
         # it while nothing was admitted to or evicted from that tree.
@@ -603,7 +619,7 @@ class Scheduler:
             if e.immediate or pending_flavors or (q.strict and not e.drop_inadmissible):
                 q.push(okey)
             else:
-                q.park(okey)
+                q.park(okey, unmatched=e.unmatched)
                 if self.options.gates.enabled("SchedulingEquivalenceHashing") and e.outcome == PENDING \
                         and not q.strict:
                     shape = self._shape(e.wl)
@@ -635,7 +651,10 @@ class Scheduler:
             self._touch(cq)
             trees.add(cq.root().name if cq.parent is not None else "\0" + cq.name)
             victims.append((self.cluster.workloads[p.workload], p.reason == "InClusterQueue"))
-        if trees:
+        if number == STARTUP_REQUEUE_AFTER_CYCLE:
+            for q in self.queues.values():
+                q.requeue_inadmissible()
+        elif trees:
             for name, q in self.queues.items():
                 cq = snap.cluster_queues[name]
                 t = cq.root().name if cq.parent is not None else "\0" + cq.name

@@ -3,7 +3,7 @@ and the livelock detection (§14)."""
 
 from __future__ import annotations
 
-from quotactl.kueue.cycle import MSG_NO_LONGER_FITS, PENDING, SKIPPED, schedule
+from quotactl.kueue.cycle import ADMITTED, MSG_NO_LONGER_FITS, PENDING, SKIPPED, schedule
 from quotactl.kueue.options import engine_options
 from quotactl.model.kueue import build_cluster
 from tests.kueue.builders import admitted, configuration, cq, flavor, objects, pending, with_queues
@@ -63,14 +63,31 @@ def test_admissions_consume_shared_quota_in_one_cycle():
 
 
 def test_best_effort_fifo_exposes_next_head_next_cycle():
+    """A parked head lets the next workload become the head.  Kueue's start-up requeue (the
+    batched request queued when the ClusterQueues were added) fires after cycle 1, so the head
+    parked in cycle 1 is tried once more in cycle 2; parked again, it stays parked."""
     dicts = [flavor("f0"), flavor("f1"), cq("a", _q(f0=(2, 4)))]
     dicts += [pending("big", "q-a", {"cpu": 4, "memory": 1}, created=1000),
               pending("small", "q-a", {"cpu": 1, "memory": 1}, created=1001)]
     cluster, options = _world(dicts)
     r = schedule(cluster, options)
     assert r.converged
-    assert [(a.workload, a.cycle) for a in r.admitted] == [("default/small", 2)]
-    assert r.cycles[0].heads[0].outcome == PENDING
+    assert [(a.workload, a.cycle) for a in r.admitted] == [("default/small", 3)]
+    assert [[(h.workload, h.outcome) for h in c.heads] for c in r.cycles] == [
+        [("default/big", PENDING)], [("default/big", PENDING)], [("default/small", ADMITTED)]]
+
+
+def test_startup_requeue_happens_once():
+    """Only the start-up request is replayed: a head parked in cycle 2 is not retried in cycle 3."""
+    dicts = [flavor("f0"), flavor("f1"), cq("a", _q(f0=(2, 4)))]
+    dicts += [pending("big", "q-a", {"cpu": 4, "memory": 1}, created=1000),
+              pending("big2", "q-a", {"cpu": 5, "memory": 1}, created=1001),
+              pending("small", "q-a", {"cpu": 1, "memory": 1}, created=1002)]
+    cluster, options = _world(dicts)
+    r = schedule(cluster, options)
+    heads = [[h.workload for h in c.heads] for c in r.cycles]
+    assert heads == [["default/big"], ["default/big"], ["default/big2"], ["default/small"]]
+    assert [(a.workload, a.cycle) for a in r.admitted] == [("default/small", 4)]
 
 
 def test_strict_fifo_blocks_the_queue():
