@@ -67,6 +67,12 @@ VICTIMS_PARKED = True
 # fires after the first scheduling cycle.  So every head parked in cycle 1 is retried in cycle 2
 # (observed on every kueue-fix-schedule case whose first cycle parks heads).
 STARTUP_REQUEUE_AFTER_CYCLE = 1
+# Observed on Kueue (kueue-fix-schedule, every case where a preemptor and its own victim are both
+# heads in the cycle after the eviction): the victim is ordered as if its new assignment did not
+# borrow.  Only then does the documented ordering (borrowing, priority, timestamp) reproduce who
+# wins: the victim takes its quota back unless the preemptor is non-borrowing with a higher
+# priority.  Applies to the classical ordering; the fair-sharing tournament has no such key.
+VICTIMS_ORDERED_AS_NOMINAL = True
 DEFAULT_START = datetime(2026, 3, 2, 9, 0, 0, tzinfo=timezone.utc)
 
 
@@ -349,6 +355,7 @@ class Scheduler:
         # count at that cycle, {(pod set, resource group): last tried flavor index or -1})
         self.scan: dict[str, tuple[int, int, dict]] = {}
         self.evictions: dict[str, int] = {}
+        self.fresh_victims: frozenset[str] = frozenset()  # evicted at the end of the last cycle
         self.cycle_no = 0
         latest = _max_time(cluster)
         self.start = DEFAULT_START if latest is None or latest < DEFAULT_START else \
@@ -481,8 +488,9 @@ class Scheduler:
             while it.has_next():
                 yield it.pop()
             return
-        entries = sorted(entries, key=lambda e: (e.assignment.borrowing, -e.priority if self._psort else 0, e.ts,
-                                                 e.wl.key))
+        fresh = self.fresh_victims if VICTIMS_ORDERED_AS_NOMINAL else frozenset()
+        entries = sorted(entries, key=lambda e: (0 if e.wl.key in fresh else e.assignment.borrowing,
+                                                 -e.priority if self._psort else 0, e.ts, e.wl.key))
         yield from entries
 
     @property
@@ -660,6 +668,7 @@ class Scheduler:
                 t = cq.root().name if cq.parent is not None else "\0" + cq.name
                 if t in trees:
                     q.requeue_inadmissible()
+        self.fresh_victims = frozenset(wl.key for wl, _same_cq in victims)
         for wl, same_cq in victims:
             self._enqueue(wl, park=VICTIMS_PARKED and same_cq)
         for q in self.queues.values():

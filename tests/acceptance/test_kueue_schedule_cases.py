@@ -17,8 +17,6 @@ FIX = cases("kueue-fix-schedule")
 _REQUEUE = "multi-cycle requeue of victims/skipped heads differs from Kueue's queue manager"
 KNOWN_GAPS = {
     "seed60018-hier-fs-4c-2p": _REQUEUE,
-    "seed60059-flat-2c-2p": _REQUEUE,
-    "seed60226-hier-6c-2p": _REQUEUE,
     "seed60322-flat-7c-4p": _REQUEUE,
     "seed60397-flat-fs-5c-7p": _REQUEUE,
     "seed60401-hier-fs-7c-4p": _REQUEUE,

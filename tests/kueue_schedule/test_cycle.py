@@ -128,3 +128,31 @@ def test_flavor_scan_progress_retakes_head_with_untried_flavors():
     assert [h.workload for h in r.cycles[0].heads] == ["default/big"]
     assert [h.workload for h in r.cycles[1].heads] == ["default/big"]
     assert [(a.workload, a.cycle) for a in r.admitted] == [("default/small", 3)]
+
+
+def _reclaim_world(preemptor_priority):
+    """cq-b borrows all of cq-a's quota with an old workload; cq-a reclaims it for a younger one."""
+    dicts = [flavor("f0"), flavor("f1"),
+             cq("a", _q(f0=(4, 8)), cohort="pool", reclaim="Any"),
+             cq("b", _q(), cohort="pool"),
+             admitted("old", "b", {("f0", "cpu"): 4, ("f0", "memory"): 1}, priority=5, created=100),
+             pending("new", "q-a", {"cpu": 2, "memory": 1}, priority=preemptor_priority, created=1000)]
+    return _world(dicts)
+
+
+def test_fresh_victim_orders_as_non_borrowing_and_wins_its_quota_back():
+    """Cycle 1: ``new`` reclaims; cycle 2: both are heads, the victim (borrowing, but ordered as
+    non-borrowing in the cycle after its eviction) is older and goes first (KEP-1337 flopping)."""
+    cluster, options = _reclaim_world(preemptor_priority=5)
+    r = schedule(cluster, options, cycles=2)
+    assert [(p.workload, p.by, p.cycle) for p in r.preempted] == [("default/old", "default/new", 1)]
+    assert [(a.workload, a.cycle) for a in r.admitted] == [("default/old", 2)]
+    heads = {h.workload: h for h in r.cycles[1].heads}
+    assert heads["default/new"].outcome == SKIPPED
+
+
+def test_higher_priority_non_borrowing_preemptor_keeps_the_reclaimed_quota():
+    cluster, options = _reclaim_world(preemptor_priority=10)
+    r = schedule(cluster, options, cycles=2)
+    assert [(a.workload, a.cycle) for a in r.admitted] == [("default/new", 2)]
+    assert {h.workload: h.outcome for h in r.cycles[1].heads}["default/old"] == SKIPPED
