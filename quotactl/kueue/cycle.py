@@ -39,7 +39,14 @@ from quotactl.kueue.options import EngineOptions
 from quotactl.kueue.preemption.common import Target
 from quotactl.kueue.priority import parse_time, queue_order_timestamp, workload_priority
 from quotactl.kueue.queueing import queue_order_key
-from quotactl.kueue.quota import ClusterQueueNode, ResourceGroupView, Snapshot, build_snapshot, cq_available
+from quotactl.kueue.quota import (
+    ClusterQueueNode,
+    ResourceGroupView,
+    Snapshot,
+    UsageOverlay,
+    build_snapshot,
+    cq_available,
+)
 from quotactl.kueue.workload import AdmittedWorkload, pod_set_requests
 from quotactl.model.kueue import KueueCluster, Workload
 from quotactl.model.quantity import Quantity
@@ -474,14 +481,16 @@ class Scheduler:
         return self.options.gates.enabled("PrioritySortingWithinCohort")
 
     def _fits(self, cq: ClusterQueueNode, usage: dict, removed: list[AdmittedWorkload]) -> bool:
-        snap = self.snapshot
-        for w in removed:
-            snap.remove_usage(snap.cluster_queues[w.cluster_queue], w.usage)
-        try:
+        """Does ``usage`` fit in ``cq`` once ``removed`` have released their quota?  The removals
+        are replayed on an overlay (only ``cq``'s tree and ``usage``'s frs can matter), so the
+        snapshot is not touched."""
+        if not removed:
             return all(cq_available(cq, fr) >= v for fr, v in usage.items())
-        finally:
-            for w in removed:
-                snap.add_usage(snap.cluster_queues[w.cluster_queue], w.usage)
+        snap = self.snapshot
+        overlay = UsageOverlay(usage)
+        for w in removed:
+            overlay.remove(snap.cluster_queues[w.cluster_queue], w.usage)
+        return all(overlay.cq_available(cq, fr) >= v for fr, v in usage.items())
 
     def _reserve(self, e: _Entry) -> dict:
         cq = e.cq
@@ -524,6 +533,7 @@ class Scheduler:
         by_key = {e.wl.key: e for e in entries}
         candidates = [e for e in entries if e.outcome != NOT_NOMINATED]
         claimed: dict[str, AdmittedWorkload] = {}
+        claimed_in_tree: dict[str, list[AdmittedWorkload]] = {}  # the same workloads by cohort tree
         temp: list[tuple[ClusterQueueNode, dict]] = []
         processed: list[_Entry] = [e for e in entries if e.outcome == NOT_NOMINATED]
         admitted: list[Admission] = []
@@ -558,11 +568,13 @@ class Scheduler:
             if any(t.key in claimed for t in e.targets):
                 e.outcome, e.reason, e.message, e.immediate = SKIPPED, WAITING_FOR_QUOTA, MSG_OVERLAP, True
                 continue
-            if not self._fits(e.cq, usage, list(claimed.values()) + [t.workload for t in e.targets]):
+            tree = self._tree(e.cq)
+            if not self._fits(e.cq, usage, claimed_in_tree.get(tree, []) + [t.workload for t in e.targets]):
                 e.outcome, e.reason, e.message, e.immediate = SKIPPED, WAITING_FOR_QUOTA, MSG_NO_LONGER_FITS, True
                 continue
             for t in e.targets:
                 claimed[t.key] = t.workload
+                claimed_in_tree.setdefault(self._tree(snap.cluster_queues[t.cluster_queue]), []).append(t.workload)
             if mode == Mode.Preempt:
                 snap.add_usage(e.cq, usage)
                 temp.append((e.cq, usage))

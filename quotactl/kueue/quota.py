@@ -227,6 +227,61 @@ def remove_usage(node: QuotaNode, fr: FR, val: int) -> None:
         node = node.parent
 
 
+class UsageOverlay:
+    """What-if usage on top of the live tree, without touching it: ``remove`` replays
+    ``remove_usage`` step for step on a private copy of the usages it changes, ``cq_available``
+    reads through that copy.  Only the frs asked for are replayed (frs never interact), so
+    the answer is exactly what ``remove_usage`` then ``cq_available`` on the tree would give."""
+
+    __slots__ = ("usage", "frs")
+
+    def __init__(self, frs):
+        self.usage: dict[tuple, int] = {}  # (id(node), fr) -> usage
+        self.frs = frs
+
+    def _get(self, node: QuotaNode, fr: FR) -> int:
+        u = self.usage.get((id(node), fr))
+        return node.usage.get(fr, 0) if u is None else u
+
+    def remove(self, node: QuotaNode, usage: dict[FR, int]) -> None:
+        frs = self.frs
+        for fr, val in usage.items():
+            if fr not in frs:
+                continue
+            n = node
+            while n is not None:
+                u = self._get(n, fr)
+                q = n.quotas.get(fr)
+                lq = 0
+                if q is not None and q.lending_limit is not None:
+                    lq = max(0, n.subtree_quota.get(fr, 0) - q.lending_limit)
+                stored_in_parent = u - lq
+                self.usage[(id(n), fr)] = u - val
+                if stored_in_parent <= 0 or n.parent is None:
+                    break
+                val = min(val, stored_in_parent)
+                n = n.parent
+
+    def available(self, node: QuotaNode, fr: FR) -> int:
+        """``available`` with the overlay's usages."""
+        u = self._get(node, fr)
+        if node.parent is None:
+            return node.subtree_quota.get(fr, 0) - u
+        parent_available = self.available(node.parent, fr)
+        q = node.quotas.get(fr)
+        lq = 0
+        if q is not None and q.lending_limit is not None:
+            lq = max(0, node.subtree_quota.get(fr, 0) - q.lending_limit)
+        if q is not None and q.borrowing_limit is not None:
+            stored_in_parent = node.subtree_quota.get(fr, 0) - lq
+            used_in_parent = max(0, u - lq)
+            parent_available = min(stored_in_parent - used_in_parent + q.borrowing_limit, parent_available)
+        return max(0, lq - u) + parent_available
+
+    def cq_available(self, cq: ClusterQueueNode, fr: FR) -> int:
+        return max(0, self.available(cq, fr))
+
+
 def borrowing_with(node: QuotaNode, fr: FR, val: int) -> bool:
     """``BorrowingWith``: usage + val above the node's SubtreeQuota (a CQ's nominal)."""
     return node.usage.get(fr, 0) + val > node.subtree_quota.get(fr, 0)
