@@ -18,6 +18,7 @@ of the nodes.  Amounts are ints (see ``amounts``); a flavor-resource ``fr`` is a
 
 from __future__ import annotations
 
+import bisect
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -113,7 +114,7 @@ class CohortNode(QuotaNode):
 
 class ClusterQueueNode(QuotaNode):
     __slots__ = ("spec", "resource_groups", "workloads", "inactive", "flavor_fungibility", "preemption",
-                 "_rg_by_resource")
+                 "_rg_by_resource", "_ordered")
 
     def __init__(self, spec: ClusterQueue, quotas: dict[FR, ResourceQuota], fair_weight: float,
                  resource_groups: tuple[ResourceGroupView, ...]):
@@ -128,6 +129,39 @@ class ClusterQueueNode(QuotaNode):
         for rg in resource_groups:
             for r in rg.covered_resources:
                 self._rg_by_resource.setdefault(r, rg)
+        self._ordered: list | None = None  # see ordered_workloads
+
+    def ordered_workloads(self) -> list:
+        """``(ordering_fields, workload)`` of every workload, sorted: the preemption candidate
+        order (``CandidatesOrdering`` without its preemptor-dependent field).  Built on first
+        use, then kept up to date by ``Snapshot.add_workload``/``remove_workload`` (the only
+        writers of ``workloads`` after the snapshot is built).  Callers must not mutate it, nor
+        hold on to it across a change of ``workloads``."""
+        rows = self._ordered
+        if rows is None:
+            rows = self._ordered = sorted((w.ordering_fields, w) for w in self.workloads.values())
+        return rows
+
+    def _ordered_add(self, wl: AdmittedWorkload, replaced: bool) -> None:
+        rows = self._ordered
+        if rows is None:
+            return
+        if replaced:
+            self._ordered = None
+            return
+        of = wl.ordering_fields
+        rows.insert(bisect.bisect_left(rows, (of,)), (of, wl))
+
+    def _ordered_remove(self, wl: AdmittedWorkload) -> None:
+        rows = self._ordered
+        if rows is None:
+            return
+        of = wl.ordering_fields
+        i = bisect.bisect_left(rows, (of,))
+        if i < len(rows) and rows[i][1] is wl:
+            del rows[i]
+        else:  # not the object we indexed (same key, another object): rebuild on next use
+            self._ordered = None
 
     @property
     def active(self) -> bool:
@@ -444,12 +478,16 @@ class Snapshot:
     # -- simulation (always undone by the caller) ----------------------------------------
     def remove_workload(self, wl: AdmittedWorkload) -> None:
         cq = self.cluster_queues[wl.cluster_queue]
-        del cq.workloads[wl.key]
+        old = cq.workloads.pop(wl.key)
+        if cq._ordered is not None:
+            cq._ordered_remove(old)
         for fr, v in wl.usage.items():
             remove_usage(cq, fr, v)
 
     def add_workload(self, wl: AdmittedWorkload) -> None:
         cq = self.cluster_queues[wl.cluster_queue]
+        if cq._ordered is not None:
+            cq._ordered_add(wl, wl.key in cq.workloads)
         cq.workloads[wl.key] = wl
         for fr, v in wl.usage.items():
             add_usage(cq, fr, v)
