@@ -382,8 +382,7 @@ class Scheduler:
         return s
 
     def state(self) -> tuple:
-        adm = frozenset((k, w.flavor_resources)
-                        for cq in self.snapshot.cluster_queues.values() for k, w in cq.workloads.items())
+        adm = frozenset(self.snapshot.admitted)  # {(key, flavor_resources)} over all ClusterQueues
         scan = frozenset((k, tuple(sorted(v[2].items()))) for k, v in self.scan.items())
         return (adm, tuple(q.state() for _n, q in sorted(self.queues.items())), scan)
 
@@ -421,6 +420,8 @@ class Scheduler:
         if start:
             _resume_scan(assigner, dict(start))
         init = initial_assignment(assigner)
+        if start:
+            del assigner.find_flavor  # break the assigner -> closure -> bound method cycle
         e.assignment, e.targets = init.assignment, tuple(init.targets)
         self.nominations[wl.key] = ((tree, version, start), e.assignment, e.targets)
         return e
@@ -504,10 +505,11 @@ class Scheduler:
                 out[fr] = max(0, min(v, q.nominal - used))
         return {fr: v for fr, v in out.items() if v > 0}
 
-    def _recompute(self, e: _Entry, claimed: dict[str, AdmittedWorkload]) -> None:
-        """HEAD: the victims overlap earlier claims; recompute as if those were already gone."""
+    def _recompute(self, e: _Entry, claimed: list[AdmittedWorkload]) -> None:
+        """HEAD: the victims overlap earlier claims; recompute as if those were already gone.
+        ``claimed``: the claims in ``e``'s cohort tree (the nomination reads nothing else)."""
         snap = self.snapshot
-        gone = [w for w in claimed.values() if w.key in snap.cluster_queues[w.cluster_queue].workloads]
+        gone = [w for w in claimed if w.key in snap.cluster_queues[w.cluster_queue].workloads]
         for w in gone:
             snap.remove_workload(w)
         try:
@@ -543,7 +545,7 @@ class Scheduler:
             processed.append(e)
             deferred = False
             if recompute and e.targets and any(t.key in claimed for t in e.targets):
-                self._recompute(e, claimed)
+                self._recompute(e, claimed_in_tree.get(self._tree(e.cq), []))
                 if e.assignment.representative_mode == Mode.Fit:
                     deferred = True
             a = e.assignment
@@ -709,19 +711,20 @@ class Scheduler:
 
 @contextmanager
 def _fewer_gc_pauses():
-    """The run allocates many short-lived objects next to a large, long-lived model; Python's
-    cyclic collector would rescan that model again and again (a quarter of the run time on the
-    20,000-workload benchmark). Freeze what exists, collect young objects less often, and restore
-    both afterwards. Reference counting still frees everything non-cyclic at once."""
-    gc.collect()
-    gc.freeze()
-    threshold = gc.get_threshold()
-    gc.set_threshold(100_000, 50, 100)
+    """The run allocates many objects next to a large, long-lived model, and keeps a growing
+    part of them (reports, the end-of-cycle states); Python's cyclic collector would scan them
+    again and again (a quarter of the run time on the 20,000-workload benchmark, even with
+    young collections 100x rarer and the model frozen), while the run creates next to no
+    cyclic garbage (the one cycle, a resumed flavor scan, is broken by hand). So the collector
+    is off during the run and back as it was afterwards; reference counting still frees
+    everything at once."""
+    enabled = gc.isenabled()
+    gc.disable()
     try:
         yield
     finally:
-        gc.set_threshold(*threshold)
-        gc.unfreeze()
+        if enabled:
+            gc.enable()
 
 
 def schedule(cluster: KueueCluster, options: EngineOptions, *, cycles: int | None = None,

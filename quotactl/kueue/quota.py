@@ -462,6 +462,12 @@ class Snapshot:
         self.resource_flavors: dict[str, ResourceFlavor] = {}
         self.options: EngineOptions = EngineOptions()
         self.cluster: KueueCluster | None = None
+        # (workload key, flavor_resources) of every workload held by a ClusterQueue -> how many
+        # hold it; kept by build_snapshot/add_workload/remove_workload, the only writers of
+        # ``ClusterQueueNode.workloads``.  One tuple object per pair (``_pairs``), so frozensets
+        # of the keys are cheap to build and to keep.
+        self.admitted: dict[tuple, int] = {}
+        self._pairs: dict[tuple, tuple] = {}
 
     # -- lookups ------------------------------------------------------------------------
     def cluster_queue(self, name: str | None) -> ClusterQueueNode | None:
@@ -476,9 +482,19 @@ class Snapshot:
         return None
 
     # -- simulation (always undone by the caller) ----------------------------------------
+    def _held(self, wl: AdmittedWorkload, delta: int) -> None:
+        pair = (wl.key, wl.flavor_resources)
+        pair = self._pairs.setdefault(pair, pair)
+        n = self.admitted.get(pair, 0) + delta
+        if n:
+            self.admitted[pair] = n
+        else:
+            del self.admitted[pair]
+
     def remove_workload(self, wl: AdmittedWorkload) -> None:
         cq = self.cluster_queues[wl.cluster_queue]
         old = cq.workloads.pop(wl.key)
+        self._held(old, -1)
         if cq._ordered is not None:
             cq._ordered_remove(old)
         for fr, v in wl.usage.items():
@@ -486,9 +502,13 @@ class Snapshot:
 
     def add_workload(self, wl: AdmittedWorkload) -> None:
         cq = self.cluster_queues[wl.cluster_queue]
+        old = cq.workloads.get(wl.key)
+        if old is not None:
+            self._held(old, -1)
         if cq._ordered is not None:
-            cq._ordered_add(wl, wl.key in cq.workloads)
+            cq._ordered_add(wl, old is not None)
         cq.workloads[wl.key] = wl
+        self._held(wl, 1)
         for fr, v in wl.usage.items():
             add_usage(cq, fr, v)
 
@@ -632,7 +652,11 @@ def build_snapshot(cluster: KueueCluster, options: EngineOptions | None = None,
         if workload_filter is not None and not workload_filter(wl):
             continue
         info = AdmittedWorkload(wl, cq.name, cluster, options)
+        old = cq.workloads.get(info.key)
+        if old is not None:
+            snap._held(old, -1)
         cq.workloads[info.key] = info
+        snap._held(info, 1)
         usage = cq.usage
         for fr, v in info.usage.items():
             usage[fr] = saturate(usage.get(fr, 0) + v)
