@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 
-from quotactl.kueue.assign import Assignment, Mode, initial_assignment
+from quotactl.kueue.assign import Assignment, FlavorAssigner, Mode, initial_assignment
 from quotactl.kueue.explain import (
     MISCONFIGURED,
     SUSPENDED,
@@ -32,6 +32,7 @@ from quotactl.kueue.explain import (
     admission_check_blocker,
     make_assigner,
     namespace_check,
+    preemptor_for,
     queue_blocker,
 )
 from quotactl.kueue.fairshare import FairSharingIterator
@@ -336,6 +337,7 @@ class Scheduler:
         self.shapes: dict[str, tuple] = {}
         self.versions: dict[str, int] = {}
         self.nominations: dict[str, tuple] = {}
+        self.statics: dict[tuple, tuple] = {}  # (workload, ClusterQueue) -> see _static
         # flavor scan progress (Kueue's workload.Info.LastAssignment): key -> (cycle, CQ eviction
         # count at that cycle, {(pod set, resource group): last tried flavor index or -1})
         self.scan: dict[str, tuple[int, int, dict]] = {}
@@ -390,22 +392,38 @@ class Scheduler:
         return any(q.active for n, q in self.queues.items() if self.snapshot.cluster_queues[n].active)
 
     # -- one cycle -----------------------------------------------------------------------
-    def _nominate(self, wl: Workload, cq: ClusterQueueNode) -> _Entry:
+    def _static(self, wl: Workload, cq: ClusterQueueNode) -> tuple:
+        """What a nomination needs that depends only on the workload and its ClusterQueue (the
+        model does not change during the run): priority, queue timestamp, the first pre-check
+        that fails (outcome fields) or None, the preemptor and the pod set requests."""
+        k = (wl.key, cq.name)
+        st = self.statics.get(k)
+        if st is not None:
+            return st
         pr = workload_priority(self.cluster, wl, self.options.gates).value
         ts = queue_order_timestamp(wl, self.options.gates, self.options.requeuing_timestamp)
-        e = _Entry(wl, cq, None, (), pr, ts)
+        blocked = None
         if admission_check_blocker(wl):
-            e.outcome, e.reason, e.message = NOT_NOMINATED, "PendingEvaluation", "The workload has failed admission checks"
-            return e
-        err = _requests_exceed_limits(wl)
-        if err is not None:
-            e.outcome, e.reason, e.message = NOT_NOMINATED, MISCONFIGURED, err
-            e.drop_inadmissible = True
-            return e
-        blocker, _note = namespace_check(self.cluster, cq, wl)
-        if blocker is not None:
-            e.outcome, e.reason, e.message = NOT_NOMINATED, MISCONFIGURED, blocker.message
-            e.drop_inadmissible = True
+            blocked = ("PendingEvaluation", "The workload has failed admission checks", False)
+        else:
+            err = _requests_exceed_limits(wl)
+            if err is not None:
+                blocked = (MISCONFIGURED, err, True)
+            else:
+                blocker, _note = namespace_check(self.cluster, cq, wl)
+                if blocker is not None:
+                    blocked = (MISCONFIGURED, blocker.message, True)
+        pre = None if blocked is not None else preemptor_for(self.cluster, self.snapshot, wl, cq.name)
+        reqs = None if blocked is not None else pod_set_requests(wl, self.options)
+        st = self.statics[k] = (pr, ts, blocked, pre, reqs)
+        return st
+
+    def _nominate(self, wl: Workload, cq: ClusterQueueNode) -> _Entry:
+        pr, ts, blocked, preemptor, requests = self._static(wl, cq)
+        e = _Entry(wl, cq, None, (), pr, ts)
+        if blocked is not None:
+            e.outcome, e.reason, e.message = NOT_NOMINATED, blocked[0], blocked[1]
+            e.drop_inadmissible = blocked[2]
             return e
         # The nomination reads only the cycle-start snapshot of the workload's cohort tree: reuse
         # it while nothing was admitted to or evicted from that tree.
@@ -416,7 +434,7 @@ class Scheduler:
         if hit is not None and hit[0] == (tree, version, start):
             e.assignment, e.targets = hit[1], hit[2]
             return e
-        assigner = make_assigner(self.cluster, self.snapshot, wl, cq)
+        assigner = FlavorAssigner(self.snapshot, cq, preemptor, wl.pod_sets, requests)  # make_assigner
         if start:
             _resume_scan(assigner, dict(start))
         init = initial_assignment(assigner)

@@ -250,8 +250,9 @@ def _collect_in_subtree(ctx: PreemptionCtx, current: CohortNode, subtree_root: C
         if child is skip:
             continue  # already visited from below
         if is_within_nominal_in_resources(child, ctx.frs_need_preemption):
-            _exclude_all(ctx, child, f"cohort {child.name} is within its quota on "
-                                     f"{_frs_text(ctx.frs_need_preemption)}: nothing to reclaim below it")
+            if ctx.trace is not None:
+                _exclude_all(ctx, child, f"cohort {child.name} is within its quota on "
+                                         f"{_frs_text(ctx.frs_need_preemption)}: nothing to reclaim below it")
             continue  # a subtree within its quota has nothing to give back
         _collect_in_subtree(ctx, child, subtree_root, skip, advantage, result)
     for child_cq in current.child_cqs:
@@ -259,7 +260,7 @@ def _collect_in_subtree(ctx: PreemptionCtx, current: CohortNode, subtree_root: C
             continue
         if not is_within_nominal_in_resources(child_cq, ctx.frs_need_preemption):
             result.extend(_candidates_from_cq(ctx, child_cq, subtree_root, advantage))
-        else:
+        elif ctx.trace is not None:
             _exclude_all(ctx, child_cq, f"ClusterQueue {child_cq.name} is not borrowing "
                                         f"{_frs_text(ctx.frs_need_preemption)} (usage within nominal): "
                                         "nothing to reclaim")
@@ -299,20 +300,43 @@ def _ordering_fields(c: Candidate) -> tuple:
     return c.workload.ordering_fields
 
 
+def _stays_above_nominal(ctx: PreemptionCtx, same: list[Candidate]) -> bool:
+    """With every same-ClusterQueue candidate removed, the request still exceeds the
+    ClusterQueue's nominal quota on some fr (``borrowing_with``), so ``workload_fits`` without
+    borrowing fails at every step of a run: only those removals lower the ClusterQueue's own
+    usage, each by exactly its amount (frs with a negative amount are not concluded on)."""
+    cq = ctx.cq
+    for fr, v in ctx.workload_usage.items():
+        u = cq.usage.get(fr, 0)
+        for c in same:
+            x = c.workload.usage.get(fr, 0)
+            if x < 0:
+                break
+            u -= x
+        else:
+            if u + v > cq.subtree_quota.get(fr, 0):
+                return True
+    return False
+
+
 class CandidateIterator:
     """``candidateIterator``: evicted candidates first (hierarchy, priority, same CQ), then the
     rest in the same bucket order; validity is re-checked against the live snapshot."""
 
     def __init__(self, ctx: PreemptionCtx, for_search: bool = False):
         """``for_search``: only the candidates ``classical_preemptions`` can take.  Without
-        borrowWithinCohort, every priority candidate is RECLAIM_WITHOUT_BORROWING, and when the
-        preemptor's ClusterQueue is not under nominal quota every run lets it borrow
-        (``attempt_plan``), so those runs pass over all of them: they are not collected.
-        ``candidates`` is then incomplete (tracing always collects everything)."""
+        borrowWithinCohort, every priority candidate is RECLAIM_WITHOUT_BORROWING, which a run
+        letting the preemptor borrow passes over.  When the preemptor's ClusterQueue is not
+        under nominal quota, every run lets it borrow (``attempt_plan``); when even the removal
+        of all same-ClusterQueue candidates leaves it above nominal quota, a run forbidding
+        borrowing never fits (``_stays_above_nominal``), so only the borrowing run can find
+        victims.  Either way (``borrowing_only``) the priority candidates are not collected and
+        ``candidates`` is incomplete (tracing always collects everything)."""
         self.ctx = ctx
         same = collect_same_queue_candidates(ctx)
         self.borrowing_only = (for_search and ctx.trace is None and not borrowing_within_cohort_allowed(ctx.cq)[0]
-                               and not queue_under_nominal_in_resources_needing_preemption(ctx))
+                               and (not queue_under_nominal_in_resources_needing_preemption(ctx)
+                                    or _stays_above_nominal(ctx, same)))
         hierarchy, priority = collect_candidates_for_hierarchical_reclaim(ctx, not self.borrowing_only)
 
         def ordered(cands: list[Candidate]) -> list[Candidate]:
@@ -373,7 +397,7 @@ def attempt_plan(ctx: PreemptionCtx, iterator: CandidateIterator) -> list[bool]:
     """The allowBorrowing values to try, in order (§6.5)."""
     forbidden = not borrowing_within_cohort_allowed(ctx.cq)[0]
     if iterator.borrowing_only:
-        return [True]  # the second condition below holds
+        return [True]  # a run without borrowing cannot fit (CandidateIterator)
     if iterator.no_candidate_from_other_queues or (
             forbidden and not queue_under_nominal_in_resources_needing_preemption(ctx)):
         return [True]
