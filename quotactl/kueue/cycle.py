@@ -338,6 +338,8 @@ class Scheduler:
         self.versions: dict[str, int] = {}
         self.nominations: dict[str, tuple] = {}
         self.statics: dict[tuple, tuple] = {}  # (workload, ClusterQueue) -> see _static
+        self._queue_states: dict[str, tuple] = {}  # see state()
+        self._scan_states: dict[str, tuple] = {}
         # flavor scan progress (Kueue's workload.Info.LastAssignment): key -> (cycle, CQ eviction
         # count at that cycle, {(pod set, resource group): last tried flavor index or -1})
         self.scan: dict[str, tuple[int, int, dict]] = {}
@@ -384,9 +386,30 @@ class Scheduler:
         return s
 
     def state(self) -> tuple:
-        adm = frozenset(self.snapshot.admitted)  # {(key, flavor_resources)} over all ClusterQueues
-        scan = frozenset((k, tuple(sorted(v[2].items()))) for k, v in self.scan.items())
-        return (adm, tuple(q.state() for _n, q in sorted(self.queues.items())), scan)
+        adm = self.snapshot.admitted_state()  # {(key, flavor_resources)} over all ClusterQueues, by namespace
+        # one state is kept per cycle: reuse the previous part objects while they are equal
+        parts = []
+        last_scan = self._scan_states
+        for k, v in self.scan.items():
+            part = (k, tuple(sorted(v[2].items())))
+            prev = last_scan.get(k)
+            if prev is not None and prev == part:
+                part = prev
+            else:
+                last_scan[k] = part
+            parts.append(part)
+        scan = frozenset(parts)
+        queues = []
+        last = self._queue_states
+        for name, q in sorted(self.queues.items()):
+            st = q.state()
+            prev = last.get(name)
+            if prev is not None and prev == st:
+                st = prev
+            else:
+                last[name] = st
+            queues.append(st)
+        return (adm, tuple(queues), scan)
 
     def has_active_heads(self) -> bool:
         return any(q.active for n, q in self.queues.items() if self.snapshot.cluster_queues[n].active)

@@ -463,11 +463,11 @@ class Snapshot:
         self.options: EngineOptions = EngineOptions()
         self.cluster: KueueCluster | None = None
         # (workload key, flavor_resources) of every workload held by a ClusterQueue -> how many
-        # hold it; kept by build_snapshot/add_workload/remove_workload, the only writers of
-        # ``ClusterQueueNode.workloads``.  One tuple object per pair (``_pairs``), so frozensets
-        # of the keys are cheap to build and to keep.
-        self.admitted: dict[tuple, int] = {}
-        self._pairs: dict[tuple, tuple] = {}
+        # hold it, by the key's namespace; kept by build_snapshot/add_workload/remove_workload,
+        # the only writers of ``ClusterQueueNode.workloads``.  See ``admitted_state``.
+        self._held_by_ns: dict[str, dict[tuple, int]] = {}
+        self._held_frozen: dict[str, tuple] = {}  # namespace -> (namespace, frozenset of its pairs)
+        self._held_dirty: set[str] = set()
 
     # -- lookups ------------------------------------------------------------------------
     def cluster_queue(self, name: str | None) -> ClusterQueueNode | None:
@@ -483,13 +483,35 @@ class Snapshot:
 
     # -- simulation (always undone by the caller) ----------------------------------------
     def _held(self, wl: AdmittedWorkload, delta: int) -> None:
+        ns = wl.key.partition("/")[0]
+        held = self._held_by_ns.get(ns)
+        if held is None:
+            held = self._held_by_ns[ns] = {}
         pair = (wl.key, wl.flavor_resources)
-        pair = self._pairs.setdefault(pair, pair)
-        n = self.admitted.get(pair, 0) + delta
+        n = held.get(pair, 0) + delta
         if n:
-            self.admitted[pair] = n
+            held[pair] = n
         else:
-            del self.admitted[pair]
+            del held[pair]
+        self._held_dirty.add(ns)
+
+    def admitted_state(self) -> frozenset:
+        """The set of (workload key, flavor_resources) held by any ClusterQueue, as a frozenset
+        of (namespace, frozenset of that namespace's pairs): equal exactly when the flat sets
+        are equal (the namespace is a function of the pair), but consecutive states share the
+        parts of the namespaces that did not change, so keeping one per cycle stays cheap."""
+        frozen = self._held_frozen
+        for ns in self._held_dirty:
+            held = self._held_by_ns[ns]
+            if not held:
+                frozen.pop(ns, None)
+                continue
+            new = frozenset(held)
+            old = frozen.get(ns)
+            if old is None or old[1] != new:
+                frozen[ns] = (ns, new)
+        self._held_dirty.clear()
+        return frozenset(frozen.values())
 
     def remove_workload(self, wl: AdmittedWorkload) -> None:
         cq = self.cluster_queues[wl.cluster_queue]
