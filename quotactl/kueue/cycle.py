@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 
-from quotactl.kueue.assign import Assignment, Mode, initial_assignment
+from quotactl.kueue.assign import Assignment, FlavorAssigner, Mode, initial_assignment
 from quotactl.kueue.explain import (
     MISCONFIGURED,
     SUSPENDED,
@@ -32,6 +32,7 @@ from quotactl.kueue.explain import (
     admission_check_blocker,
     make_assigner,
     namespace_check,
+    preemptor_for,
     queue_blocker,
 )
 from quotactl.kueue.fairshare import FairSharingIterator
@@ -39,7 +40,14 @@ from quotactl.kueue.options import EngineOptions
 from quotactl.kueue.preemption.common import Target
 from quotactl.kueue.priority import parse_time, queue_order_timestamp, workload_priority
 from quotactl.kueue.queueing import queue_order_key
-from quotactl.kueue.quota import ClusterQueueNode, ResourceGroupView, Snapshot, build_snapshot, cq_available
+from quotactl.kueue.quota import (
+    ClusterQueueNode,
+    ResourceGroupView,
+    Snapshot,
+    UsageOverlay,
+    build_snapshot,
+    cq_available,
+)
 from quotactl.kueue.workload import AdmittedWorkload, pod_set_requests
 from quotactl.model.kueue import KueueCluster, Workload
 from quotactl.model.quantity import Quantity
@@ -351,6 +359,9 @@ class Scheduler:
         self.shapes: dict[str, tuple] = {}
         self.versions: dict[str, int] = {}
         self.nominations: dict[str, tuple] = {}
+        self.statics: dict[tuple, tuple] = {}  # (workload, ClusterQueue) -> see _static
+        self._queue_states: dict[str, tuple] = {}  # see state()
+        self._scan_states: dict[str, tuple] = {}
         # flavor scan progress (Kueue's workload.Info.LastAssignment): key -> (cycle, CQ eviction
         # count at that cycle, {(pod set, resource group): last tried flavor index or -1})
         self.scan: dict[str, tuple[int, int, dict]] = {}
@@ -398,31 +409,67 @@ class Scheduler:
         return s
 
     def state(self) -> tuple:
-        adm = frozenset((k, w.flavor_resources)
-                        for cq in self.snapshot.cluster_queues.values() for k, w in cq.workloads.items())
-        scan = frozenset((k, tuple(sorted(v[2].items()))) for k, v in self.scan.items())
-        return (adm, tuple(q.state() for _n, q in sorted(self.queues.items())), scan)
+        adm = self.snapshot.admitted_state()  # {(key, flavor_resources)} over all ClusterQueues, by namespace
+        # one state is kept per cycle: reuse the previous part objects while they are equal
+        parts = []
+        last_scan = self._scan_states
+        for k, v in self.scan.items():
+            part = (k, tuple(sorted(v[2].items())))
+            prev = last_scan.get(k)
+            if prev is not None and prev == part:
+                part = prev
+            else:
+                last_scan[k] = part
+            parts.append(part)
+        scan = frozenset(parts)
+        queues = []
+        last = self._queue_states
+        for name, q in sorted(self.queues.items()):
+            st = q.state()
+            prev = last.get(name)
+            if prev is not None and prev == st:
+                st = prev
+            else:
+                last[name] = st
+            queues.append(st)
+        return (adm, tuple(queues), scan)
 
     def has_active_heads(self) -> bool:
         return any(q.active for n, q in self.queues.items() if self.snapshot.cluster_queues[n].active)
 
     # -- one cycle -----------------------------------------------------------------------
-    def _nominate(self, wl: Workload, cq: ClusterQueueNode) -> _Entry:
+    def _static(self, wl: Workload, cq: ClusterQueueNode) -> tuple:
+        """What a nomination needs that depends only on the workload and its ClusterQueue (the
+        model does not change during the run): priority, queue timestamp, the first pre-check
+        that fails (outcome fields) or None, the preemptor and the pod set requests."""
+        k = (wl.key, cq.name)
+        st = self.statics.get(k)
+        if st is not None:
+            return st
         pr = workload_priority(self.cluster, wl, self.options.gates).value
         ts = queue_order_timestamp(wl, self.options.gates, self.options.requeuing_timestamp)
-        e = _Entry(wl, cq, None, (), pr, ts)
+        blocked = None
         if admission_check_blocker(wl):
-            e.outcome, e.reason, e.message = NOT_NOMINATED, "PendingEvaluation", "The workload has failed admission checks"
-            return e
-        err = _requests_exceed_limits(wl)
-        if err is not None:
-            e.outcome, e.reason, e.message = NOT_NOMINATED, MISCONFIGURED, err
-            e.drop_inadmissible = True
-            return e
-        blocker, _note = namespace_check(self.cluster, cq, wl)
-        if blocker is not None:
-            e.outcome, e.reason, e.message = NOT_NOMINATED, MISCONFIGURED, blocker.message
-            e.drop_inadmissible = e.unmatched = True
+            blocked = ("PendingEvaluation", "The workload has failed admission checks", False, False)
+        else:
+            err = _requests_exceed_limits(wl)
+            if err is not None:
+                blocked = (MISCONFIGURED, err, True, False)
+            else:
+                blocker, _note = namespace_check(self.cluster, cq, wl)
+                if blocker is not None:
+                    blocked = (MISCONFIGURED, blocker.message, True, True)
+        pre = None if blocked is not None else preemptor_for(self.cluster, self.snapshot, wl, cq.name)
+        reqs = None if blocked is not None else pod_set_requests(wl, self.options)
+        st = self.statics[k] = (pr, ts, blocked, pre, reqs)
+        return st
+
+    def _nominate(self, wl: Workload, cq: ClusterQueueNode) -> _Entry:
+        pr, ts, blocked, preemptor, requests = self._static(wl, cq)
+        e = _Entry(wl, cq, None, (), pr, ts)
+        if blocked is not None:
+            e.outcome, e.reason, e.message = NOT_NOMINATED, blocked[0], blocked[1]
+            e.drop_inadmissible, e.unmatched = blocked[2], blocked[3]
             return e
         # The nomination reads only the cycle-start snapshot of the workload's cohort tree: reuse
         # it while nothing was admitted to or evicted from that tree.
@@ -433,10 +480,12 @@ class Scheduler:
         if hit is not None and hit[0] == (tree, version, start):
             e.assignment, e.targets = hit[1], hit[2]
             return e
-        assigner = make_assigner(self.cluster, self.snapshot, wl, cq)
+        assigner = FlavorAssigner(self.snapshot, cq, preemptor, wl.pod_sets, requests)  # make_assigner
         if start:
             _resume_scan(assigner, dict(start))
         init = initial_assignment(assigner)
+        if start:
+            del assigner.find_flavor  # break the assigner -> closure -> bound method cycle
         e.assignment, e.targets = init.assignment, tuple(init.targets)
         self.nominations[wl.key] = ((tree, version, start), e.assignment, e.targets)
         return e
@@ -498,14 +547,16 @@ class Scheduler:
         return self.options.gates.enabled("PrioritySortingWithinCohort")
 
     def _fits(self, cq: ClusterQueueNode, usage: dict, removed: list[AdmittedWorkload]) -> bool:
-        snap = self.snapshot
-        for w in removed:
-            snap.remove_usage(snap.cluster_queues[w.cluster_queue], w.usage)
-        try:
+        """Does ``usage`` fit in ``cq`` once ``removed`` have released their quota?  The removals
+        are replayed on an overlay (only ``cq``'s tree and ``usage``'s frs can matter), so the
+        snapshot is not touched."""
+        if not removed:
             return all(cq_available(cq, fr) >= v for fr, v in usage.items())
-        finally:
-            for w in removed:
-                snap.add_usage(snap.cluster_queues[w.cluster_queue], w.usage)
+        snap = self.snapshot
+        overlay = UsageOverlay(usage)
+        for w in removed:
+            overlay.remove(snap.cluster_queues[w.cluster_queue], w.usage)
+        return all(overlay.cq_available(cq, fr) >= v for fr, v in usage.items())
 
     def _reserve(self, e: _Entry) -> dict:
         cq = e.cq
@@ -519,10 +570,11 @@ class Scheduler:
                 out[fr] = max(0, min(v, q.nominal - used))
         return {fr: v for fr, v in out.items() if v > 0}
 
-    def _recompute(self, e: _Entry, claimed: dict[str, AdmittedWorkload]) -> None:
-        """HEAD: the victims overlap earlier claims; recompute as if those were already gone."""
+    def _recompute(self, e: _Entry, claimed: list[AdmittedWorkload]) -> None:
+        """HEAD: the victims overlap earlier claims; recompute as if those were already gone.
+        ``claimed``: the claims in ``e``'s cohort tree (the nomination reads nothing else)."""
         snap = self.snapshot
-        gone = [w for w in claimed.values() if w.key in snap.cluster_queues[w.cluster_queue].workloads]
+        gone = [w for w in claimed if w.key in snap.cluster_queues[w.cluster_queue].workloads]
         for w in gone:
             snap.remove_workload(w)
         try:
@@ -548,6 +600,7 @@ class Scheduler:
         by_key = {e.wl.key: e for e in entries}
         candidates = [e for e in entries if e.outcome != NOT_NOMINATED]
         claimed: dict[str, AdmittedWorkload] = {}
+        claimed_in_tree: dict[str, list[AdmittedWorkload]] = {}  # the same workloads by cohort tree
         temp: list[tuple[ClusterQueueNode, dict]] = []
         processed: list[_Entry] = [e for e in entries if e.outcome == NOT_NOMINATED]
         admitted: list[Admission] = []
@@ -557,7 +610,7 @@ class Scheduler:
             processed.append(e)
             deferred = False
             if recompute and e.targets and any(t.key in claimed for t in e.targets):
-                self._recompute(e, claimed)
+                self._recompute(e, claimed_in_tree.get(self._tree(e.cq), []))
                 if e.assignment.representative_mode == Mode.Fit:
                     deferred = True
             a = e.assignment
@@ -582,11 +635,13 @@ class Scheduler:
             if any(t.key in claimed for t in e.targets):
                 e.outcome, e.reason, e.message, e.immediate = SKIPPED, WAITING_FOR_QUOTA, MSG_OVERLAP, True
                 continue
-            if not self._fits(e.cq, usage, list(claimed.values()) + [t.workload for t in e.targets]):
+            tree = self._tree(e.cq)
+            if not self._fits(e.cq, usage, claimed_in_tree.get(tree, []) + [t.workload for t in e.targets]):
                 e.outcome, e.reason, e.message, e.immediate = SKIPPED, WAITING_FOR_QUOTA, MSG_NO_LONGER_FITS, True
                 continue
             for t in e.targets:
                 claimed[t.key] = t.workload
+                claimed_in_tree.setdefault(self._tree(snap.cluster_queues[t.cluster_queue]), []).append(t.workload)
             if mode == Mode.Preempt:
                 snap.add_usage(e.cq, usage)
                 temp.append((e.cq, usage))
@@ -725,19 +780,20 @@ class Scheduler:
 
 @contextmanager
 def _fewer_gc_pauses():
-    """The run allocates many short-lived objects next to a large, long-lived model; Python's
-    cyclic collector would rescan that model again and again (a quarter of the run time on the
-    20,000-workload benchmark). Freeze what exists, collect young objects less often, and restore
-    both afterwards. Reference counting still frees everything non-cyclic at once."""
-    gc.collect()
-    gc.freeze()
-    threshold = gc.get_threshold()
-    gc.set_threshold(100_000, 50, 100)
+    """The run allocates many objects next to a large, long-lived model, and keeps a growing
+    part of them (reports, the end-of-cycle states); Python's cyclic collector would scan them
+    again and again (a quarter of the run time on the 20,000-workload benchmark, even with
+    young collections 100x rarer and the model frozen), while the run creates next to no
+    cyclic garbage (the one cycle, a resumed flavor scan, is broken by hand). So the collector
+    is off during the run and back as it was afterwards; reference counting still frees
+    everything at once."""
+    enabled = gc.isenabled()
+    gc.disable()
     try:
         yield
     finally:
-        gc.set_threshold(*threshold)
-        gc.unfreeze()
+        if enabled:
+            gc.enable()
 
 
 def schedule(cluster: KueueCluster, options: EngineOptions, *, cycles: int | None = None,

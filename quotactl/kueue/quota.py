@@ -18,6 +18,7 @@ of the nodes.  Amounts are ints (see ``amounts``); a flavor-resource ``fr`` is a
 
 from __future__ import annotations
 
+import bisect
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -113,7 +114,7 @@ class CohortNode(QuotaNode):
 
 class ClusterQueueNode(QuotaNode):
     __slots__ = ("spec", "resource_groups", "workloads", "inactive", "flavor_fungibility", "preemption",
-                 "_rg_by_resource")
+                 "_rg_by_resource", "_ordered")
 
     def __init__(self, spec: ClusterQueue, quotas: dict[FR, ResourceQuota], fair_weight: float,
                  resource_groups: tuple[ResourceGroupView, ...]):
@@ -128,6 +129,39 @@ class ClusterQueueNode(QuotaNode):
         for rg in resource_groups:
             for r in rg.covered_resources:
                 self._rg_by_resource.setdefault(r, rg)
+        self._ordered: list | None = None  # see ordered_workloads
+
+    def ordered_workloads(self) -> list:
+        """``(ordering_fields, workload)`` of every workload, sorted: the preemption candidate
+        order (``CandidatesOrdering`` without its preemptor-dependent field).  Built on first
+        use, then kept up to date by ``Snapshot.add_workload``/``remove_workload`` (the only
+        writers of ``workloads`` after the snapshot is built).  Callers must not mutate it, nor
+        hold on to it across a change of ``workloads``."""
+        rows = self._ordered
+        if rows is None:
+            rows = self._ordered = sorted((w.ordering_fields, w) for w in self.workloads.values())
+        return rows
+
+    def _ordered_add(self, wl: AdmittedWorkload, replaced: bool) -> None:
+        rows = self._ordered
+        if rows is None:
+            return
+        if replaced:
+            self._ordered = None
+            return
+        of = wl.ordering_fields
+        rows.insert(bisect.bisect_left(rows, (of,)), (of, wl))
+
+    def _ordered_remove(self, wl: AdmittedWorkload) -> None:
+        rows = self._ordered
+        if rows is None:
+            return
+        of = wl.ordering_fields
+        i = bisect.bisect_left(rows, (of,))
+        if i < len(rows) and rows[i][1] is wl:
+            del rows[i]
+        else:  # not the object we indexed (same key, another object): rebuild on next use
+            self._ordered = None
 
     @property
     def active(self) -> bool:
@@ -225,6 +259,61 @@ def remove_usage(node: QuotaNode, fr: FR, val: int) -> None:
             return
         val = min(val, stored_in_parent)
         node = node.parent
+
+
+class UsageOverlay:
+    """What-if usage on top of the live tree, without touching it: ``remove`` replays
+    ``remove_usage`` step for step on a private copy of the usages it changes, ``cq_available``
+    reads through that copy.  Only the frs asked for are replayed (frs never interact), so
+    the answer is exactly what ``remove_usage`` then ``cq_available`` on the tree would give."""
+
+    __slots__ = ("usage", "frs")
+
+    def __init__(self, frs):
+        self.usage: dict[tuple, int] = {}  # (id(node), fr) -> usage
+        self.frs = frs
+
+    def _get(self, node: QuotaNode, fr: FR) -> int:
+        u = self.usage.get((id(node), fr))
+        return node.usage.get(fr, 0) if u is None else u
+
+    def remove(self, node: QuotaNode, usage: dict[FR, int]) -> None:
+        frs = self.frs
+        for fr, val in usage.items():
+            if fr not in frs:
+                continue
+            n = node
+            while n is not None:
+                u = self._get(n, fr)
+                q = n.quotas.get(fr)
+                lq = 0
+                if q is not None and q.lending_limit is not None:
+                    lq = max(0, n.subtree_quota.get(fr, 0) - q.lending_limit)
+                stored_in_parent = u - lq
+                self.usage[(id(n), fr)] = u - val
+                if stored_in_parent <= 0 or n.parent is None:
+                    break
+                val = min(val, stored_in_parent)
+                n = n.parent
+
+    def available(self, node: QuotaNode, fr: FR) -> int:
+        """``available`` with the overlay's usages."""
+        u = self._get(node, fr)
+        if node.parent is None:
+            return node.subtree_quota.get(fr, 0) - u
+        parent_available = self.available(node.parent, fr)
+        q = node.quotas.get(fr)
+        lq = 0
+        if q is not None and q.lending_limit is not None:
+            lq = max(0, node.subtree_quota.get(fr, 0) - q.lending_limit)
+        if q is not None and q.borrowing_limit is not None:
+            stored_in_parent = node.subtree_quota.get(fr, 0) - lq
+            used_in_parent = max(0, u - lq)
+            parent_available = min(stored_in_parent - used_in_parent + q.borrowing_limit, parent_available)
+        return max(0, lq - u) + parent_available
+
+    def cq_available(self, cq: ClusterQueueNode, fr: FR) -> int:
+        return max(0, self.available(cq, fr))
 
 
 def borrowing_with(node: QuotaNode, fr: FR, val: int) -> bool:
@@ -373,6 +462,12 @@ class Snapshot:
         self.resource_flavors: dict[str, ResourceFlavor] = {}
         self.options: EngineOptions = EngineOptions()
         self.cluster: KueueCluster | None = None
+        # (workload key, flavor_resources) of every workload held by a ClusterQueue -> how many
+        # hold it, by the key's namespace; kept by build_snapshot/add_workload/remove_workload,
+        # the only writers of ``ClusterQueueNode.workloads``.  See ``admitted_state``.
+        self._held_by_ns: dict[str, dict[tuple, int]] = {}
+        self._held_frozen: dict[str, tuple] = {}  # namespace -> (namespace, frozenset of its pairs)
+        self._held_dirty: set[str] = set()
 
     # -- lookups ------------------------------------------------------------------------
     def cluster_queue(self, name: str | None) -> ClusterQueueNode | None:
@@ -387,15 +482,55 @@ class Snapshot:
         return None
 
     # -- simulation (always undone by the caller) ----------------------------------------
+    def _held(self, wl: AdmittedWorkload, delta: int) -> None:
+        ns = wl.key.partition("/")[0]
+        held = self._held_by_ns.get(ns)
+        if held is None:
+            held = self._held_by_ns[ns] = {}
+        pair = (wl.key, wl.flavor_resources)
+        n = held.get(pair, 0) + delta
+        if n:
+            held[pair] = n
+        else:
+            del held[pair]
+        self._held_dirty.add(ns)
+
+    def admitted_state(self) -> frozenset:
+        """The set of (workload key, flavor_resources) held by any ClusterQueue, as a frozenset
+        of (namespace, frozenset of that namespace's pairs): equal exactly when the flat sets
+        are equal (the namespace is a function of the pair), but consecutive states share the
+        parts of the namespaces that did not change, so keeping one per cycle stays cheap."""
+        frozen = self._held_frozen
+        for ns in self._held_dirty:
+            held = self._held_by_ns[ns]
+            if not held:
+                frozen.pop(ns, None)
+                continue
+            new = frozenset(held)
+            old = frozen.get(ns)
+            if old is None or old[1] != new:
+                frozen[ns] = (ns, new)
+        self._held_dirty.clear()
+        return frozenset(frozen.values())
+
     def remove_workload(self, wl: AdmittedWorkload) -> None:
         cq = self.cluster_queues[wl.cluster_queue]
-        del cq.workloads[wl.key]
+        old = cq.workloads.pop(wl.key)
+        self._held(old, -1)
+        if cq._ordered is not None:
+            cq._ordered_remove(old)
         for fr, v in wl.usage.items():
             remove_usage(cq, fr, v)
 
     def add_workload(self, wl: AdmittedWorkload) -> None:
         cq = self.cluster_queues[wl.cluster_queue]
+        old = cq.workloads.get(wl.key)
+        if old is not None:
+            self._held(old, -1)
+        if cq._ordered is not None:
+            cq._ordered_add(wl, old is not None)
         cq.workloads[wl.key] = wl
+        self._held(wl, 1)
         for fr, v in wl.usage.items():
             add_usage(cq, fr, v)
 
@@ -539,7 +674,11 @@ def build_snapshot(cluster: KueueCluster, options: EngineOptions | None = None,
         if workload_filter is not None and not workload_filter(wl):
             continue
         info = AdmittedWorkload(wl, cq.name, cluster, options)
+        old = cq.workloads.get(info.key)
+        if old is not None:
+            snap._held(old, -1)
         cq.workloads[info.key] = info
+        snap._held(info, 1)
         usage = cq.usage
         for fr, v in info.usage.items():
             usage[fr] = saturate(usage.get(fr, 0) + v)

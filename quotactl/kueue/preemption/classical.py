@@ -188,10 +188,26 @@ def _candidates_from_cq(ctx: PreemptionCtx, cq: ClusterQueueNode, lca: CohortNod
                         advantage: bool) -> list[Candidate]:
     out = []
     if ctx.trace is None:
+        # The workloads in candidate order: once past the evicted ones, priorities only grow,
+        # so the scan stops at the first priority the policy protects (all later ones are too).
         variant = _variant_fn(ctx, advantage)
-        for wl in cq.workloads.values():
+        policy = (ctx.cq.preemption.within_cluster_queue if cq.name == ctx.cq.name
+                  else ctx.cq.preemption.reclaim_within_cohort)
+        incoming = ctx.preemptor.priority
+        if policy == LOWER_PRIORITY:
+            limit = incoming - 1  # highest priority that may still be preempted
+        elif policy == LOWER_OR_NEWER_EQUAL_PRIORITY:
+            limit = incoming
+        elif policy == ANY:
+            limit = None
+        else:
+            return out
+        never = Variant.NEVER
+        for of, wl in cq.ordered_workloads():
+            if limit is not None and of[0] and of[1] > limit:
+                break
             v = variant(wl)
-            if v != Variant.NEVER:
+            if v != never:
                 out.append(Candidate(wl, lca, v))
         return out
     for wl in cq.workloads.values():
@@ -234,8 +250,9 @@ def _collect_in_subtree(ctx: PreemptionCtx, current: CohortNode, subtree_root: C
         if child is skip:
             continue  # already visited from below
         if is_within_nominal_in_resources(child, ctx.frs_need_preemption):
-            _exclude_all(ctx, child, f"cohort {child.name} is within its quota on "
-                                     f"{_frs_text(ctx.frs_need_preemption)}: nothing to reclaim below it")
+            if ctx.trace is not None:
+                _exclude_all(ctx, child, f"cohort {child.name} is within its quota on "
+                                         f"{_frs_text(ctx.frs_need_preemption)}: nothing to reclaim below it")
             continue  # a subtree within its quota has nothing to give back
         _collect_in_subtree(ctx, child, subtree_root, skip, advantage, result)
     for child_cq in current.child_cqs:
@@ -243,7 +260,7 @@ def _collect_in_subtree(ctx: PreemptionCtx, current: CohortNode, subtree_root: C
             continue
         if not is_within_nominal_in_resources(child_cq, ctx.frs_need_preemption):
             result.extend(_candidates_from_cq(ctx, child_cq, subtree_root, advantage))
-        else:
+        elif ctx.trace is not None:
             _exclude_all(ctx, child_cq, f"ClusterQueue {child_cq.name} is not borrowing "
                                         f"{_frs_text(ctx.frs_need_preemption)} (usage within nominal): "
                                         "nothing to reclaim")
@@ -254,8 +271,10 @@ def _collect_in_subtree(ctx: PreemptionCtx, current: CohortNode, subtree_root: C
                                             "never preemption candidates")
 
 
-def collect_candidates_for_hierarchical_reclaim(ctx: PreemptionCtx) -> tuple[list[Candidate], list[Candidate]]:
-    """``collectCandidatesForHierarchicalReclaim``: (hierarchy candidates, priority candidates)."""
+def collect_candidates_for_hierarchical_reclaim(ctx: PreemptionCtx, priority_bucket: bool = True,
+                                                ) -> tuple[list[Candidate], list[Candidate]]:
+    """``collectCandidatesForHierarchicalReclaim``: (hierarchy candidates, priority candidates).
+    ``priority_bucket=False``: leave the priority candidates out (the caller will not use them)."""
     hierarchy: list[Candidate] = []
     priority: list[Candidate] = []
     cq = ctx.cq
@@ -268,8 +287,9 @@ def collect_candidates_for_hierarchical_reclaim(ctx: PreemptionCtx) -> tuple[lis
     advantage, remaining = quantities_fit_in_quota(cq, ctx.workload_usage)
     previous = None
     for subtree_root in cq.path_parent_to_root():
-        _collect_in_subtree(ctx, subtree_root, subtree_root, previous, advantage,
-                            hierarchy if advantage else priority)
+        if advantage or priority_bucket:
+            _collect_in_subtree(ctx, subtree_root, subtree_root, previous, advantage,
+                                hierarchy if advantage else priority)
         fits, remaining = quantities_fit_in_quota(subtree_root, remaining)
         advantage = advantage or fits
         previous = subtree_root
@@ -280,14 +300,44 @@ def _ordering_fields(c: Candidate) -> tuple:
     return c.workload.ordering_fields
 
 
+def _stays_above_nominal(ctx: PreemptionCtx, same: list[Candidate]) -> bool:
+    """With every same-ClusterQueue candidate removed, the request still exceeds the
+    ClusterQueue's nominal quota on some fr (``borrowing_with``), so ``workload_fits`` without
+    borrowing fails at every step of a run: only those removals lower the ClusterQueue's own
+    usage, each by exactly its amount (frs with a negative amount are not concluded on)."""
+    cq = ctx.cq
+    for fr, v in ctx.workload_usage.items():
+        u = cq.usage.get(fr, 0)
+        for c in same:
+            x = c.workload.usage.get(fr, 0)
+            if x < 0:
+                break
+            u -= x
+        else:
+            if u + v > cq.subtree_quota.get(fr, 0):
+                return True
+    return False
+
+
 class CandidateIterator:
     """``candidateIterator``: evicted candidates first (hierarchy, priority, same CQ), then the
     rest in the same bucket order; validity is re-checked against the live snapshot."""
 
-    def __init__(self, ctx: PreemptionCtx):
+    def __init__(self, ctx: PreemptionCtx, for_search: bool = False):
+        """``for_search``: only the candidates ``classical_preemptions`` can take.  Without
+        borrowWithinCohort, every priority candidate is RECLAIM_WITHOUT_BORROWING, which a run
+        letting the preemptor borrow passes over.  When the preemptor's ClusterQueue is not
+        under nominal quota, every run lets it borrow (``attempt_plan``); when even the removal
+        of all same-ClusterQueue candidates leaves it above nominal quota, a run forbidding
+        borrowing never fits (``_stays_above_nominal``), so only the borrowing run can find
+        victims.  Either way (``borrowing_only``) the priority candidates are not collected and
+        ``candidates`` is incomplete (tracing always collects everything)."""
         self.ctx = ctx
         same = collect_same_queue_candidates(ctx)
-        hierarchy, priority = collect_candidates_for_hierarchical_reclaim(ctx)
+        self.borrowing_only = (for_search and ctx.trace is None and not borrowing_within_cohort_allowed(ctx.cq)[0]
+                               and (not queue_under_nominal_in_resources_needing_preemption(ctx)
+                                    or _stays_above_nominal(ctx, same)))
+        hierarchy, priority = collect_candidates_for_hierarchical_reclaim(ctx, not self.borrowing_only)
 
         def ordered(cands: list[Candidate]) -> list[Candidate]:
             # CandidatesOrdering (common.candidates_ordering_key): within one bucket the "in the
@@ -346,6 +396,8 @@ def queue_under_nominal_in_resources_needing_preemption(ctx: PreemptionCtx) -> b
 def attempt_plan(ctx: PreemptionCtx, iterator: CandidateIterator) -> list[bool]:
     """The allowBorrowing values to try, in order (§6.5)."""
     forbidden = not borrowing_within_cohort_allowed(ctx.cq)[0]
+    if iterator.borrowing_only:
+        return [True]  # a run without borrowing cannot fit (CandidateIterator)
     if iterator.no_candidate_from_other_queues or (
             forbidden and not queue_under_nominal_in_resources_needing_preemption(ctx)):
         return [True]
@@ -356,7 +408,7 @@ def attempt_plan(ctx: PreemptionCtx, iterator: CandidateIterator) -> list[bool]:
 
 def classical_preemptions(ctx: PreemptionCtx) -> list[Target]:
     """``classicalPreemptions``: the first run that fits wins, minimised by adding back."""
-    iterator = CandidateIterator(ctx)
+    iterator = CandidateIterator(ctx, for_search=True)
     snap = ctx.snapshot
     tracing = ctx.trace is not None
     why = {id(c.workload): c.why for c in iterator.candidates} if tracing else {}
