@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import bisect
 import gc
+import math
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
@@ -170,11 +171,25 @@ class UsageRow:
 
 
 @dataclass(frozen=True)
-class Livelock:
+class TreeLivelock:
+    """One cohort tree (or ClusterQueue without a cohort) whose end-of-cycle state repeats after
+    admissions or preemptions: Kueue flops there forever."""
+    tree: str  # the root cohort, or the ClusterQueue
     workloads: tuple[str, ...]
     period: int
     first_cycle: int  # the cycle whose end state repeats
     why: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Livelock:
+    """Every flopping tree of the run together: the whole cluster repeats with the least common
+    multiple of their periods."""
+    workloads: tuple[str, ...]
+    period: int
+    first_cycle: int
+    why: tuple[str, ...]
+    trees: tuple[TreeLivelock, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -360,8 +375,7 @@ class Scheduler:
         self.versions: dict[str, int] = {}
         self.nominations: dict[str, tuple] = {}
         self.statics: dict[tuple, tuple] = {}  # (workload, ClusterQueue) -> see _static
-        self._queue_states: dict[str, tuple] = {}  # see state()
-        self._scan_states: dict[str, tuple] = {}
+        self.settled: set[str] = set()  # trees no longer simulated (fixpoint or livelock found)
         # flavor scan progress (Kueue's workload.Info.LastAssignment): key -> (cycle, CQ eviction
         # count at that cycle, {(pod set, resource group): last tried flavor index or -1})
         self.scan: dict[str, tuple[int, int, dict]] = {}
@@ -371,8 +385,10 @@ class Scheduler:
         latest = _max_time(cluster)
         self.start = DEFAULT_START if latest is None or latest < DEFAULT_START else \
             latest.replace(microsecond=0) + timedelta(seconds=1)
-        for name, cq in self.snapshot.cluster_queues.items():
+        self.tree_cqs: dict[str, list[str]] = {}  # cohort tree (see _tree) -> its ClusterQueues
+        for name, cq in sorted(self.snapshot.cluster_queues.items()):
             self.queues[name] = _Queue(name, cq.spec.queueing_strategy == "StrictFIFO")
+            self.tree_cqs.setdefault(self._tree(cq), []).append(name)
         for key in sorted(cluster.workloads):
             wl = cluster.workloads[key]
             if wl.has_quota_reservation or wl.is_finished or not wl.active:
@@ -408,34 +424,28 @@ class Scheduler:
             self.shapes[wl.key] = s
         return s
 
-    def state(self) -> tuple:
-        adm = self.snapshot.admitted_state()  # {(key, flavor_resources)} over all ClusterQueues, by namespace
-        # one state is kept per cycle: reuse the previous part objects while they are equal
-        parts = []
-        last_scan = self._scan_states
-        for k, v in self.scan.items():
-            part = (k, tuple(sorted(v[2].items())))
-            prev = last_scan.get(k)
-            if prev is not None and prev == part:
-                part = prev
-            else:
-                last_scan[k] = part
-            parts.append(part)
-        scan = frozenset(parts)
-        queues = []
-        last = self._queue_states
-        for name, q in sorted(self.queues.items()):
-            st = q.state()
-            prev = last.get(name)
-            if prev is not None and prev == st:
-                st = prev
-            else:
-                last[name] = st
-            queues.append(st)
-        return (adm, tuple(queues), scan)
+    def tree_state(self, tree: str) -> tuple:
+        """Everything the future of one cohort tree depends on: the workloads its ClusterQueues
+        hold (with flavors), their queues (active order, parked set, sticky head), the flavor
+        scan progress and the fresh victims of its pending workloads.  Trees share no quota and
+        are nominated and ordered independently, so each one evolves on its own."""
+        held, queues, pending = [], [], []
+        snap = self.snapshot
+        for name in self.tree_cqs[tree]:
+            held.extend((k, w.flavor_resources) for k, w in snap.cluster_queues[name].workloads.items())
+            q = self.queues[name]
+            queues.append(q.state())
+            pending.extend(k[-1] for k in q.active)
+            pending.extend(q.inadmissible)
+        scan = tuple((k, tuple(sorted(self.scan[k][2].items()))) for k in sorted(pending) if k in self.scan)
+        fresh = frozenset(k for k in pending if k in self.fresh_victims)
+        return frozenset(held), tuple(queues), scan, fresh
+
+    def tree_has_active_heads(self, tree: str) -> bool:
+        return any(self.queues[n].active for n in self.tree_cqs[tree] if self.snapshot.cluster_queues[n].active)
 
     def has_active_heads(self) -> bool:
-        return any(q.active for n, q in self.queues.items() if self.snapshot.cluster_queues[n].active)
+        return any(self.tree_has_active_heads(t) for t in self.tree_cqs if t not in self.settled)
 
     # -- one cycle -----------------------------------------------------------------------
     def _static(self, wl: Workload, cq: ClusterQueueNode) -> tuple:
@@ -591,7 +601,7 @@ class Scheduler:
         heads: list[tuple[_Queue, tuple]] = []
         for name in sorted(self.queues):
             cq = snap.cluster_queues[name]
-            if not cq.active:
+            if not cq.active or (self.settled and self._tree(cq) in self.settled):
                 continue
             okey = self.queues[name].pop()
             if okey is not None:
@@ -796,6 +806,62 @@ def _fewer_gc_pauses():
             gc.enable()
 
 
+class _TreeWatch:
+    """Fixpoint and livelock detection, one cohort tree at a time.  A tree whose end-of-cycle
+    state repeats never does anything new (its future depends only on that state): if some cycle
+    in between admitted or preempted there, Kueue flops on it forever (a livelock), otherwise its
+    remaining heads are retaken without effect.  Either way the tree is settled and no longer
+    simulated, so one flopping tree neither hides the others' fixpoints nor keeps a large
+    cluster cycling until every tree happens to repeat at once.  States are recorded from the
+    end of the start-up requeue's cycle on: the cycles before it do not repeat."""
+
+    def __init__(self, scheduler: Scheduler):
+        self.s = scheduler
+        self.seen: dict[str, dict[tuple, int]] = {t: {} for t in scheduler.tree_cqs}
+        self.changes: dict[str, list[tuple[int, CycleReport]]] = {t: [] for t in scheduler.tree_cqs}
+        self.loops: list[TreeLivelock] = []
+
+    def after_cycle(self, rep: CycleReport) -> None:
+        s, n = self.s, rep.number
+        touched = {s._tree(s.snapshot.cluster_queues[a.cluster_queue]) for a in rep.admitted}
+        touched |= {s._tree(s.snapshot.cluster_queues[p.cluster_queue]) for p in rep.preempted}
+        for t in touched:
+            self.changes[t].append((n, rep))
+        if n < STARTUP_REQUEUE_AFTER_CYCLE:
+            return
+        for tree in self.seen:
+            if tree in s.settled:
+                continue
+            if not s.tree_has_active_heads(tree):
+                s.settled.add(tree)
+                continue
+            state = s.tree_state(tree)
+            first = self.seen[tree].get(state)
+            if first is None:
+                self.seen[tree][state] = n
+                continue
+            s.settled.add(tree)
+            window = [r for c, r in self.changes[tree] if c > first]
+            if window:
+                self.loops.append(self._loop(tree, first, n, window))
+
+    def _loop(self, tree: str, first: int, n: int, window: list[CycleReport]) -> TreeLivelock:
+        cqs = set(self.s.tree_cqs[tree])
+        pre = [p for r in window for p in r.preempted if p.cluster_queue in cqs]
+        adm = [a for r in window for a in r.admitted if a.cluster_queue in cqs]
+        flop = sorted({p.workload for p in pre} | {a.workload for a in adm})
+        why = sorted({f"{p.workload} preempted by {p.by} ({p.reason}) in cycle {p.cycle}" for p in pre})
+        return TreeLivelock(tree.lstrip("\0"), tuple(flop), n - first, first, tuple(why))
+
+    def livelock(self) -> Livelock | None:
+        if not self.loops:
+            return None
+        loops = sorted(self.loops, key=lambda t: t.tree)
+        return Livelock(tuple(sorted({w for t in loops for w in t.workloads})),
+                        math.lcm(*(t.period for t in loops)), min(t.first_cycle for t in loops),
+                        tuple(sorted({w for t in loops for w in t.why})), tuple(loops))
+
+
 def schedule(cluster: KueueCluster, options: EngineOptions, *, cycles: int | None = None,
              max_cycles: int = 10_000, on_cycle=None) -> ScheduleResult:
     """Run cycles until the fixpoint (no active head left, or a cycle changes neither workloads
@@ -809,8 +875,7 @@ def _schedule(cluster: KueueCluster, options: EngineOptions, cycles: int | None,
               on_cycle) -> ScheduleResult:
     s = Scheduler(cluster, options)
     reports: list[CycleReport] = []
-    seen: dict[tuple, int] = {s.state(): 0}
-    livelock = None
+    watch = _TreeWatch(s)
     stopped = "fixpoint"
     limit = cycles if cycles is not None else max_cycles
     n = 0
@@ -822,25 +887,15 @@ def _schedule(cluster: KueueCluster, options: EngineOptions, cycles: int | None,
         reports.append(rep)
         if on_cycle is not None:
             on_cycle(s, rep)
-        if cycles is not None:
-            continue
-        st = s.state()
-        prev = seen.get(st)
-        if prev is not None:
-            window = reports[prev:]
-            if any(r.changed for r in window):
-                flop = sorted({p.workload for r in window for p in r.preempted}
-                              | {a.workload for r in window for a in r.admitted})
-                why = tuple(sorted({f"{p.workload} preempted by {p.by} ({p.reason}) in cycle {p.cycle}"
-                                    for r in window for p in r.preempted}))
-                livelock = Livelock(tuple(flop), n - prev, prev, why)
-                stopped = "livelock"
-            break
-        seen[st] = n
+        if cycles is None:
+            watch.after_cycle(rep)
     else:
         stopped = "cycles" if cycles is not None else "limit"
+    livelock = watch.livelock()
     if cycles is not None:
         stopped = "cycles"
+    elif livelock is not None and stopped == "fixpoint":
+        stopped = "livelock"
     admitted = tuple(a for r in reports for a in r.admitted)
     preempted = tuple(p for r in reports for p in r.preempted)
     last = max((r.number for r in reports if r.changed), default=0)

@@ -462,12 +462,6 @@ class Snapshot:
         self.resource_flavors: dict[str, ResourceFlavor] = {}
         self.options: EngineOptions = EngineOptions()
         self.cluster: KueueCluster | None = None
-        # (workload key, flavor_resources) of every workload held by a ClusterQueue -> how many
-        # hold it, by the key's namespace; kept by build_snapshot/add_workload/remove_workload,
-        # the only writers of ``ClusterQueueNode.workloads``.  See ``admitted_state``.
-        self._held_by_ns: dict[str, dict[tuple, int]] = {}
-        self._held_frozen: dict[str, tuple] = {}  # namespace -> (namespace, frozenset of its pairs)
-        self._held_dirty: set[str] = set()
 
     # -- lookups ------------------------------------------------------------------------
     def cluster_queue(self, name: str | None) -> ClusterQueueNode | None:
@@ -482,41 +476,9 @@ class Snapshot:
         return None
 
     # -- simulation (always undone by the caller) ----------------------------------------
-    def _held(self, wl: AdmittedWorkload, delta: int) -> None:
-        ns = wl.key.partition("/")[0]
-        held = self._held_by_ns.get(ns)
-        if held is None:
-            held = self._held_by_ns[ns] = {}
-        pair = (wl.key, wl.flavor_resources)
-        n = held.get(pair, 0) + delta
-        if n:
-            held[pair] = n
-        else:
-            del held[pair]
-        self._held_dirty.add(ns)
-
-    def admitted_state(self) -> frozenset:
-        """The set of (workload key, flavor_resources) held by any ClusterQueue, as a frozenset
-        of (namespace, frozenset of that namespace's pairs): equal exactly when the flat sets
-        are equal (the namespace is a function of the pair), but consecutive states share the
-        parts of the namespaces that did not change, so keeping one per cycle stays cheap."""
-        frozen = self._held_frozen
-        for ns in self._held_dirty:
-            held = self._held_by_ns[ns]
-            if not held:
-                frozen.pop(ns, None)
-                continue
-            new = frozenset(held)
-            old = frozen.get(ns)
-            if old is None or old[1] != new:
-                frozen[ns] = (ns, new)
-        self._held_dirty.clear()
-        return frozenset(frozen.values())
-
     def remove_workload(self, wl: AdmittedWorkload) -> None:
         cq = self.cluster_queues[wl.cluster_queue]
         old = cq.workloads.pop(wl.key)
-        self._held(old, -1)
         if cq._ordered is not None:
             cq._ordered_remove(old)
         for fr, v in wl.usage.items():
@@ -525,12 +487,9 @@ class Snapshot:
     def add_workload(self, wl: AdmittedWorkload) -> None:
         cq = self.cluster_queues[wl.cluster_queue]
         old = cq.workloads.get(wl.key)
-        if old is not None:
-            self._held(old, -1)
         if cq._ordered is not None:
             cq._ordered_add(wl, old is not None)
         cq.workloads[wl.key] = wl
-        self._held(wl, 1)
         for fr, v in wl.usage.items():
             add_usage(cq, fr, v)
 
@@ -674,11 +633,7 @@ def build_snapshot(cluster: KueueCluster, options: EngineOptions | None = None,
         if workload_filter is not None and not workload_filter(wl):
             continue
         info = AdmittedWorkload(wl, cq.name, cluster, options)
-        old = cq.workloads.get(info.key)
-        if old is not None:
-            snap._held(old, -1)
         cq.workloads[info.key] = info
-        snap._held(info, 1)
         usage = cq.usage
         for fr, v in info.usage.items():
             usage[fr] = saturate(usage.get(fr, 0) + v)

@@ -49,7 +49,10 @@ def document(result: ScheduleResult) -> dict:
     }
     if result.livelock is not None:
         doc["livelock"] = {"workloads": list(result.livelock.workloads), "period": result.livelock.period,
-                           "repeatsStateOfCycle": result.livelock.first_cycle, "why": list(result.livelock.why)}
+                           "repeatsStateOfCycle": result.livelock.first_cycle, "why": list(result.livelock.why),
+                           "trees": [{"tree": t.tree, "workloads": list(t.workloads), "period": t.period,
+                                      "repeatsStateOfCycle": t.first_cycle, "why": list(t.why)}
+                                     for t in result.livelock.trees]}
     return doc
 
 

@@ -17,6 +17,15 @@ def _flavors(fl: dict) -> str:
     return "; ".join(f"{ps}: " + ", ".join(f"{r}={f}" for r, f in rs.items()) for ps, rs in fl.items())
 
 
+def _livelock_lines(r: ScheduleResult) -> list[str]:
+    """Per flopping cohort tree: its period and the preemptions that make it flop."""
+    out = []
+    for t in r.livelock.trees:
+        out.append(f"  {t.tree}: repeats every {t.period} cycle(s) from cycle {t.first_cycle}")
+        out.extend(f"    {w}" for w in t.why)
+    return out
+
+
 def summary_line(r: ScheduleResult) -> str:
     if r.livelock is not None:
         end = (f"LIVELOCK: Kueue would flop forever (period {r.livelock.period} cycles) on "
@@ -84,7 +93,7 @@ def render_plain(r: ScheduleResult) -> str:
             lines.append(f"  {p.workload} [{p.cluster_queue or '-'}] {p.reason}: {p.message}")
     if r.livelock is not None:
         lines.append("livelock:")
-        lines.extend(f"  {w}" for w in r.livelock.why)
+        lines.extend(_livelock_lines(r))
     lines.append("final usage:")
     for node, fr, bar, text in _usage_lines(r):
         lines.append(f"  {node:<28} {fr:<24} {bar} {text}")
@@ -115,6 +124,6 @@ def render_table(r: ScheduleResult, color: bool = True, width: int | None = None
     if r.pending:
         parts.append(p)
     if r.livelock is not None:
-        parts.append(Text("Livelock:\n" + "\n".join("  " + w for w in r.livelock.why), style="bold red"))
+        parts.append(Text("Livelock:\n" + "\n".join(_livelock_lines(r)), style="bold red"))
     parts += [u, Text(summary_line(r), style="bold")]
     return render_to_text(parts, width=width, color=color)

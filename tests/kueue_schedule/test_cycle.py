@@ -3,6 +3,8 @@ and the livelock detection (§14)."""
 
 from __future__ import annotations
 
+import math
+
 from quotactl.kueue.cycle import ADMITTED, MSG_NO_LONGER_FITS, PENDING, SKIPPED, schedule
 from quotactl.kueue.options import engine_options
 from quotactl.model.kueue import build_cluster
@@ -156,3 +158,45 @@ def test_higher_priority_non_borrowing_preemptor_keeps_the_reclaimed_quota():
     r = schedule(cluster, options, cycles=2)
     assert [(a.workload, a.cycle) for a in r.admitted] == [("default/new", 2)]
     assert {h.workload: h.outcome for h in r.cycles[1].heads}["default/old"] == SKIPPED
+
+
+def test_livelocks_are_detected_per_cohort_tree():
+    """Two independent flopping cohorts: each is settled at its own first repetition and reported
+    on its own; the whole cluster repeats with the least common multiple of the periods."""
+    cluster, _ = livelock_world()
+    base = [flavor("f0"), flavor("f1")]
+    dicts = list(base)
+    for suffix in ("", "-b"):
+        pool = "pool" + suffix
+        dicts += [cq("cq0" + suffix, _q(), cohort=pool),
+                  cq("cq1" + suffix, _q(f1=(2, 0)), cohort=pool),
+                  cq("cq2" + suffix, _q(f0=(0, 2)), cohort=pool),
+                  cq("cq3" + suffix, _q(f1=(0, 2)), cohort=pool, reclaim="Any")]
+        dicts.append(pending("w0" + suffix, "q-cq0" + suffix, {"cpu": 1, "memory": 2}, created=1000))
+        for j in range(1, 8):
+            dicts.append(pending(f"w{j}{suffix}", "q-cq0" + suffix, {"cpu": 1, "memory": 1}, created=1000 + 7 * j))
+        dicts.append(pending("w8" + suffix, "q-cq3" + suffix, {"cpu": 1, "memory": 1}, created=1056))
+    cluster, options = _world(dicts, fair=True)
+    r = schedule(cluster, options)
+    assert r.stopped == "livelock" and not r.converged
+    trees = {t.tree: t for t in r.livelock.trees}
+    assert set(trees) == {"pool", "pool-b"}
+    assert "default/w0" in trees["pool"].workloads and "default/w0-b" in trees["pool-b"].workloads
+    assert not any(w.endswith("-b") for w in trees["pool"].workloads)
+    assert r.livelock.period == math.lcm(trees["pool"].period, trees["pool-b"].period)
+    assert set(r.livelock.workloads) == set(trees["pool"].workloads) | set(trees["pool-b"].workloads)
+
+
+def test_settled_tree_is_no_longer_simulated():
+    """A cohort at its fixpoint stops being cycled while another one still makes progress."""
+    dicts = [flavor("f0"), flavor("f1"),
+             cq("strict", _q(f0=(2, 4)), cohort="blocked"), cq("busy", _q(f0=(2, 4)), cohort="moving")]
+    dicts[2]["spec"]["queueingStrategy"] = "StrictFIFO"
+    dicts += [pending("too-big", "q-strict", {"cpu": 4, "memory": 1}, created=1000)]
+    dicts += [pending(f"big{j}", "q-busy", {"cpu": 3 + j, "memory": 1}, created=1000 + j) for j in range(4)]
+    dicts += [pending("fits", "q-busy", {"cpu": 1, "memory": 1}, created=2000)]
+    cluster, options = _world(dicts)
+    r = schedule(cluster, options)
+    assert r.converged and [(a.workload, a.cycle) for a in r.admitted] == [("default/fits", 6)]
+    strict_heads = [c.number for c in r.cycles for h in c.heads if h.workload == "default/too-big"]
+    assert r.cycles_run == 6 and strict_heads == [1, 2]  # unchanged after cycle 2: settled
