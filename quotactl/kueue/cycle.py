@@ -641,6 +641,10 @@ class Scheduler:
                 snap.add_usage(e.cq, usage)
                 temp.append((e.cq, usage))
                 e.outcome, e.reason, e.message, e.immediate = DEFERRED, WAITING_FOR_PREEMPTED_WORKLOADS, MSG_DEFERRED, True
+                # requeued as pending preemption (its targets are being evicted): sticky too
+                q = self.queues[e.cq.name]
+                if not q.strict:
+                    q.sticky = e.wl.key
                 continue
             if any(t.key in claimed for t in e.targets):
                 e.outcome, e.reason, e.message, e.immediate = SKIPPED, WAITING_FOR_QUOTA, MSG_OVERLAP, True

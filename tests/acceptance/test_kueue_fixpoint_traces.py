@@ -19,7 +19,6 @@ FIX = cases("kueue-fix-schedule")
 
 # case -> first cycle whose admissions/preemptions differ from Kueue's (see docs/schedule.md).
 TRACE_GAPS = {
-    "seed60252-hier-fs-9c-2p": 4,
     "seed60322-flat-7c-4p": 5,
     "seed60397-flat-fs-5c-7p": 5,
     "seed60401-hier-fs-7c-4p": 7,
