@@ -24,6 +24,7 @@ from quotactl.kueue.preemption.common import PreemptionPossibility, Preemptor, T
 from quotactl.kueue.preemption.oracle import OracleResult, simulate_preemption
 from quotactl.kueue.preemption.targets import get_targets
 from quotactl.kueue.quota import (
+    _ZERO_QUOTA,
     ClusterQueueNode,
     ResourceGroupView,
     Snapshot,
@@ -371,38 +372,38 @@ class FlavorAssigner:
 
     def fits_resource_quota(self, fr: tuple, assumed: int, request: int) -> QuotaCheck:
         cq = self.cq
-        res = fr[1]
-        q = cq.quota_for(fr)
+        flavor, res = fr
+        q = cq.quotas.get(fr) or _ZERO_QUOTA
         avail = cq_available(cq, fr)
         max_cap = potential_available(cq, fr)
         val = assumed + request
-        common = dict(flavor=fr[0], resource=res, previous=assumed, request=request, nominal=q.nominal,
-                      borrowing_limit=q.borrowing_limit, lending_limit=q.lending_limit,
-                      usage=cq.usage.get(fr, 0), available=avail, potential_available=max_cap)
+        nominal = q.nominal
+        usage = cq.usage.get(fr, 0)
         if val > max_cap:
-            reason = (f"insufficient quota for {res} in flavor {fr[0]}, previously considered podsets requests "
+            reason = (f"insufficient quota for {res} in flavor {flavor}, previously considered podsets requests "
                       f"({format_amount(res, assumed)}) + current podset request ({format_amount(res, request)}) "
                       f"> maximum capacity ({format_amount(res, max_cap)})")
-            return QuotaCheck(**common, mode=PreemptionMode.NO_FIT, borrow=0, may_reclaim_in_hierarchy=False,
-                              reason=reason, no_fit_reason=EXCEEDS_MAX_QUOTA)
+            return QuotaCheck(flavor, res, assumed, request, nominal, q.borrowing_limit, q.lending_limit, usage,
+                              avail, max_cap, PreemptionMode.NO_FIT, 0, False, reason, EXCEEDS_MAX_QUOTA)
         borrow, may_reclaim = find_height_of_lowest_subtree_that_fits(cq, fr, val)
         if val <= avail:
-            return QuotaCheck(**common, mode=PreemptionMode.FIT, borrow=borrow, may_reclaim_in_hierarchy=may_reclaim,
-                              reason=None, no_fit_reason="")
-        reason = f"insufficient unused quota for {res} in flavor {fr[0]}, {format_amount(res, val - avail)} more needed"
-        if q.nominal >= val or may_reclaim or self.can_preempt_while_borrowing():
+            return QuotaCheck(flavor, res, assumed, request, nominal, q.borrowing_limit, q.lending_limit, usage,
+                              avail, max_cap, PreemptionMode.FIT, borrow, may_reclaim, None, "")
+        reason = f"insufficient unused quota for {res} in flavor {flavor}, {format_amount(res, val - avail)} more needed"
+        if nominal >= val or may_reclaim or self.can_preempt_while_borrowing():
             result = self.oracle(cq, fr, val)
-            return QuotaCheck(**common, mode=PreemptionMode.from_possibility(result.possibility), borrow=result.borrow,
-                              may_reclaim_in_hierarchy=may_reclaim, reason=reason, no_fit_reason="", oracle=result)
-        return QuotaCheck(**common, mode=PreemptionMode.NO_FIT, borrow=borrow, may_reclaim_in_hierarchy=may_reclaim,
-                          reason=reason, no_fit_reason=WAITING_FOR_QUOTA)
+            return QuotaCheck(flavor, res, assumed, request, nominal, q.borrowing_limit, q.lending_limit, usage,
+                              avail, max_cap, PreemptionMode.from_possibility(result.possibility), result.borrow,
+                              may_reclaim, reason, "", result)
+        return QuotaCheck(flavor, res, assumed, request, nominal, q.borrowing_limit, q.lending_limit, usage,
+                          avail, max_cap, PreemptionMode.NO_FIT, borrow, may_reclaim, reason, WAITING_FOR_QUOTA)
 
     # -- one resource group of a pod set -------------------------------------------------
     def find_flavor(self, rg_index: int, rg: ResourceGroupView, pod_set: PodSet, requests: dict[str, int],
                     assigned: dict) -> tuple[dict[str, FlavorAssignment], _GroupStatus | None, list[FlavorAttempt]]:
         """``findFlavorForPodSets``: scan the group's flavors; returns (assignments, status, attempts)."""
         ff = self.cq.flavor_fungibility
-        gates = self.options.gates
+        fungibility = self.options.gates.enabled("FlavorFungibility")
         status = _GroupStatus()
         reqs = [(r, requests[r]) for r in rg.covered_resources if r in requests]
         best: dict[str, FlavorAssignment] | None = None
@@ -443,7 +444,7 @@ class FlavorAssigner:
                 assignments[res] = FlavorAssignment(fname, check.mode.public, check.borrow, check.mode)
             attempts.append(FlavorAttempt(fname, rg_index, rep.preemption_mode.public, rep.preemption_mode, max_borrow,
                                           tuple(sorted(flavor_reasons)), flavor_no_fit, checks=tuple(checks)))
-            if gates.enabled("FlavorFungibility"):
+            if fungibility:
                 if not should_try_next_flavor(rep, ff):
                     best, best_mode = assignments, rep
                     break
@@ -453,7 +454,7 @@ class FlavorAssigner:
                 best, best_mode = assignments, rep
                 if best_mode.preemption_mode == PreemptionMode.FIT:
                     return best, None, attempts
-        if gates.enabled("FlavorFungibility"):
+        if fungibility:
             tried = -1 if attempted_idx == len(rg.flavors) - 1 else attempted_idx
             if best:
                 best = {r: FlavorAssignment(fa.flavor, fa.mode, fa.borrow, fa.preemption_mode, tried)

@@ -807,6 +807,13 @@ def _fewer_gc_pauses():
         yield
     finally:
         if enabled:
+            # Everything allocated meanwhile sits in the youngest generation: the first young
+            # collection after re-enabling would walk all of it at once (a quarter of a second on
+            # the benchmark).  Move it to the oldest generation instead (freeze + unfreeze), where
+            # it is collected as usual, only less often; skipped when the caller froze objects.
+            if gc.get_freeze_count() == 0:
+                gc.freeze()
+                gc.unfreeze()
             gc.enable()
 
 

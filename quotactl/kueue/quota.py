@@ -198,21 +198,28 @@ def local_available(node: QuotaNode, fr: FR) -> int:
 
 def available(node: QuotaNode, fr: FR) -> int:
     """``available``: what the node can still take, may be negative (over-admission)."""
-    if node.parent is None:
+    parent = node.parent
+    if parent is None:
         return node.subtree_quota.get(fr, 0) - node.usage.get(fr, 0)
-    parent_available = available(node.parent, fr)
+    parent_available = available(parent, fr)
+    u = node.usage.get(fr, 0)
     q = node.quotas.get(fr)
-    if q is not None and q.borrowing_limit is not None:
-        lq = local_quota(node, fr)
+    if q is None:  # local quota 0 (``local_quota`` / ``local_available`` inlined: the hot path)
+        return (-u if u < 0 else 0) + parent_available
+    lq = 0
+    if q.lending_limit is not None:
+        lq = max(0, node.subtree_quota.get(fr, 0) - q.lending_limit)
+    if q.borrowing_limit is not None:
         stored_in_parent = node.subtree_quota.get(fr, 0) - lq
-        used_in_parent = max(0, node.usage.get(fr, 0) - lq)
+        used_in_parent = max(0, u - lq)
         parent_available = min(stored_in_parent - used_in_parent + q.borrowing_limit, parent_available)
-    return local_available(node, fr) + parent_available
+    return max(0, lq - u) + parent_available
 
 
 def cq_available(cq: ClusterQueueNode, fr: FR) -> int:
     """``ClusterQueueSnapshot.Available``: ``available`` clipped at 0 (only at the CQ)."""
-    return max(0, available(cq, fr))
+    a = available(cq, fr)
+    return a if a > 0 else 0
 
 
 def potential_available(node: QuotaNode, fr: FR) -> int:

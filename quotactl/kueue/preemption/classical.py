@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from quotactl.kueue.preemption.common import (
     ANY,
@@ -57,10 +57,10 @@ class Variant(enum.IntEnum):
         }.get(self, "Unknown")
 
 
-@dataclass(frozen=True)
-class Candidate:
+class Candidate(NamedTuple):
     """``candidateElem``: a workload, the lowest common ancestor cohort with the preemptor's CQ
-    (None for same-CQ candidates) and its variant (``why``: how it was classified, for reports)."""
+    (None for same-CQ candidates) and its variant (``why``: how it was classified, for reports).
+    (A named tuple: searches create many of them, and a frozen dataclass is slow to build.)"""
 
     workload: AdmittedWorkload
     lca: CohortNode | None
@@ -184,28 +184,46 @@ def _variant_fn(ctx: PreemptionCtx, advantage: bool):
     return variant
 
 
+_NO_SCAN = object()
+
+
+def _scan_params(ctx: PreemptionCtx, advantage: bool, same: bool):
+    """(variant function, highest preemptable priority or None) for scanning a ClusterQueue
+    (the preemptor's own when ``same``), or ``_NO_SCAN`` when its policy is Never.  They
+    depend only on the context, so one search computes them once per kind of scan."""
+    policy = ctx.cq.preemption.within_cluster_queue if same else ctx.cq.preemption.reclaim_within_cohort
+    incoming = ctx.preemptor.priority
+    if policy == LOWER_PRIORITY:
+        limit = incoming - 1  # highest priority that may still be preempted
+    elif policy == LOWER_OR_NEWER_EQUAL_PRIORITY:
+        limit = incoming
+    elif policy == ANY:
+        limit = None
+    else:
+        return _NO_SCAN
+    return _variant_fn(ctx, advantage), limit
+
+
 def _candidates_from_cq(ctx: PreemptionCtx, cq: ClusterQueueNode, lca: CohortNode | None,
                         advantage: bool) -> list[Candidate]:
     out = []
     if ctx.trace is None:
         # The workloads in candidate order: once past the evicted ones, priorities only grow,
         # so the scan stops at the first priority the policy protects (all later ones are too).
-        variant = _variant_fn(ctx, advantage)
-        policy = (ctx.cq.preemption.within_cluster_queue if cq.name == ctx.cq.name
-                  else ctx.cq.preemption.reclaim_within_cohort)
-        incoming = ctx.preemptor.priority
-        if policy == LOWER_PRIORITY:
-            limit = incoming - 1  # highest priority that may still be preempted
-        elif policy == LOWER_OR_NEWER_EQUAL_PRIORITY:
-            limit = incoming
-        elif policy == ANY:
-            limit = None
-        else:
+        same = cq.name == ctx.cq.name
+        params = ctx.scan_cache.get((advantage, same))
+        if params is None:
+            params = ctx.scan_cache[(advantage, same)] = _scan_params(ctx, advantage, same)
+        if params is _NO_SCAN:
             return out
+        variant, limit = params
+        frs = ctx.frs_need_preemption
         never = Variant.NEVER
         for of, wl in cq.ordered_workloads():
             if limit is not None and of[0] and of[1] > limit:
                 break
+            if wl.flavor_resources.isdisjoint(frs):
+                continue  # variant() would say NEVER
             v = variant(wl)
             if v != never:
                 out.append(Candidate(wl, lca, v))

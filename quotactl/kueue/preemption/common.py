@@ -84,6 +84,8 @@ class PreemptionCtx:
     frs_need_preemption: frozenset
     workload_usage: dict = field(default_factory=dict)  # fr -> amount (the whole request)
     trace: list | None = None  # TraceEvents, only when a report asks how the victims were found
+    # (advantage, same ClusterQueue) -> candidate scan parameters (classical._scan_params)
+    scan_cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     def record(self, kind: str, wl: AdmittedWorkload | None = None, detail: str = "", **data) -> None:
         """Note one step of the search (no-op unless tracing: the scheduler path pays nothing)."""
