@@ -11,6 +11,7 @@ Source: ``pkg/scheduler/preemption/classical/hierarchical_preemption.go``,
 from __future__ import annotations
 
 import enum
+import heapq
 from collections.abc import Iterator
 from typing import NamedTuple
 
@@ -237,6 +238,47 @@ def _candidates_from_cq(ctx: PreemptionCtx, cq: ClusterQueueNode, lca: CohortNod
     return out
 
 
+def _source_from_cq(ctx: PreemptionCtx, cq: ClusterQueueNode, lca: CohortNode | None,
+                    advantage: bool) -> tuple | None:
+    """What ``_candidates_from_cq`` would scan, for the lazy search (``_lazy_stream``): a copy
+    of the workloads in candidate order (the search changes the live list), the scan parameters
+    and the lca; None when the policy allows nothing."""
+    same = cq.name == ctx.cq.name
+    params = ctx.scan_cache.get((advantage, same))
+    if params is None:
+        params = ctx.scan_cache[(advantage, same)] = _scan_params(ctx, advantage, same)
+    if params is _NO_SCAN:
+        return None
+    rows = cq.ordered_workloads()
+    if not rows:
+        return None
+    return rows[:], params[0], params[1], lca
+
+
+def _lazy_stream(ctx: PreemptionCtx, source: tuple, idx: int):
+    """``_candidates_from_cq`` one candidate at a time, as ``(ordering fields, idx, candidate)``
+    (``idx``: the source's rank in collection order, the eager sort's tie-break)."""
+    rows, variant, limit, lca = source
+    frs = ctx.frs_need_preemption
+    for of, wl in rows:
+        if limit is not None and of[0] and of[1] > limit:
+            return
+        if wl.flavor_resources.isdisjoint(frs):
+            continue  # variant() would say NEVER
+        v = variant(wl)
+        if v:  # not Variant.NEVER
+            yield of, idx, Candidate(wl, lca, v)
+
+
+def _bucket_stream(ctx: PreemptionCtx, sources: list[tuple]) -> Iterator[tuple]:
+    """One bucket's candidates sorted by ``ordering_fields``: the merge of its sources' sorted
+    streams (what sorting the concatenation gives: keys are unique, ties go to the source
+    collected first)."""
+    if len(sources) == 1:
+        return _lazy_stream(ctx, sources[0], 0)
+    return heapq.merge(*(_lazy_stream(ctx, s, i) for i, s in enumerate(sources)))
+
+
 def _exclude_all(ctx: PreemptionCtx, node, why: str) -> None:
     """Tracing only: every workload under ``node`` is out for the same reason."""
     if ctx.trace is None:
@@ -263,7 +305,8 @@ def collect_same_queue_candidates(ctx: PreemptionCtx) -> list[Candidate]:
 
 
 def _collect_in_subtree(ctx: PreemptionCtx, current: CohortNode, subtree_root: CohortNode,
-                        skip: CohortNode | None, advantage: bool, result: list[Candidate]) -> None:
+                        skip: CohortNode | None, advantage: bool, result: list, lazy: bool = False) -> None:
+    """``lazy``: ``result`` receives sources (``_source_from_cq``) instead of candidates."""
     for child in current.child_cohorts:
         if child is skip:
             continue  # already visited from below
@@ -272,12 +315,17 @@ def _collect_in_subtree(ctx: PreemptionCtx, current: CohortNode, subtree_root: C
                 _exclude_all(ctx, child, f"cohort {child.name} is within its quota on "
                                          f"{_frs_text(ctx.frs_need_preemption)}: nothing to reclaim below it")
             continue  # a subtree within its quota has nothing to give back
-        _collect_in_subtree(ctx, child, subtree_root, skip, advantage, result)
+        _collect_in_subtree(ctx, child, subtree_root, skip, advantage, result, lazy)
     for child_cq in current.child_cqs:
         if child_cq is ctx.cq:
             continue
         if not is_within_nominal_in_resources(child_cq, ctx.frs_need_preemption):
-            result.extend(_candidates_from_cq(ctx, child_cq, subtree_root, advantage))
+            if lazy:
+                source = _source_from_cq(ctx, child_cq, subtree_root, advantage)
+                if source is not None:
+                    result.append(source)
+            else:
+                result.extend(_candidates_from_cq(ctx, child_cq, subtree_root, advantage))
         elif ctx.trace is not None:
             _exclude_all(ctx, child_cq, f"ClusterQueue {child_cq.name} is not borrowing "
                                         f"{_frs_text(ctx.frs_need_preemption)} (usage within nominal): "
@@ -290,9 +338,10 @@ def _collect_in_subtree(ctx: PreemptionCtx, current: CohortNode, subtree_root: C
 
 
 def collect_candidates_for_hierarchical_reclaim(ctx: PreemptionCtx, priority_bucket: bool = True,
-                                                ) -> tuple[list[Candidate], list[Candidate]]:
+                                                lazy: bool = False) -> tuple[list, list]:
     """``collectCandidatesForHierarchicalReclaim``: (hierarchy candidates, priority candidates).
-    ``priority_bucket=False``: leave the priority candidates out (the caller will not use them)."""
+    ``priority_bucket=False``: leave the priority candidates out (the caller will not use them).
+    ``lazy``: sources to scan (``_source_from_cq``) instead of candidates."""
     hierarchy: list[Candidate] = []
     priority: list[Candidate] = []
     cq = ctx.cq
@@ -307,7 +356,7 @@ def collect_candidates_for_hierarchical_reclaim(ctx: PreemptionCtx, priority_buc
     for subtree_root in cq.path_parent_to_root():
         if advantage or priority_bucket:
             _collect_in_subtree(ctx, subtree_root, subtree_root, previous, advantage,
-                                hierarchy if advantage else priority)
+                                hierarchy if advantage else priority, lazy)
         fits, remaining = quantities_fit_in_quota(subtree_root, remaining)
         advantage = advantage or fits
         previous = subtree_root
@@ -351,11 +400,13 @@ class CandidateIterator:
         victims.  Either way (``borrowing_only``) the priority candidates are not collected and
         ``candidates`` is incomplete (tracing always collects everything)."""
         self.ctx = ctx
+        self._stream = None
+        if for_search and ctx.trace is None:
+            self._init_lazy()
+            return
         same = collect_same_queue_candidates(ctx)
-        self.borrowing_only = (for_search and ctx.trace is None and not borrowing_within_cohort_allowed(ctx.cq)[0]
-                               and (not queue_under_nominal_in_resources_needing_preemption(ctx)
-                                    or _stays_above_nominal(ctx, same)))
-        hierarchy, priority = collect_candidates_for_hierarchical_reclaim(ctx, not self.borrowing_only)
+        self.borrowing_only = False
+        hierarchy, priority = collect_candidates_for_hierarchical_reclaim(ctx)
 
         def ordered(cands: list[Candidate]) -> list[Candidate]:
             # CandidatesOrdering (common.candidates_ordering_key): within one bucket the "in the
@@ -376,6 +427,51 @@ class CandidateIterator:
         self.no_candidate_from_other_queues = not hierarchy and not priority
         self.no_candidate_for_hierarchical_reclaim = not hierarchy
 
+    def _init_lazy(self) -> None:
+        """The search's candidates, produced only as far as the runs consume them: a run
+        usually stops after a few of the cohort's candidates.  Each bucket (hierarchy,
+        priority, same ClusterQueue) is the merge of its ClusterQueues' workloads, already kept
+        in candidate order, classified one at a time; the order is the eager one (evicted
+        ones of each bucket first, then the rest).  The sources are copies taken before any
+        removal and the classification does not read the snapshot, so nothing the runs change
+        affects which candidates come, nor their order (``candidates`` is not set)."""
+        ctx = self.ctx
+        allowed = borrowing_within_cohort_allowed(ctx.cq)[0]
+        if ctx.cq.preemption.within_cluster_queue == NEVER:
+            same_src = None
+        else:
+            same_src = _source_from_cq(ctx, ctx.cq, None, False)
+        if not allowed and queue_under_nominal_in_resources_needing_preemption(ctx):
+            same = [] if same_src is None else list(_lazy_stream(ctx, same_src, 0))
+            self.borrowing_only = _stays_above_nominal(ctx, [t[2] for t in same])
+            same_it = iter(same)
+        else:
+            self.borrowing_only = not allowed
+            same_it = iter(()) if same_src is None else _lazy_stream(ctx, same_src, 0)
+        hierarchy, priority = collect_candidates_for_hierarchical_reclaim(ctx, not self.borrowing_only, lazy=True)
+        its = [_bucket_stream(ctx, hierarchy) if hierarchy else iter(()),
+               _bucket_stream(ctx, priority) if priority else iter(()),
+               same_it]
+        heads = [next(it, None) for it in its]
+        self.no_candidate_from_other_queues = heads[0] is None and heads[1] is None
+        self.no_candidate_for_hierarchical_reclaim = heads[0] is None
+        self._taken: list[Candidate] = []
+        self._stream = self._ordered_stream(its, heads)
+
+    @staticmethod
+    def _ordered_stream(its: list, heads: list) -> Iterator[Candidate]:
+        for b, it in enumerate(its):  # the evicted candidates of each bucket
+            h = heads[b]
+            while h is not None and not h[0][0]:
+                yield h[2]
+                h = next(it, None)
+            heads[b] = h
+        for b, it in enumerate(its):
+            h = heads[b]
+            while h is not None:
+                yield h[2]
+                h = next(it, None)
+
     def why_invalid(self, c: Candidate, borrow: bool) -> str | None:
         """Why the run passes over a candidate now (None: it is valid), evaluated on the live
         snapshot, i.e. after the removals so far."""
@@ -395,9 +491,22 @@ class CandidateIterator:
                 return f"cohort {node.name} is no longer over its quota after the removals so far"
         return None
 
+    def _lazy_candidates(self) -> Iterator[Candidate]:
+        """Every candidate in order: the ones an earlier run produced, then new ones."""
+        taken = self._taken
+        yield from taken  # may grow only below, not while this loop runs
+        stream = self._stream
+        for c in stream:
+            taken.append(c)
+            yield c
+
     def iterate(self, borrow: bool) -> Iterator[tuple[AdmittedWorkload, str]]:
         """One run over the candidates; validity is evaluated lazily, after earlier removals."""
-        for c in self.candidates:
+        if self._stream is None:
+            cands: Iterator[Candidate] = iter(self.candidates)
+        else:
+            cands = self._lazy_candidates()
+        for c in cands:
             why = self.why_invalid(c, borrow)
             if why is None:
                 yield c.workload, c.variant.reason
