@@ -205,16 +205,22 @@ def _scan_params(ctx: PreemptionCtx, advantage: bool, same: bool):
     return _variant_fn(ctx, advantage), limit
 
 
+def _cached_scan_params(ctx: PreemptionCtx, cq: ClusterQueueNode, advantage: bool):
+    """``_scan_params`` for scanning ``cq``, computed once per search and kind of scan."""
+    same = cq.name == ctx.cq.name
+    params = ctx.scan_cache.get((advantage, same))
+    if params is None:
+        params = ctx.scan_cache[(advantage, same)] = _scan_params(ctx, advantage, same)
+    return params
+
+
 def _candidates_from_cq(ctx: PreemptionCtx, cq: ClusterQueueNode, lca: CohortNode | None,
                         advantage: bool) -> list[Candidate]:
     out = []
     if ctx.trace is None:
         # The workloads in candidate order: once past the evicted ones, priorities only grow,
         # so the scan stops at the first priority the policy protects (all later ones are too).
-        same = cq.name == ctx.cq.name
-        params = ctx.scan_cache.get((advantage, same))
-        if params is None:
-            params = ctx.scan_cache[(advantage, same)] = _scan_params(ctx, advantage, same)
+        params = _cached_scan_params(ctx, cq, advantage)
         if params is _NO_SCAN:
             return out
         variant, limit = params
@@ -243,10 +249,7 @@ def _source_from_cq(ctx: PreemptionCtx, cq: ClusterQueueNode, lca: CohortNode | 
     """What ``_candidates_from_cq`` would scan, for the lazy search (``_lazy_stream``): a copy
     of the workloads in candidate order (the search changes the live list), the scan parameters
     and the lca; None when the policy allows nothing."""
-    same = cq.name == ctx.cq.name
-    params = ctx.scan_cache.get((advantage, same))
-    if params is None:
-        params = ctx.scan_cache[(advantage, same)] = _scan_params(ctx, advantage, same)
+    params = _cached_scan_params(ctx, cq, advantage)
     if params is _NO_SCAN:
         return None
     rows = cq.ordered_workloads()
