@@ -71,6 +71,11 @@ NOT_NOMINATED = "NotNominated"  # namespace selector, admission checks
 # ClusterQueue is not retaken as a head until a later inadmissible requeue in its tree, while a
 # victim of a cohort preemption is back in the active queue in the next cycle.
 VICTIMS_PARKED = True
+# ...unless their preemptor then fails to take the quota (it is skipped or left pending in a
+# later cycle): the victims parked behind it come back to the active queue at once (observed on
+# seed60544, whose preemptor is never admitted; seed60549 and seed60591, whose preemptors are
+# admitted, keep theirs parked).
+VICTIMS_RELEASED_WHEN_PREEMPTOR_FAILS = True
 # Kueue's queue manager batches "requeue inadmissible workloads" requests for one second; adding
 # the ClusterQueues when Kueue starts queues one for every ClusterQueue and cohort tree, and it
 # fires after the first scheduling cycle.  So every head parked in cycle 1 is retried in cycle 2
@@ -312,6 +317,14 @@ class _Queue:
         if unmatched:
             self.unmatched.add(okey[-1])
 
+    def release(self, keys) -> None:
+        """Move these parked workloads back to the active queue (those still parked)."""
+        for key in sorted(keys):
+            okey = self.inadmissible.get(key)
+            if okey is not None and key not in self.unmatched:
+                del self.inadmissible[key]
+                bisect.insort(self.active, okey)
+
     def requeue_inadmissible(self) -> None:
         """``queueInadmissibleWorkloads``: everything parked goes back to the heap, except
         workloads whose namespace the ClusterQueue does not select."""
@@ -381,6 +394,7 @@ class Scheduler:
         self.scan: dict[str, tuple[int, int, dict]] = {}
         self.evictions: dict[str, int] = {}
         self.fresh_victims: frozenset[str] = frozenset()  # evicted at the end of the last cycle
+        self.parked_by: dict[str, set[str]] = {}  # preemptor -> its in-ClusterQueue victims parked
         self.cycle_no = 0
         latest = _max_time(cluster)
         self.start = DEFAULT_START if latest is None or latest < DEFAULT_START else \
@@ -427,7 +441,7 @@ class Scheduler:
     def tree_state(self, tree: str) -> tuple:
         """Everything the future of one cohort tree depends on: the workloads its ClusterQueues
         hold (with flavors), their queues (active order, parked set, sticky head), the flavor
-        scan progress and the fresh victims of its pending workloads.  Trees share no quota and
+        scan progress, the fresh victims and the victims parked behind each preemptor.  Trees share no quota and
         are nominated and ordered independently, so each one evolves on its own."""
         held, queues, pending = [], [], []
         snap = self.snapshot
@@ -439,7 +453,8 @@ class Scheduler:
             pending.extend(q.inadmissible)
         scan = tuple((k, tuple(sorted(self.scan[k][2].items()))) for k in sorted(pending) if k in self.scan)
         fresh = frozenset(k for k in pending if k in self.fresh_victims)
-        return frozenset(held), tuple(queues), scan, fresh
+        parked_by = frozenset((k, frozenset(self.parked_by[k])) for k in pending if k in self.parked_by)
+        return frozenset(held), tuple(queues), scan, fresh, parked_by
 
     def tree_has_active_heads(self, tree: str) -> bool:
         return any(self.queues[n].active for n in self.tree_cqs[tree] if self.snapshot.cluster_queues[n].active)
@@ -688,10 +703,15 @@ class Scheduler:
                 self.scan.pop(e.wl.key, None)
             elif e.outcome != NOT_NOMINATED:
                 self._record_scan(e)
+            parked = self.parked_by.pop(e.wl.key, None)
             if e.outcome == ADMITTED:
                 if q.sticky == e.wl.key:
                     q.sticky = None
                 continue
+            if parked and e.outcome in (SKIPPED, PENDING) and VICTIMS_RELEASED_WHEN_PREEMPTOR_FAILS:
+                q.release(parked)
+            elif parked and e.outcome == PREEMPTING:
+                self.parked_by[e.wl.key] = parked
             pending_flavors = e.outcome == PENDING and not q.strict and self._pending_flavors(e.wl.key)
             if e.immediate or pending_flavors or (q.strict and not e.drop_inadmissible):
                 q.push(okey)
@@ -728,6 +748,8 @@ class Scheduler:
             self._touch(cq)
             trees.add(cq.root().name if cq.parent is not None else "\0" + cq.name)
             victims.append((self.cluster.workloads[p.workload], p.reason == "InClusterQueue"))
+            if p.reason == "InClusterQueue" and VICTIMS_PARKED:
+                self.parked_by.setdefault(p.by, set()).add(p.workload)
         if number == STARTUP_REQUEUE_AFTER_CYCLE:
             for q in self.queues.values():
                 q.requeue_inadmissible()

@@ -23,7 +23,6 @@ TRACE_GAPS = {
     "seed60397-flat-fs-5c-7p": 5,
     "seed60401-hier-fs-7c-4p": 7,
     "seed60481-flat-fs-4c-8p": 2,
-    "seed60544-flat-5c-5p": 4,
 }
 
 _TRACE = re.compile(r"Trace: (.*?)\. (?:Preempted and later|Newly admitted|Workloads admitted|expect\.|The run)")

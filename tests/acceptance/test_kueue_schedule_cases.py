@@ -21,7 +21,6 @@ KNOWN_GAPS = {
     "seed60397-flat-fs-5c-7p": _REQUEUE,
     "seed60401-hier-fs-7c-4p": _REQUEUE,
     "seed60481-flat-fs-4c-8p": _REQUEUE,
-    "seed60544-flat-5c-5p": _REQUEUE,
 }
 
 
