@@ -345,7 +345,7 @@ class FlavorAssigner:
 
     def __init__(self, snapshot: Snapshot, cq: ClusterQueueNode, preemptor: Preemptor,
                  pod_sets: tuple[PodSet, ...], requests: tuple[PodSetRequest, ...],
-                 oracle: OracleFn | None = None):
+                 oracle: OracleFn | None = None, preset: dict[str, dict[str, str]] | None = None):
         self.snapshot = snapshot
         self.cq = cq
         self.preemptor = preemptor
@@ -356,6 +356,9 @@ class FlavorAssigner:
         # What-if only (``quotactl preempt --flavor``): (pod set or None, resource) -> the one flavor
         # to consider for the resource group covering that resource.  Empty = Kueue's own scan.
         self.pinned: dict[tuple[str | None, str], str] = {}
+        # pod set -> {resource: flavor} already on the workload (see ``carried_flavors``): taken
+        # as they are, with mode Fit, no quota check and no borrowing.
+        self.preset = preset or {}
 
     def _pinned_flavor(self, rg: ResourceGroupView, pod_set: PodSet) -> str | None:
         for r in rg.covered_resources:
@@ -490,7 +493,9 @@ class FlavorAssigner:
             requests = dict(req.total) if counts is None else {r: v * count for r, v in req.per_pod.items()}
             if covers_pods:
                 requests[PODS] = count
-            group_flavors: dict[str, FlavorAssignment] | None = {}
+            group_flavors: dict[str, FlavorAssignment] | None = {
+                r: FlavorAssignment(f, Mode.Fit, 0, PreemptionMode.FIT, 0)
+                for r, f in self.preset.get(pod_set.name, {}).items()}
             status = _GroupStatus()
             attempts: list[FlavorAttempt] = []
             uncovered = []

@@ -8,8 +8,9 @@ process them one by one against the shared snapshot (§4.4): admit, issue preemp
 capacity for a Preempt head without candidates, skip an entry whose victims overlap an earlier
 one (or recompute it: HEAD gate ``RecomputeAssignmentUponPreemptionTargetsOverlap``) or that no
 longer fits.  Between cycles the workload controller's handlers run (§14): victims release
-their quota and go back to their queue by creation time; the inadmissible workloads of their
-cohort tree are requeued.
+their quota and go back to their queue by creation time, still carrying the flavors of an
+admission they had in the input (``workload.nomination_requests``); the inadmissible workloads
+of their cohort tree are requeued.
 
 All rules of assignment and victim search live in ``assign`` and ``preemption``; this module
 only sequences them.  The engine is pure: no printing, no IO; results are frozen dataclasses.
@@ -49,7 +50,7 @@ from quotactl.kueue.quota import (
     build_snapshot,
     cq_available,
 )
-from quotactl.kueue.workload import AdmittedWorkload, pod_set_requests
+from quotactl.kueue.workload import AdmittedWorkload, nomination_requests, pod_set_requests
 from quotactl.model.kueue import KueueCluster, Workload
 from quotactl.model.quantity import Quantity
 
@@ -67,26 +68,11 @@ SKIPPED = "Skipped"  # failed after nomination (overlap / no longer fits): reque
 PENDING = "Pending"  # NoFit / Preempt without candidates
 NOT_NOMINATED = "NotNominated"  # namespace selector, admission checks
 
-# Observed on Kueue (kueue-fix-schedule): a workload evicted by a preemption inside its own
-# ClusterQueue is not retaken as a head until a later inadmissible requeue in its tree, while a
-# victim of a cohort preemption is back in the active queue in the next cycle.
-VICTIMS_PARKED = True
-# ...unless their preemptor then fails to take the quota (it is skipped or left pending in a
-# later cycle): the victims parked behind it come back to the active queue at once (observed on
-# seed60544, whose preemptor is never admitted; seed60549 and seed60591, whose preemptors are
-# admitted, keep theirs parked).
-VICTIMS_RELEASED_WHEN_PREEMPTOR_FAILS = True
 # Kueue's queue manager batches "requeue inadmissible workloads" requests for one second; adding
 # the ClusterQueues when Kueue starts queues one for every ClusterQueue and cohort tree, and it
 # fires after the first scheduling cycle.  So every head parked in cycle 1 is retried in cycle 2
 # (observed on every kueue-fix-schedule case whose first cycle parks heads).
 STARTUP_REQUEUE_AFTER_CYCLE = 1
-# Observed on Kueue (kueue-fix-schedule, every case where a preemptor and its own victim are both
-# heads in the cycle after the eviction): the victim is ordered as if its new assignment did not
-# borrow.  Only then does the documented ordering (borrowing, priority, timestamp) reproduce who
-# wins: the victim takes its quota back unless the preemptor is non-borrowing with a higher
-# priority.  Applies to the classical ordering; the fair-sharing tournament has no such key.
-VICTIMS_ORDERED_AS_NOMINAL = True
 DEFAULT_START = datetime(2026, 3, 2, 9, 0, 0, tzinfo=timezone.utc)
 
 
@@ -317,14 +303,6 @@ class _Queue:
         if unmatched:
             self.unmatched.add(okey[-1])
 
-    def release(self, keys) -> None:
-        """Move these parked workloads back to the active queue (those still parked)."""
-        for key in sorted(keys):
-            okey = self.inadmissible.get(key)
-            if okey is not None and key not in self.unmatched:
-                del self.inadmissible[key]
-                bisect.insort(self.active, okey)
-
     def requeue_inadmissible(self) -> None:
         """``queueInadmissibleWorkloads``: everything parked goes back to the heap, except
         workloads whose namespace the ClusterQueue does not select."""
@@ -393,8 +371,6 @@ class Scheduler:
         # count at that cycle, {(pod set, resource group): last tried flavor index or -1})
         self.scan: dict[str, tuple[int, int, dict]] = {}
         self.evictions: dict[str, int] = {}
-        self.fresh_victims: frozenset[str] = frozenset()  # evicted at the end of the last cycle
-        self.parked_by: dict[str, set[str]] = {}  # preemptor -> its in-ClusterQueue victims parked
         self.cycle_no = 0
         latest = _max_time(cluster)
         self.start = DEFAULT_START if latest is None or latest < DEFAULT_START else \
@@ -416,16 +392,13 @@ class Scheduler:
             k = self.okeys[wl.key] = queue_order_key(self.cluster, wl, self.options)
         return k
 
-    def _enqueue(self, wl: Workload, park: bool = False) -> None:
+    def _enqueue(self, wl: Workload) -> None:
         blocker, cq_name, _inactive = queue_blocker(self.cluster, self.snapshot, wl)
         if blocker is not None and blocker.reason != "PendingEvaluation":
             self.blocked[wl.key] = PendingWorkload(wl.key, cq_name, blocker.reason, blocker.message, False)
             return
         self.blocked.pop(wl.key, None)
-        if park:
-            self.queues[cq_name].park(self._okey(wl))
-        else:
-            self.queues[cq_name].push(self._okey(wl))
+        self.queues[cq_name].push(self._okey(wl))
 
     def _shape(self, wl: Workload) -> tuple:
         s = self.shapes.get(wl.key)
@@ -440,9 +413,9 @@ class Scheduler:
 
     def tree_state(self, tree: str) -> tuple:
         """Everything the future of one cohort tree depends on: the workloads its ClusterQueues
-        hold (with flavors), their queues (active order, parked set, sticky head), the flavor
-        scan progress, the fresh victims and the victims parked behind each preemptor.  Trees share no quota and
-        are nominated and ordered independently, so each one evolves on its own."""
+        hold (with flavors), their queues (active order, parked set, sticky head) and the flavor
+        scan progress.  Trees share no quota and are nominated and ordered independently, so each
+        one evolves on its own."""
         held, queues, pending = [], [], []
         snap = self.snapshot
         for name in self.tree_cqs[tree]:
@@ -452,9 +425,7 @@ class Scheduler:
             pending.extend(k[-1] for k in q.active)
             pending.extend(q.inadmissible)
         scan = tuple((k, tuple(sorted(self.scan[k][2].items()))) for k in sorted(pending) if k in self.scan)
-        fresh = frozenset(k for k in pending if k in self.fresh_victims)
-        parked_by = frozenset((k, frozenset(self.parked_by[k])) for k in pending if k in self.parked_by)
-        return frozenset(held), tuple(queues), scan, fresh, parked_by
+        return frozenset(held), tuple(queues), scan
 
     def tree_has_active_heads(self, tree: str) -> bool:
         return any(self.queues[n].active for n in self.tree_cqs[tree] if self.snapshot.cluster_queues[n].active)
@@ -485,12 +456,12 @@ class Scheduler:
                 if blocker is not None:
                     blocked = (MISCONFIGURED, blocker.message, True, True)
         pre = None if blocked is not None else preemptor_for(self.cluster, self.snapshot, wl, cq.name)
-        reqs = None if blocked is not None else pod_set_requests(wl, self.options)
-        st = self.statics[k] = (pr, ts, blocked, pre, reqs)
+        reqs = (None, None) if blocked is not None else nomination_requests(wl, self.options)
+        st = self.statics[k] = (pr, ts, blocked, pre, *reqs)
         return st
 
     def _nominate(self, wl: Workload, cq: ClusterQueueNode) -> _Entry:
-        pr, ts, blocked, preemptor, requests = self._static(wl, cq)
+        pr, ts, blocked, preemptor, requests, preset = self._static(wl, cq)
         e = _Entry(wl, cq, None, (), pr, ts)
         if blocked is not None:
             e.outcome, e.reason, e.message = NOT_NOMINATED, blocked[0], blocked[1]
@@ -505,7 +476,7 @@ class Scheduler:
         if hit is not None and hit[0] == (tree, version, start):
             e.assignment, e.targets = hit[1], hit[2]
             return e
-        assigner = FlavorAssigner(self.snapshot, cq, preemptor, wl.pod_sets, requests)  # make_assigner
+        assigner = FlavorAssigner(self.snapshot, cq, preemptor, wl.pod_sets, requests, preset=preset)  # make_assigner
         if start:
             _resume_scan(assigner, dict(start))
         init = initial_assignment(assigner)
@@ -562,8 +533,7 @@ class Scheduler:
             while it.has_next():
                 yield it.pop()
             return
-        fresh = self.fresh_victims if VICTIMS_ORDERED_AS_NOMINAL else frozenset()
-        entries = sorted(entries, key=lambda e: (0 if e.wl.key in fresh else e.assignment.borrowing,
+        entries = sorted(entries, key=lambda e: (e.assignment.borrowing,
                                                  -e.priority if self._psort else 0, e.ts, e.wl.key))
         yield from entries
 
@@ -703,15 +673,10 @@ class Scheduler:
                 self.scan.pop(e.wl.key, None)
             elif e.outcome != NOT_NOMINATED:
                 self._record_scan(e)
-            parked = self.parked_by.pop(e.wl.key, None)
             if e.outcome == ADMITTED:
                 if q.sticky == e.wl.key:
                     q.sticky = None
                 continue
-            if parked and e.outcome in (SKIPPED, PENDING) and VICTIMS_RELEASED_WHEN_PREEMPTOR_FAILS:
-                q.release(parked)
-            elif parked and e.outcome == PREEMPTING:
-                self.parked_by[e.wl.key] = parked
             pending_flavors = e.outcome == PENDING and not q.strict and self._pending_flavors(e.wl.key)
             if e.immediate or pending_flavors or (q.strict and not e.drop_inadmissible):
                 q.push(okey)
@@ -735,7 +700,7 @@ class Scheduler:
         # between cycles: victims release their quota and are requeued; their tree's
         # inadmissible workloads come back
         trees: set[str] = set()
-        victims: list[tuple[Workload, bool]] = []
+        victims: list[Workload] = []
         for p in preempted:
             w = snap.cluster_queues[p.cluster_queue].workloads.get(p.workload)
             if w is None:
@@ -747,9 +712,8 @@ class Scheduler:
             cq = snap.cluster_queues[p.cluster_queue]
             self._touch(cq)
             trees.add(cq.root().name if cq.parent is not None else "\0" + cq.name)
-            victims.append((self.cluster.workloads[p.workload], p.reason == "InClusterQueue"))
-            if p.reason == "InClusterQueue" and VICTIMS_PARKED:
-                self.parked_by.setdefault(p.by, set()).add(p.workload)
+            # the model object keeps the input's status.admission: see nomination_requests
+            victims.append(self.cluster.workloads[p.workload])
         if number == STARTUP_REQUEUE_AFTER_CYCLE:
             for q in self.queues.values():
                 q.requeue_inadmissible()
@@ -759,9 +723,8 @@ class Scheduler:
                 t = cq.root().name if cq.parent is not None else "\0" + cq.name
                 if t in trees:
                     q.requeue_inadmissible()
-        self.fresh_victims = frozenset(wl.key for wl, _same_cq in victims)
-        for wl, same_cq in victims:
-            self._enqueue(wl, park=VICTIMS_PARKED and same_cq)
+        for wl in victims:
+            self._enqueue(wl)
         for q in self.queues.values():
             if q.sticky is not None and q.sticky not in {k[-1] for k in q.active} and q.sticky not in q.inadmissible:
                 q.sticky = None

@@ -38,7 +38,12 @@ from quotactl.kueue.quota import (
     cohort_path,
     quota_view,
 )
-from quotactl.kueue.workload import AdmittedWorkload, pod_set_requests, raw_admission_checks
+from quotactl.kueue.workload import (
+    AdmittedWorkload,
+    nomination_requests,
+    pod_set_requests,
+    raw_admission_checks,
+)
 from quotactl.model.kueue import KueueCluster, Workload
 
 PENDING = "Pending"
@@ -320,7 +325,8 @@ def preemptor_for(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, cq_na
 
 def make_assigner(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, cq: ClusterQueueNode) -> FlavorAssigner:
     preemptor = preemptor_for(cluster, snapshot, wl, cq.name)
-    return FlavorAssigner(snapshot, cq, preemptor, wl.pod_sets, pod_set_requests(wl, snapshot.options))
+    requests, preset = nomination_requests(wl, snapshot.options)
+    return FlavorAssigner(snapshot, cq, preemptor, wl.pod_sets, requests, preset=preset)
 
 
 def _holders(snapshot: Snapshot, cq: ClusterQueueNode, frs: list[tuple], top: int) -> tuple[Holders, ...]:

@@ -87,6 +87,61 @@ def pod_set_requests(wl: Workload, options: EngineOptions) -> tuple[PodSetReques
     return tuple(out)
 
 
+def nomination_requests(wl: Workload, options: EngineOptions) -> tuple[tuple[PodSetRequest, ...], dict]:
+    """What the flavor assigner starts from for a workload that holds no quota (``workload.NewInfo``):
+    (requests per pod set, {pod set: {resource: flavor}} to keep).
+
+    Kueue builds the requests from ``status.admission`` whenever it is still set
+    (``totalRequestsFromAdmission``: the admission's counts, usage and flavors), and the flavor
+    assigner keeps those flavors as they are, mode Fit, no quota check, no borrowing (its
+    TopologyAwareScheduling pre-assignment path, on by default).  Kueue's reference runs show this
+    for every workload evicted from the input's admissions: the eviction leaves ``status.admission``
+    in place and the victim comes back on its old flavors (kueue-fix-schedule, all 14 re-admitted
+    victims; docs/schedule.md).  Pod sets the admission does not list keep their own requests.
+    """
+    requests = pod_set_requests(wl, options)
+    if wl.admission is None or not options.gates.enabled("TopologyAwareScheduling"):
+        return requests, {}
+    preset: dict[str, dict[str, str]] = {}
+    carried: dict[str, PodSetRequest] = {}
+    for name, count, usage, flavors in admission_rows(wl, options):
+        if not flavors:
+            continue
+        preset[name] = dict(flavors)
+        total: dict[str, int] = {}
+        for (_flavor, res), v in usage.items():
+            total[res] = total.get(res, 0) + v
+        carried[name] = PodSetRequest(name, count, {r: v // count if count else 0 for r, v in total.items()}, total)
+    return tuple(carried.get(r.name, r) for r in requests), preset
+
+
+def admission_rows(wl: Workload, options: EngineOptions):
+    """(pod set, live count, usage per fr, flavors) of every podSetAssignment of
+    ``status.admission`` (§2.3): counts default to the spec's, reclaimable pods are taken off."""
+    spec_counts = None
+    reclaim_on = options.gates.enabled("ReclaimablePods")
+    for psa in wl.admission.pod_set_assignments if wl.admission else ():
+        count = psa.count
+        if count is None:
+            if spec_counts is None:
+                spec_counts = {ps.name: ps.count for ps in wl.pod_sets}
+            count = spec_counts.get(psa.name, 1)
+        reclaim = wl.reclaimable_pods.get(psa.name, 0) if reclaim_on and wl.reclaimable_pods else 0
+        ps_usage: dict[FR, int] = {}
+        flavors = psa.flavors
+        for res, q in psa.resource_usage.items():
+            flavor = flavors.get(res)
+            if flavor is None:
+                continue  # no flavor: Kueue charges it to no quota anybody has
+            v = to_amount(res, q)
+            if reclaim > 0 and count > 0:
+                # Requests.Divide(count) then Mul(count - reclaim), integer arithmetic.
+                v = (v // count) * max(0, count - reclaim)
+            fr = (flavor, res)
+            ps_usage[fr] = ps_usage.get(fr, 0) + v
+        yield psa.name, max(0, count - reclaim), ps_usage, flavors
+
+
 # --------------------------------------------------------------------------- admitted usage ---
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
@@ -130,29 +185,7 @@ class AdmittedWorkload:
 
     def _assignments(self):
         """(pod set, live count, usage per fr, flavors) of every podSetAssignment (§2.3)."""
-        wl = self.workload
-        spec_counts = None
-        reclaim_on = self._options.gates.enabled("ReclaimablePods")
-        for psa in wl.admission.pod_set_assignments if wl.admission else ():
-            count = psa.count
-            if count is None:
-                if spec_counts is None:
-                    spec_counts = {ps.name: ps.count for ps in wl.pod_sets}
-                count = spec_counts.get(psa.name, 1)
-            reclaim = wl.reclaimable_pods.get(psa.name, 0) if reclaim_on and wl.reclaimable_pods else 0
-            ps_usage: dict[FR, int] = {}
-            flavors = psa.flavors
-            for res, q in psa.resource_usage.items():
-                flavor = flavors.get(res)
-                if flavor is None:
-                    continue  # no flavor: Kueue charges it to no quota anybody has
-                v = to_amount(res, q)
-                if reclaim > 0 and count > 0:
-                    # Requests.Divide(count) then Mul(count - reclaim), integer arithmetic.
-                    v = (v // count) * max(0, count - reclaim)
-                fr = (flavor, res)
-                ps_usage[fr] = ps_usage.get(fr, 0) + v
-            yield psa.name, max(0, count - reclaim), ps_usage, flavors
+        return admission_rows(self.workload, self._options)
 
     @property
     def pod_sets(self) -> tuple:

@@ -1,7 +1,7 @@
 """Acceptance, finer than the final state: the kueue-fix-schedule cases' notes record Kueue's
 cycle-by-cycle trace (who was preempted and who was admitted in each cycle).  The simulator must
 reproduce it cycle by cycle, so a between-cycle rule that only happens to end in the same final
-state is caught.  Cases whose trace is known to diverge are strict xfails with the cycle."""
+state is caught."""
 
 from __future__ import annotations
 
@@ -16,14 +16,6 @@ from quotactl.model.kueue import build_cluster
 from tests.acceptance.accept import cases, spec
 
 FIX = cases("kueue-fix-schedule")
-
-# case -> first cycle whose admissions/preemptions differ from Kueue's (see docs/schedule.md).
-TRACE_GAPS = {
-    "seed60322-flat-7c-4p": 5,
-    "seed60397-flat-fs-5c-7p": 5,
-    "seed60401-hier-fs-7c-4p": 7,
-    "seed60481-flat-fs-4c-8p": 2,
-}
 
 _TRACE = re.compile(r"Trace: (.*?)\. (?:Preempted and later|Newly admitted|Workloads admitted|expect\.|The run)")
 _CYCLE = re.compile(r"cycles? (\d+)(?:-\d+)?: (.*)")
@@ -73,9 +65,4 @@ def test_trace_parser_reads_both_kinds_of_entries():
 @pytest.mark.parametrize("case", FIX, ids=[c.name for c in FIX])
 def test_fixpoint_trace_matches_kueue(case):
     diverged = first_divergence(case)
-    if case.name in TRACE_GAPS:
-        if diverged is None:
-            pytest.fail(f"{case.name} now follows Kueue's trace: remove it from TRACE_GAPS")
-        assert diverged == TRACE_GAPS[case.name], f"first divergence moved to cycle {diverged}"
-        pytest.xfail(f"trace diverges from Kueue's in cycle {diverged} (docs/schedule.md, Known gaps)")
     assert diverged is None, f"cycle {diverged} admits/preempts differently from Kueue"

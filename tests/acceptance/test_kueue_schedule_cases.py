@@ -1,7 +1,4 @@
-"""Acceptance: every schedule case (one-cycle and fixpoint) through the real CLI.
-
-Cases known to disagree with Kueue are listed in KNOWN_GAPS with the reason; they run as strict
-xfails, so a fix turns them into a failure that asks to shrink the list (nothing is skipped)."""
+"""Acceptance: every schedule case (one-cycle and fixpoint) through the real CLI."""
 
 import pytest
 
@@ -12,24 +9,8 @@ SCHEDULE = cases("kueue-schedule")
 DIFF = cases("kueue-diff-schedule")
 FIX = cases("kueue-fix-schedule")
 
-# Fixpoint runs whose between-cycle requeue behaviour of Kueue is not reproduced yet (see
-# docs/schedule.md, "Known gaps").
-_REQUEUE = "multi-cycle requeue of victims/skipped heads differs from Kueue's queue manager"
-KNOWN_GAPS = {
-    "seed60018-hier-fs-4c-2p": _REQUEUE,
-    "seed60322-flat-7c-4p": _REQUEUE,
-    "seed60397-flat-fs-5c-7p": _REQUEUE,
-    "seed60401-hier-fs-7c-4p": _REQUEUE,
-    "seed60481-flat-fs-4c-8p": _REQUEUE,
-}
-
-
 def _run(case):
     why = check_schedule(case)
-    if case.name in KNOWN_GAPS:
-        if why is None:
-            pytest.fail(f"{case.name} now passes: remove it from KNOWN_GAPS")
-        pytest.xfail(KNOWN_GAPS[case.name] + ": " + why)
     assert why is None, why
 
 

@@ -176,3 +176,39 @@ def test_queue_index_agrees_with_the_single_lookup():
     index = QueueIndex(cluster, options)
     for wl in cluster.workloads.values():
         assert [w.key for w in index.ahead(wl)] == [w.key for w in ahead_in_queue(cluster, wl, options)]
+
+
+def _evicted_with_admission(name, cluster_queue, usage, count=1):
+    """A workload evicted without its status.admission being cleared (QuotaReserved=False)."""
+    wl = admitted(name, cluster_queue, usage, count=count)
+    wl["status"]["conditions"] = [{"type": "QuotaReserved", "status": "False", "reason": "Preempted",
+                                   "message": "", "lastTransitionTime": "2026-01-01T00:10:00Z"}]
+    return wl
+
+
+def test_workload_still_carrying_an_admission_keeps_its_flavors_without_a_quota_check():
+    """workload.NewInfo reads requests and flavors from status.admission while it is set; the
+    flavor assigner keeps those flavors (mode Fit, borrowing level 0) even where a scan would
+    pick another flavor or find no room."""
+    dicts = example3()[:-1] + [admitted("hog", "lender", {SPOT: 20}),
+                               _evicted_with_admission("back", "ml", {SPOT: 6})]
+    _, _, assigner = assigner_for(dicts, "default/back")
+    a = assigner.assign()
+    fa = a.pod_sets[0].flavors["cpu"]
+    assert (fa.flavor, fa.mode, fa.borrow, a.borrowing) == ("spot", Mode.Fit, 0, 0)
+    assert a.usage == {SPOT: 6000} and not a.pod_sets[0].attempts
+
+
+def test_admission_requests_follow_the_admission_counts():
+    from quotactl.kueue.options import engine_options
+    from quotactl.kueue.workload import nomination_requests
+    from quotactl.model.kueue import build_cluster
+    from tests.kueue.builders import objects, with_queues
+
+    dicts = example3()[:-1] + [_evicted_with_admission("back", "ml", {SPOT: 6}, count=3)]
+    cluster = build_cluster(objects(with_queues(dicts)))
+    requests, preset = nomination_requests(cluster.workloads["default/back"], engine_options(cluster))
+    assert preset == {"main": {"cpu": "spot"}}
+    assert [(r.name, r.count, r.per_pod, r.total) for r in requests] == [("main", 3, {"cpu": 2000}, {"cpu": 6000})]
+    off = engine_options(cluster, feature_gates={"TopologyAwareScheduling": False})
+    assert nomination_requests(cluster.workloads["default/back"], off)[1] == {}

@@ -142,15 +142,33 @@ def _reclaim_world(preemptor_priority):
     return _world(dicts)
 
 
-def test_fresh_victim_orders_as_non_borrowing_and_wins_its_quota_back():
-    """Cycle 1: ``new`` reclaims; cycle 2: both are heads, the victim (borrowing, but ordered as
-    non-borrowing in the cycle after its eviction) is older and goes first (KEP-1337 flopping)."""
+def test_victim_orders_as_non_borrowing_and_wins_its_quota_back():
+    """Cycle 1: ``new`` reclaims; cycle 2: both are heads, the victim comes back on its old
+    flavors, which count as non-borrowing, and is older: it goes first (KEP-1337 flopping)."""
     cluster, options = _reclaim_world(preemptor_priority=5)
     r = schedule(cluster, options, cycles=2)
     assert [(p.workload, p.by, p.cycle) for p in r.preempted] == [("default/old", "default/new", 1)]
     assert [(a.workload, a.cycle) for a in r.admitted] == [("default/old", 2)]
     heads = {h.workload: h for h in r.cycles[1].heads}
     assert heads["default/new"].outcome == SKIPPED
+
+
+def test_victim_comes_back_on_its_old_flavor_and_is_skipped_there():
+    """``old`` (admitted on f1 in the input) is preempted by ``new`` in its own ClusterQueue.  Once
+    ``new`` holds f1, a fresh scan would find no room anywhere (Pending, parked); Kueue instead
+    keeps the victim's old flavor as Fit, so the in-cycle check skips it, every cycle."""
+    dicts = [flavor("f0"), flavor("f1"), cq("b", _q(f0=(4, 8), f1=(4, 8)), within="LowerPriority"),
+             admitted("filler", "b", {("f0", "cpu"): 4, ("f0", "memory"): 1}, priority=100),
+             admitted("old", "b", {("f1", "cpu"): 4, ("f1", "memory"): 1}, priority=0),
+             pending("new", "q-b", {"cpu": 4, "memory": 1}, priority=50, created=2000)]
+    cluster, options = _world(dicts)
+    r = schedule(cluster, options)
+    assert [(p.workload, p.by, p.cycle) for p in r.preempted] == [("default/old", "default/new", 1)]
+    assert [(a.workload, a.flavors, a.cycle) for a in r.admitted] == [
+        ("default/new", {"main": {"cpu": "f1", "memory": "f1"}}, 2)]
+    last = {h.workload: h for h in r.cycles[-1].heads}["default/old"]
+    assert (last.outcome, last.message) == (SKIPPED, MSG_NO_LONGER_FITS)
+    assert r.converged
 
 
 def test_higher_priority_non_borrowing_preemptor_keeps_the_reclaimed_quota():
