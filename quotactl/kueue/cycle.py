@@ -22,7 +22,7 @@ import bisect
 import gc
 import math
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 
 from quotactl.kueue.assign import Assignment, FlavorAssigner, Mode, initial_assignment
@@ -47,6 +47,7 @@ from quotactl.kueue.quota import (
     ResourceGroupView,
     Snapshot,
     UsageOverlay,
+    borrowing,
     build_snapshot,
     cq_available,
 )
@@ -105,6 +106,7 @@ class Admission:
     flavors: dict  # pod set -> resource -> flavor
     counts: dict  # pod set -> admitted count
     priority: int
+    kept_flavors: bool = False  # a victim back on the flavors of its earlier admission (no scan)
 
 
 @dataclass(frozen=True)
@@ -126,6 +128,7 @@ class HeadOutcome:
     message: str
     borrowing: bool = False
     victims: tuple[str, ...] = ()
+    kept_flavors: dict = field(default_factory=dict)  # pod set -> resource -> flavor, taken without a scan
 
 
 @dataclass(frozen=True)
@@ -657,10 +660,13 @@ class Scheduler:
             snap.add_workload(info)
             self._touch(e.cq)
             e.outcome, e.reason, e.message = ADMITTED, None, ""
-            admitted.append(Admission(e.wl.key, e.cq.name, number, a.borrows(),
+            kept = bool(self._static(e.wl, e.cq)[5])
+            # kept flavors count as non-borrowing for Kueue's ordering; report what the admission does
+            borrows = a.borrows() or (kept and any(borrowing(e.cq, fr) for fr in usage))
+            admitted.append(Admission(e.wl.key, e.cq.name, number, borrows,
                                       {ps.name: {r: fa.flavor for r, fa in sorted(ps.flavors.items())}
                                        for ps in a.pod_sets},
-                                      {ps.name: ps.count for ps in a.pod_sets}, e.priority))
+                                      {ps.name: ps.count for ps in a.pod_sets}, e.priority, kept))
         # the cycle's temporary usage (preemptors, reservations) lives only in this cycle's snapshot
         for cq, u in reversed(temp):
             snap.remove_usage(cq, u)
@@ -693,9 +699,11 @@ class Scheduler:
                             keep.append(k)
                     q.active = keep
         for e in processed:
+            preset = self._static(e.wl, e.cq)[5] if e.outcome != NOT_NOMINATED else None
             outcomes.append(HeadOutcome(e.wl.key, e.cq.name, e.outcome, e.reason, e.message,
                                         bool(e.assignment and e.assignment.borrows()),
-                                        tuple(t.key for t in e.targets) if e.outcome == PREEMPTING else ()))
+                                        tuple(t.key for t in e.targets) if e.outcome == PREEMPTING else (),
+                                        preset or {}))
             self.last[e.wl.key] = outcomes[-1]
         # between cycles: victims release their quota and are requeued; their tree's
         # inadmissible workloads come back

@@ -32,7 +32,8 @@ def document(result: ScheduleResult) -> dict:
         "converged": result.converged,
         "stopped": result.stopped,
         "admitted": [{"workload": a.workload, "clusterQueue": a.cluster_queue, "cycle": a.cycle,
-                      "borrowing": a.borrowing, "flavors": a.flavors, "counts": a.counts, "priority": a.priority}
+                      "borrowing": a.borrowing, "flavors": a.flavors, "counts": a.counts, "priority": a.priority,
+                      **({"keptFlavors": True} if a.kept_flavors else {})}
                      for a in result.admitted],
         "preempted": [{"workload": p.workload, "clusterQueue": p.cluster_queue, "by": p.by, "reason": p.reason,
                        "cycle": p.cycle, "priority": p.priority} for p in result.preempted],
@@ -44,7 +45,8 @@ def document(result: ScheduleResult) -> dict:
                       "heads": [{"workload": h.workload, "clusterQueue": h.cluster_queue, "outcome": h.outcome,
                                  **({"reason": h.reason} if h.reason else {}),
                                  **({"message": h.message} if h.message else {}),
-                                 **({"victims": list(h.victims)} if h.victims else {})} for h in c.heads]}
+                                 **({"victims": list(h.victims)} if h.victims else {}),
+                                 **({"keptFlavors": h.kept_flavors} if h.kept_flavors else {})} for h in c.heads]}
                      for c in result.cycles],
     }
     if result.livelock is not None:

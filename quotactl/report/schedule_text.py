@@ -71,13 +71,17 @@ def _events(r: ScheduleResult):
         rows = []
         for a in c.admitted:
             rows.append(("admitted", a.workload, a.cluster_queue,
-                         _flavors(a.flavors) + ("; borrowing" if a.borrowing else "")))
+                         _flavors(a.flavors) + ("; borrowing" if a.borrowing else "")
+                         + ("; its previous flavors" if a.kept_flavors else "")))
         for p in c.preempted:
             rows.append(("preempted", p.workload, p.cluster_queue, f"{p.reason}, by {p.by}"))
         for h in c.heads:
             if h.outcome == ADMITTED:
                 continue
-            rows.append((h.outcome.lower(), h.workload, h.cluster_queue, f"{h.reason or ''}: {h.message}".strip(": ")))
+            detail = f"{h.reason or ''}: {h.message}".strip(": ")
+            if h.kept_flavors:
+                detail += f" (kept its previous flavors, no flavor scan: {_flavors(h.kept_flavors)})"
+            rows.append((h.outcome.lower(), h.workload, h.cluster_queue, detail))
         yield c.number, rows
 
 

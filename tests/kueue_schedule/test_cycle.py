@@ -8,6 +8,7 @@ import math
 from quotactl.kueue.cycle import ADMITTED, MSG_NO_LONGER_FITS, PENDING, SKIPPED, schedule
 from quotactl.kueue.options import engine_options
 from quotactl.model.kueue import build_cluster
+from quotactl.report import schedule_json, schedule_text
 from tests.kueue.builders import admitted, configuration, cq, flavor, objects, pending, with_queues
 
 RES = ["cpu", "memory"]
@@ -168,7 +169,12 @@ def test_victim_comes_back_on_its_old_flavor_and_is_skipped_there():
         ("default/new", {"main": {"cpu": "f1", "memory": "f1"}}, 2)]
     last = {h.workload: h for h in r.cycles[-1].heads}["default/old"]
     assert (last.outcome, last.message) == (SKIPPED, MSG_NO_LONGER_FITS)
+    assert last.kept_flavors == {"main": {"cpu": "f1", "memory": "f1"}}
     assert r.converged
+    text = schedule_text.render_plain(r)
+    assert "kept its previous flavors, no flavor scan: main: cpu=f1, memory=f1" in text
+    heads = schedule_json.document(r)["cycleLog"][-1]["heads"]
+    assert heads[0]["keptFlavors"] == {"main": {"cpu": "f1", "memory": "f1"}}
 
 
 def test_higher_priority_non_borrowing_preemptor_keeps_the_reclaimed_quota():
