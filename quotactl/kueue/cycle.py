@@ -28,6 +28,7 @@ from datetime import datetime, timedelta, timezone
 from quotactl.kueue.assign import Assignment, FlavorAssigner, Mode, initial_assignment
 from quotactl.kueue.explain import (
     MISCONFIGURED,
+    MSG_NO_LONGER_FITS,
     SUSPENDED,
     WAITING_FOR_PREEMPTED_WORKLOADS,
     WAITING_FOR_QUOTA,
@@ -56,7 +57,6 @@ from quotactl.model.kueue import KueueCluster, Workload
 from quotactl.model.quantity import Quantity
 
 # Messages Kueue writes (§4.4).
-MSG_NO_LONGER_FITS = "Workload no longer fits after processing another workload"
 MSG_OVERLAP = "Workload has overlapping preemption targets with another workload"
 MSG_DEFERRED = ("Workload has overlapping preemption targets with another workload, but will fit after these "
                 "preemptions complete")

@@ -35,7 +35,9 @@ from quotactl.kueue.quota import (
     QuotaView,
     Snapshot,
     borrowing,
+    borrowing_with,
     cohort_path,
+    cq_available,
     quota_view,
 )
 from quotactl.kueue.workload import (
@@ -57,6 +59,8 @@ SUSPENDED = "Suspended"
 PENDING_EVALUATION = "PendingEvaluation"
 WAITING_FOR_QUOTA = "WaitingForQuota"
 WAITING_FOR_PREEMPTED_WORKLOADS = "WaitingForPreemptedWorkloads"
+# The message of Kueue's in-cycle fit check (§4.4).
+MSG_NO_LONGER_FITS = "Workload no longer fits after processing another workload"
 
 
 # ------------------------------------------------------------------------------- lookups ---
@@ -359,7 +363,7 @@ def _short_frs(assignment: Assignment) -> list[tuple]:
 
 
 def _preemption_verdict(cq: ClusterQueueNode, init: InitialAssignment, options: EngineOptions,
-                        assigner: FlavorAssigner) -> PreemptionVerdict:
+                        assigner: FlavorAssigner, kept_room: bool | None = None) -> PreemptionVerdict:
     p = cq.preemption
     policies = {"withinClusterQueue": p.within_cluster_queue, "reclaimWithinCohort": p.reclaim_within_cohort,
                 "borrowWithinCohort": p.borrow_within_cohort_policy}
@@ -368,6 +372,9 @@ def _preemption_verdict(cq: ClusterQueueNode, init: InitialAssignment, options: 
     a = init.assignment
     mode = a.representative_mode
     victims = tuple((t.key, t.cluster_queue, t.reason, t.workload.priority) for t in init.targets)
+    if mode == Mode.Fit and kept_room is False:
+        return PreemptionVerdict(False, False, (), "not attempted: Kueue takes the kept flavors as fitting, so it "
+                                 "never searches for victims", policies)
     if mode == Mode.Fit:
         return PreemptionVerdict(False, False, (), "not needed: the workload fits in the available quota", policies)
     if mode == Mode.Preempt and victims:
@@ -478,10 +485,19 @@ def explain_workload(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, *,
     a = init.assignment
     mode = a.representative_mode
     message = a.message()
-    if mode == Mode.Fit:
+    kept_room = None
+    if assigner.preset:
+        kept_room = all(v <= cq_available(cq, fr) for fr, v in a.usage.items() if v)
+        notes.append("it still carries status.admission, so Kueue takes that admission's flavors again without a "
+                     "flavor scan or a preemption search; only the check at admission tells whether they have room")
+    if mode == Mode.Fit and kept_room is False:
+        reason, message = WAITING_FOR_QUOTA, MSG_NO_LONGER_FITS
+        verdict = ("waiting for quota: the flavors of its earlier admission have no room now, and Kueue neither "
+                   "tries other flavors nor preempts for it: each cycle it is skipped at admission")
+    elif mode == Mode.Fit:
         reason = None
         verdict = f"fits now: Kueue admits it to ClusterQueue {cq.name} when it reaches the head of its queue"
-        if a.borrows():
+        if a.borrows() or (kept_room and any(borrowing_with(cq, fr, v) for fr, v in a.usage.items() if v)):
             verdict += f" (borrowing from cohort {cq.parent.name})" if cq.parent else ""
     elif mode == Mode.Preempt and init.targets:
         reason = WAITING_FOR_PREEMPTED_WORKLOADS
@@ -515,7 +531,7 @@ def explain_workload(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, *,
     return Explanation(
         summary, PENDING, reason, _condition_reason(reason, options), message, verdict,
         assignment=a, initial=init, full_assignment=init.full if init.partial else None,
-        preemption=_preemption_verdict(cq, init, options, assigner), holders=holders, changes=changes,
+        preemption=_preemption_verdict(cq, init, options, assigner, kept_room), holders=holders, changes=changes,
         quota_tree=tree, ahead=ahead, notes=tuple(notes), fair_sharing=options.fair_sharing,
     )
 

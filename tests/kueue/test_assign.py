@@ -212,3 +212,22 @@ def test_admission_requests_follow_the_admission_counts():
     assert [(r.name, r.count, r.per_pod, r.total) for r in requests] == [("main", 3, {"cpu": 2000}, {"cpu": 6000})]
     off = engine_options(cluster, feature_gates={"TopologyAwareScheduling": False})
     assert nomination_requests(cluster.workloads["default/back"], off)[1] == {}
+
+
+@pytest.mark.parametrize("hog,reason,verdict", [
+    (20, "WaitingForQuota", "waiting for quota: the flavors of its earlier admission have no room"),
+    (10, None, "fits now"),
+])
+def test_explain_says_whether_kept_flavors_have_room(hog, reason, verdict):
+    """explain follows Kueue: kept flavors are Fit at nomination, the admission check decides."""
+    from quotactl.kueue.explain import MSG_NO_LONGER_FITS, explain_workload
+    from tests.kueue.builders import snapshot_of
+
+    dicts = example3()[:-1] + [admitted("hog", "lender", {SPOT: hog}),
+                               _evicted_with_admission("back", "ml", {SPOT: 6})]
+    cluster, snap = snapshot_of(dicts)
+    e = explain_workload(cluster, snap, cluster.workloads["default/back"])
+    assert (e.status, e.reason) == ("Pending", reason)
+    assert e.verdict.startswith(verdict)
+    assert (e.message == MSG_NO_LONGER_FITS) == (reason is not None)
+    assert any("still carries status.admission" in n for n in e.notes)
