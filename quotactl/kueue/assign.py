@@ -18,6 +18,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from quotactl.kueue.amounts import PODS, format_amount
 from quotactl.kueue.preemption.common import PreemptionPossibility, Preemptor, Target
@@ -104,6 +105,17 @@ class GranularMode:
 
 WORST = GranularMode(PreemptionMode.NO_FIT, _MAX_LEVEL)
 BEST = GranularMode(PreemptionMode.FIT, 0)
+_GRANULAR: dict[tuple[PreemptionMode, int], GranularMode] = {}
+
+
+def granular_mode(mode: PreemptionMode, borrowing_level: int) -> GranularMode:
+    """The (immutable) ``GranularMode``, shared: the assigner needs one per quota check, and
+    there are only a few distinct ones."""
+    key = (mode, borrowing_level)
+    g = _GRANULAR.get(key)
+    if g is None:
+        g = _GRANULAR[key] = GranularMode(mode, borrowing_level)
+    return g
 
 
 def is_preferred(a: GranularMode, b: GranularMode, ff: FlavorFungibility) -> bool:
@@ -138,9 +150,10 @@ def should_try_next_flavor(mode: GranularMode, ff: FlavorFungibility) -> bool:
 
 # ------------------------------------------------------------------------------- results ---
 
-@dataclass(frozen=True)
-class QuotaCheck:
-    """One ``fitsResourceQuota`` evaluation: the numbers Kueue compared, and its verdict."""
+class QuotaCheck(NamedTuple):
+    """One ``fitsResourceQuota`` evaluation: the numbers Kueue compared, and its verdict.
+    (A named tuple, like the records below: every nomination builds several, and a frozen
+    dataclass is several times slower to build.)"""
 
     flavor: str
     resource: str
@@ -168,8 +181,7 @@ class QuotaCheck:
         return max(0, self.value - self.available)
 
 
-@dataclass(frozen=True)
-class FlavorAttempt:
+class FlavorAttempt(NamedTuple):
     """One flavor examined for one resource group of a pod set."""
 
     flavor: str
@@ -189,8 +201,7 @@ class FlavorAttempt:
         return None
 
 
-@dataclass(frozen=True)
-class FlavorAssignment:
+class FlavorAssignment(NamedTuple):
     """The flavor chosen for one resource of a pod set."""
 
     flavor: str
@@ -406,7 +417,7 @@ class FlavorAssigner:
         fungibility = self.options.gates.enabled("FlavorFungibility")
         status = _GroupStatus()
         reqs = [(r, requests[r]) for r in rg.covered_resources if r in requests]
-        best: dict[str, FlavorAssignment] | None = None
+        best: dict[str, QuotaCheck] | None = None  # resource -> its check in the best flavor so far
         best_mode = WORST
         attempts: list[FlavorAttempt] = []
         attempted_idx = -1
@@ -421,7 +432,7 @@ class FlavorAssigner:
                 attempts.append(FlavorAttempt(fname, rg_index, Mode.NoFit, PreemptionMode.NO_FIT, 0, (problem,),
                                               NO_MATCHING_FLAVOR, eligibility=problem))
                 continue
-            assignments: dict[str, FlavorAssignment] = {}
+            fitting: dict[str, QuotaCheck] = {}  # the resources assigned to this flavor
             rep = BEST
             max_borrow = 0
             flavor_reasons: list[str] = []
@@ -436,32 +447,30 @@ class FlavorAssigner:
                     status.reasons.append(check.reason)
                     flavor_no_fit = most_severe_reason(flavor_no_fit, check.no_fit_reason)
                 max_borrow = max(max_borrow, check.borrow)
-                mode = GranularMode(check.mode, check.borrow)
+                mode = granular_mode(check.mode, check.borrow)
                 if is_preferred(rep, mode, ff):
                     rep = mode
                 if rep.preemption_mode == PreemptionMode.NO_FIT:
                     continue  # this flavor does not fit; the other resources are still checked
-                assignments[res] = FlavorAssignment(fname, check.mode.public, check.borrow, check.mode)
+                fitting[res] = check
             attempts.append(FlavorAttempt(fname, rg_index, rep.preemption_mode.public, rep.preemption_mode, max_borrow,
                                           tuple(sorted(flavor_reasons)), flavor_no_fit, checks=tuple(checks)))
             if fungibility:
                 if not should_try_next_flavor(rep, ff):
-                    best, best_mode = assignments, rep
+                    best, best_mode = fitting, rep
                     break
                 if is_preferred(rep, best_mode, ff):
-                    best, best_mode = assignments, rep
+                    best, best_mode = fitting, rep
             elif rep.preemption_mode > best_mode.preemption_mode:
-                best, best_mode = assignments, rep
+                best, best_mode = fitting, rep
                 if best_mode.preemption_mode == PreemptionMode.FIT:
-                    return best, None, attempts
+                    return _flavor_assignments(best, -1), None, attempts
+        tried = -1
         if fungibility:
             tried = -1 if attempted_idx == len(rg.flavors) - 1 else attempted_idx
-            if best:
-                best = {r: FlavorAssignment(fa.flavor, fa.mode, fa.borrow, fa.preemption_mode, tried)
-                        for r, fa in best.items()}
             if best_mode.preemption_mode == PreemptionMode.FIT:
-                return best or {}, None, attempts
-        return best or {}, status, attempts
+                return _flavor_assignments(best or {}, tried), None, attempts
+        return _flavor_assignments(best or {}, tried), status, attempts
 
     # -- the whole workload --------------------------------------------------------------
     def _ordered_resources(self, requests: dict[str, int]) -> list[str]:
@@ -546,6 +555,12 @@ class FlavorAssigner:
             a = Assignment(a.pod_sets, a.borrowing, a.usage, resolve_no_fit_reason(a, self.cq), a.not_evaluated,
                            a.counts)
         return a
+
+
+def _flavor_assignments(checks: dict[str, QuotaCheck], tried: int) -> dict[str, FlavorAssignment]:
+    """The chosen flavor's assignments, built only once the scan chose it (``tried``: the
+    scan position Kueue records, -1 when the scan reached the last flavor)."""
+    return {r: FlavorAssignment(c.flavor, c.mode.public, c.borrow, c.mode, tried) for r, c in checks.items()}
 
 
 def resolve_no_fit_reason(a: Assignment, cq: ClusterQueueNode) -> str:

@@ -21,7 +21,7 @@ import bisect
 import gc
 import math
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from quotactl.kueue.assign import Assignment, FlavorAssigner, Mode, initial_assignment
@@ -101,7 +101,7 @@ def _resume_scan(assigner, start: dict) -> None:
             return orig(rg_index, rg, pod_set, requests, assigned)
         view = ResourceGroupView(rg.covered_resources, tuple(rg.flavors[s:]))
         flavors, status, attempts = orig(rg_index, view, pod_set, requests, assigned)
-        flavors = {r: (replace(fa, tried_flavor_idx=fa.tried_flavor_idx + s) if fa.tried_flavor_idx != -1 else fa)
+        flavors = {r: (fa._replace(tried_flavor_idx=fa.tried_flavor_idx + s) if fa.tried_flavor_idx != -1 else fa)
                    for r, fa in flavors.items()}
         return flavors, status, attempts
 
@@ -387,6 +387,7 @@ class Scheduler:
         self.shapes: dict[str, tuple] = {}
         self.versions: dict[str, int] = {}
         self.nominations: dict[str, tuple] = {}
+        self.held: dict[str, tuple[int, frozenset]] = {}  # tree -> (version, see _held)
         self.statics: dict[tuple, tuple] = {}  # (workload, ClusterQueue) -> see _static
         self.settled: set[str] = set()  # trees no longer simulated (fixpoint or livelock found)
         # flavor scan progress (Kueue's workload.Info.LastAssignment): key -> (cycle, CQ eviction
@@ -443,10 +444,8 @@ class Scheduler:
         hold (with flavors), their queues (active order, parked set, sticky head), the flavor
         scan progress, the fresh victims and the victims parked behind each preemptor.  Trees share no quota and
         are nominated and ordered independently, so each one evolves on its own."""
-        held, queues, pending = [], [], []
-        snap = self.snapshot
+        queues, pending = [], []
         for name in self.tree_cqs[tree]:
-            held.extend((k, w.flavor_resources) for k, w in snap.cluster_queues[name].workloads.items())
             q = self.queues[name]
             queues.append(q.state())
             pending.extend(k[-1] for k in q.active)
@@ -454,7 +453,21 @@ class Scheduler:
         scan = tuple((k, tuple(sorted(self.scan[k][2].items()))) for k in sorted(pending) if k in self.scan)
         fresh = frozenset(k for k in pending if k in self.fresh_victims)
         parked_by = frozenset((k, frozenset(self.parked_by[k])) for k in pending if k in self.parked_by)
-        return frozenset(held), tuple(queues), scan, fresh, parked_by
+        return self._held(tree), tuple(queues), scan, fresh, parked_by
+
+    def _held(self, tree: str) -> frozenset:
+        """The (workload, flavor-resources) pairs the tree's ClusterQueues hold.  Only admissions
+        and evictions change them, and both bump the tree's version (``_touch``; the searches
+        restore what they remove): so the set is rebuilt only when the version moved."""
+        version = self.versions.get(tree, 0)
+        hit = self.held.get(tree)
+        if hit is not None and hit[0] == version:
+            return hit[1]
+        cqs = self.snapshot.cluster_queues
+        held = frozenset((k, w.flavor_resources) for name in self.tree_cqs[tree]
+                         for k, w in cqs[name].workloads.items())
+        self.held[tree] = (version, held)
+        return held
 
     def tree_has_active_heads(self, tree: str) -> bool:
         return any(self.queues[n].active for n in self.tree_cqs[tree] if self.snapshot.cluster_queues[n].active)
