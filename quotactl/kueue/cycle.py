@@ -387,7 +387,9 @@ class Scheduler:
         self.shapes: dict[str, tuple] = {}
         self.versions: dict[str, int] = {}
         self.nominations: dict[str, tuple] = {}
+        self.cq_versions: dict[str, int] = {}  # like versions, per ClusterQueue
         self.held: dict[str, tuple[int, frozenset]] = {}  # tree -> (version, see _held)
+        self.held_in: dict[str, tuple[int, frozenset]] = {}  # ClusterQueue -> (version, see _held_in)
         self.statics: dict[tuple, tuple] = {}  # (workload, ClusterQueue) -> see _static
         self.settled: set[str] = set()  # trees no longer simulated (fixpoint or livelock found)
         # flavor scan progress (Kueue's workload.Info.LastAssignment): key -> (cycle, CQ eviction
@@ -457,16 +459,25 @@ class Scheduler:
 
     def _held(self, tree: str) -> frozenset:
         """The (workload, flavor-resources) pairs the tree's ClusterQueues hold.  Only admissions
-        and evictions change them, and both bump the tree's version (``_touch``; the searches
-        restore what they remove): so the set is rebuilt only when the version moved."""
+        and evictions change them, and both bump the versions of the tree and the ClusterQueue
+        (``_touch``; the searches restore what they remove): so a set is rebuilt only when its
+        version moved, and the tree's from its ClusterQueues' sets (no pair hashed again)."""
         version = self.versions.get(tree, 0)
         hit = self.held.get(tree)
         if hit is not None and hit[0] == version:
             return hit[1]
-        cqs = self.snapshot.cluster_queues
-        held = frozenset((k, w.flavor_resources) for name in self.tree_cqs[tree]
-                         for k, w in cqs[name].workloads.items())
+        held = frozenset().union(*(self._held_in(name) for name in self.tree_cqs[tree]))
         self.held[tree] = (version, held)
+        return held
+
+    def _held_in(self, name: str) -> frozenset:
+        """``_held`` for one ClusterQueue."""
+        version = self.cq_versions.get(name, 0)
+        hit = self.held_in.get(name)
+        if hit is not None and hit[0] == version:
+            return hit[1]
+        held = frozenset((k, w.flavor_resources) for k, w in self.snapshot.cluster_queues[name].workloads.items())
+        self.held_in[name] = (version, held)
         return held
 
     def tree_has_active_heads(self, tree: str) -> bool:
@@ -566,8 +577,10 @@ class Scheduler:
         return cq.root().name if cq.parent is not None else "\0" + cq.name
 
     def _touch(self, cq: ClusterQueueNode) -> None:
+        """Note an admission to or an eviction from ``cq`` (see ``_nominate`` and ``_held``)."""
         t = self._tree(cq)
         self.versions[t] = self.versions.get(t, 0) + 1
+        self.cq_versions[cq.name] = self.cq_versions.get(cq.name, 0) + 1
 
     def _order(self, entries: list[_Entry]):
         if self.options.fair_sharing:

@@ -258,10 +258,9 @@ def _source_from_cq(ctx: PreemptionCtx, cq: ClusterQueueNode, lca: CohortNode | 
     return rows[:], params[0], params[1], lca
 
 
-def _lazy_stream(ctx: PreemptionCtx, source: tuple, idx: int):
-    """``_candidates_from_cq`` one candidate at a time, as ``(ordering fields, idx, candidate)``
-    (``idx``: the source's rank in collection order, the eager sort's tie-break)."""
-    rows, variant, limit, lca = source
+def _lazy_stream(ctx: PreemptionCtx, rows, variant, limit: int | None, lcas: dict) -> Iterator[tuple]:
+    """``_candidates_from_cq`` one candidate at a time, as ``(ordering fields, candidate)``, over
+    ``(ordering fields, workload)`` rows in candidate order (``lcas``: ClusterQueue -> lca)."""
     frs = ctx.frs_need_preemption
     for of, wl in rows:
         if limit is not None and of[0] and of[1] > limit:
@@ -270,16 +269,25 @@ def _lazy_stream(ctx: PreemptionCtx, source: tuple, idx: int):
             continue  # variant() would say NEVER
         v = variant(wl)
         if v:  # not Variant.NEVER
-            yield of, idx, Candidate(wl, lca, v)
+            yield of, Candidate(wl, lcas[wl.cluster_queue], v)
 
 
 def _bucket_stream(ctx: PreemptionCtx, sources: list[tuple]) -> Iterator[tuple]:
-    """One bucket's candidates sorted by ``ordering_fields``: the merge of its sources' sorted
-    streams (what sorting the concatenation gives: keys are unique, ties go to the source
-    collected first)."""
+    """One bucket's candidates sorted by ``ordering_fields``: its sources' rows merged (what
+    sorting the concatenation gives: keys are unique, ties go to the source collected first),
+    then classified one at a time.  The sources of a bucket share their scan parameters (one
+    kind of scan: the same advantage, never the preemptor's ClusterQueue), so the first row
+    past the priority limit ends them all: later rows of every source are past it too."""
+    _rows, variant, limit, _lca = sources[0]
+    lcas = {rows[0][1].cluster_queue: lca for rows, _v, _l, lca in sources}
     if len(sources) == 1:
-        return _lazy_stream(ctx, sources[0], 0)
-    return heapq.merge(*(_lazy_stream(ctx, s, i) for i, s in enumerate(sources)))
+        return _lazy_stream(ctx, sources[0][0], variant, limit, lcas)
+    merged = heapq.merge(*(rows for rows, _v, _l, _lca in sources), key=_first)
+    return _lazy_stream(ctx, merged, variant, limit, lcas)
+
+
+def _first(row: tuple):
+    return row[0]
 
 
 def _exclude_all(ctx: PreemptionCtx, node, why: str) -> None:
@@ -445,12 +453,12 @@ class CandidateIterator:
         else:
             same_src = _source_from_cq(ctx, ctx.cq, None, False)
         if not allowed and queue_under_nominal_in_resources_needing_preemption(ctx):
-            same = [] if same_src is None else list(_lazy_stream(ctx, same_src, 0))
-            self.borrowing_only = _stays_above_nominal(ctx, [t[2] for t in same])
+            same = [] if same_src is None else list(_bucket_stream(ctx, [same_src]))
+            self.borrowing_only = _stays_above_nominal(ctx, [t[1] for t in same])
             same_it = iter(same)
         else:
             self.borrowing_only = not allowed
-            same_it = iter(()) if same_src is None else _lazy_stream(ctx, same_src, 0)
+            same_it = iter(()) if same_src is None else _bucket_stream(ctx, [same_src])
         hierarchy, priority = collect_candidates_for_hierarchical_reclaim(ctx, not self.borrowing_only, lazy=True)
         its = [_bucket_stream(ctx, hierarchy) if hierarchy else iter(()),
                _bucket_stream(ctx, priority) if priority else iter(()),
@@ -466,13 +474,13 @@ class CandidateIterator:
         for b, it in enumerate(its):  # the evicted candidates of each bucket
             h = heads[b]
             while h is not None and not h[0][0]:
-                yield h[2]
+                yield h[1]
                 h = next(it, None)
             heads[b] = h
         for b, it in enumerate(its):
             h = heads[b]
             while h is not None:
-                yield h[2]
+                yield h[1]
                 h = next(it, None)
 
     def why_invalid(self, c: Candidate, borrow: bool) -> str | None:
