@@ -18,6 +18,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import NamedTuple
 
 from quotactl.kueue.amounts import PODS, format_amount
@@ -258,8 +259,9 @@ class Assignment:
     not_evaluated: tuple[str, ...] = ()  # pod sets after the first one that failed
     counts: tuple[int, ...] | None = None  # reduced counts (partial admission), else None
 
-    @property
+    @cached_property
     def representative_mode(self) -> Mode:
+        # cached: the scheduler asks several times per nomination (the fields never change)
         if not self.pod_sets:
             return Mode.NoFit
         return min(ps.representative_mode for ps in self.pod_sets)

@@ -39,7 +39,7 @@ from quotactl.kueue.explain import (
 from quotactl.kueue.fairshare import FairSharingIterator
 from quotactl.kueue.options import EngineOptions
 from quotactl.kueue.preemption.common import Target
-from quotactl.kueue.priority import parse_time, queue_order_timestamp, workload_priority
+from quotactl.kueue.priority import parse_time, workload_priority
 from quotactl.kueue.queueing import queue_order_key
 from quotactl.kueue.quota import (
     ClusterQueueNode,
@@ -495,8 +495,8 @@ class Scheduler:
         st = self.statics.get(k)
         if st is not None:
             return st
-        pr = workload_priority(self.cluster, wl, self.options.gates).value
-        ts = queue_order_timestamp(wl, self.options.gates, self.options.requeuing_timestamp)
+        pre = preemptor_for(self.cluster, self.snapshot, wl, cq.name)
+        pr, ts = pre.priority, pre.queue_order_timestamp
         blocked = None
         if admission_check_blocker(wl):
             blocked = ("PendingEvaluation", "The workload has failed admission checks", False, False)
@@ -508,8 +508,10 @@ class Scheduler:
                 blocker, _note = namespace_check(self.cluster, cq, wl)
                 if blocker is not None:
                     blocked = (MISCONFIGURED, blocker.message, True, True)
-        pre = None if blocked is not None else preemptor_for(self.cluster, self.snapshot, wl, cq.name)
-        reqs = None if blocked is not None else pod_set_requests(wl, self.options)
+        if blocked is not None:
+            pre = reqs = None
+        else:
+            reqs = pod_set_requests(wl, self.options)
         st = self.statics[k] = (pr, ts, blocked, pre, reqs)
         return st
 
@@ -589,8 +591,9 @@ class Scheduler:
                 yield it.pop()
             return
         fresh = self.fresh_victims if VICTIMS_ORDERED_AS_NOMINAL else frozenset()
+        psort = self._psort
         entries = sorted(entries, key=lambda e: (0 if e.wl.key in fresh else e.assignment.borrowing,
-                                                 -e.priority if self._psort else 0, e.ts, e.wl.key))
+                                                 -e.priority if psort else 0, e.ts, e.wl.key))
         yield from entries
 
     @property

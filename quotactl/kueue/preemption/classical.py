@@ -435,6 +435,7 @@ class CandidateIterator:
         ep, np_ = split(priority)
         es, ns = split(same)
         self.candidates = eh + ep + es + nh + np_ + ns
+        self.none_at_all = not self.candidates
         self.no_candidate_from_other_queues = not hierarchy and not priority
         self.no_candidate_for_hierarchical_reclaim = not hierarchy
 
@@ -464,6 +465,7 @@ class CandidateIterator:
                _bucket_stream(ctx, priority) if priority else iter(()),
                same_it]
         heads = [next(it, None) for it in its]
+        self.none_at_all = heads[0] is None and heads[1] is None and heads[2] is None
         self.no_candidate_from_other_queues = heads[0] is None and heads[1] is None
         self.no_candidate_for_hierarchical_reclaim = heads[0] is None
         self._taken: list[Candidate] = []
@@ -549,6 +551,8 @@ def classical_preemptions(ctx: PreemptionCtx) -> list[Target]:
     iterator = CandidateIterator(ctx, for_search=True)
     snap = ctx.snapshot
     tracing = ctx.trace is not None
+    if iterator.none_at_all and not tracing:
+        return []  # no run can remove anything (most searches of the scheduler end here)
     why = {id(c.workload): c.why for c in iterator.candidates} if tracing else {}
     for allow_borrowing in attempt_plan(ctx, iterator):
         ctx.record("attempt", None, "borrowing allowed" if allow_borrowing else "within nominal quota only",
