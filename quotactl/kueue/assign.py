@@ -24,7 +24,7 @@ from typing import NamedTuple
 from quotactl.kueue.amounts import PODS, format_amount
 from quotactl.kueue.preemption.common import PreemptionPossibility, Preemptor, Target
 from quotactl.kueue.preemption.oracle import OracleResult, simulate_preemption
-from quotactl.kueue.preemption.targets import get_targets
+from quotactl.kueue.preemption.targets import get_targets, searched_targets
 from quotactl.kueue.quota import (
     _ZERO_QUOTA,
     ClusterQueueNode,
@@ -366,6 +366,10 @@ class FlavorAssigner:
         self.requests = requests
         self.options = snapshot.options
         self.oracle = oracle or (lambda cq_, fr, q: simulate_preemption(snapshot, cq_, preemptor, fr, q))
+        # (fr, amount) -> the victims the default oracle's searches found during the last ``assign``
+        # (``targets_for`` may reuse them; a custom oracle's answers are not such searches)
+        self.searches: dict[tuple, tuple[Target, ...]] = {}
+        self._record_searches = oracle is None
         # What-if only (``quotactl preempt --flavor``): (pod set or None, resource) -> the one flavor
         # to consider for the resource group covering that resource.  Empty = Kueue's own scan.
         self.pinned: dict[tuple[str | None, str], str] = {}
@@ -405,6 +409,8 @@ class FlavorAssigner:
         reason = f"insufficient unused quota for {res} in flavor {flavor}, {format_amount(res, val - avail)} more needed"
         if nominal >= val or may_reclaim or self.can_preempt_while_borrowing():
             result = self.oracle(cq, fr, val)
+            if self._record_searches:
+                self.searches[(fr, val)] = result.targets
             return QuotaCheck(flavor, res, assumed, request, nominal, q.borrowing_limit, q.lending_limit, usage,
                               avail, max_cap, PreemptionMode.from_possibility(result.possibility), result.borrow,
                               may_reclaim, reason, "", result)
@@ -495,6 +501,7 @@ class FlavorAssigner:
         assigned: dict = {}
         borrowing = 0
         results: list[PodSetAssignment] = []
+        self.searches = {}
         covers_pods = cq.rg_by_resource(PODS) is not None
         for i, (pod_set, req) in enumerate(zip(self.pod_sets, self.requests, strict=False)):
             count = req.count if counts is None else counts[i]
@@ -627,9 +634,14 @@ def _search(n: int, f: Callable[[int], bool]) -> int:
 
 
 def targets_for(assigner: FlavorAssigner, assignment: Assignment) -> list[Target]:
-    """``Preemptor.GetTargets`` for a whole assignment."""
+    """``Preemptor.GetTargets`` for a whole assignment, made by the last ``assigner.assign`` on
+    the snapshot as it still is (so its oracle's searches still hold)."""
     usage = {fr: v for fr, v in assignment.usage.items() if v != 0}  # zero requests are irrelevant (#8079)
-    return get_targets(assigner.snapshot, assigner.cq, assigner.preemptor, assignment.frs_need_preemption(), usage)
+    frs = assignment.frs_need_preemption()
+    found = searched_targets(assigner.snapshot, assigner.cq, frs, usage, assigner.searches)
+    if found is not None:
+        return found
+    return get_targets(assigner.snapshot, assigner.cq, assigner.preemptor, frs, usage)
 
 
 def initial_assignment(assigner: FlavorAssigner) -> InitialAssignment:

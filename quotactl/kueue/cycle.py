@@ -387,9 +387,8 @@ class Scheduler:
         self.shapes: dict[str, tuple] = {}
         self.versions: dict[str, int] = {}
         self.nominations: dict[str, tuple] = {}
-        self.cq_versions: dict[str, int] = {}  # like versions, per ClusterQueue
         self.held: dict[str, tuple[int, frozenset]] = {}  # tree -> (version, see _held)
-        self.held_in: dict[str, tuple[int, frozenset]] = {}  # ClusterQueue -> (version, see _held_in)
+        self.held_pairs: dict[str, set] = {}  # ClusterQueue -> see _held_pairs
         self.statics: dict[tuple, tuple] = {}  # (workload, ClusterQueue) -> see _static
         self.settled: set[str] = set()  # trees no longer simulated (fixpoint or livelock found)
         # flavor scan progress (Kueue's workload.Info.LastAssignment): key -> (cycle, CQ eviction
@@ -458,27 +457,26 @@ class Scheduler:
         return self._held(tree), tuple(queues), scan, fresh, parked_by
 
     def _held(self, tree: str) -> frozenset:
-        """The (workload, flavor-resources) pairs the tree's ClusterQueues hold.  Only admissions
-        and evictions change them, and both bump the versions of the tree and the ClusterQueue
-        (``_touch``; the searches restore what they remove): so a set is rebuilt only when its
-        version moved, and the tree's from its ClusterQueues' sets (no pair hashed again)."""
+        """The (workload, flavor-resources) pairs the tree's ClusterQueues hold: the union of
+        their ``_held_pairs``, taken again only when the tree's version moved (every admission
+        and eviction bumps it)."""
         version = self.versions.get(tree, 0)
         hit = self.held.get(tree)
         if hit is not None and hit[0] == version:
             return hit[1]
-        held = frozenset().union(*(self._held_in(name) for name in self.tree_cqs[tree]))
+        held = frozenset().union(*(self._held_pairs(name) for name in self.tree_cqs[tree]))
         self.held[tree] = (version, held)
         return held
 
-    def _held_in(self, name: str) -> frozenset:
-        """``_held`` for one ClusterQueue."""
-        version = self.cq_versions.get(name, 0)
-        hit = self.held_in.get(name)
-        if hit is not None and hit[0] == version:
-            return hit[1]
-        held = frozenset((k, w.flavor_resources) for k, w in self.snapshot.cluster_queues[name].workloads.items())
-        self.held_in[name] = (version, held)
-        return held
+    def _held_pairs(self, name: str) -> set:
+        """The (workload, flavor-resources) pairs of the workloads ClusterQueue ``name`` holds:
+        read from the snapshot once, then kept up to date by ``_admit`` and ``_evict``, the
+        only changes of its workloads that last (the searches restore what they remove)."""
+        pairs = self.held_pairs.get(name)
+        if pairs is None:
+            workloads = self.snapshot.cluster_queues[name].workloads
+            pairs = self.held_pairs[name] = {(k, w.flavor_resources) for k, w in workloads.items()}
+        return pairs
 
     def tree_has_active_heads(self, tree: str) -> bool:
         return any(self.queues[n].active for n in self.tree_cqs[tree] if self.snapshot.cluster_queues[n].active)
@@ -579,10 +577,29 @@ class Scheduler:
         return cq.root().name if cq.parent is not None else "\0" + cq.name
 
     def _touch(self, cq: ClusterQueueNode) -> None:
-        """Note an admission to or an eviction from ``cq`` (see ``_nominate`` and ``_held``)."""
         t = self._tree(cq)
         self.versions[t] = self.versions.get(t, 0) + 1
-        self.cq_versions[cq.name] = self.cq_versions.get(cq.name, 0) + 1
+
+    def _admit(self, info: AdmittedWorkload) -> None:
+        """Charge an admitted workload to its ClusterQueue for good."""
+        cq = self.snapshot.cluster_queues[info.cluster_queue]
+        old = cq.workloads.get(info.key)
+        self.snapshot.add_workload(info)
+        pairs = self.held_pairs.get(cq.name)
+        if pairs is not None:
+            if old is not None:
+                pairs.discard((old.key, old.flavor_resources))
+            pairs.add((info.key, info.flavor_resources))
+        self._touch(cq)
+
+    def _evict(self, w: AdmittedWorkload) -> None:
+        """Release an evicted workload's quota for good."""
+        cq = self.snapshot.cluster_queues[w.cluster_queue]
+        self.snapshot.remove_workload(w)
+        pairs = self.held_pairs.get(cq.name)
+        if pairs is not None:
+            pairs.discard((w.key, w.flavor_resources))
+        self._touch(cq)
 
     def _order(self, entries: list[_Entry]):
         if self.options.fair_sharing:
@@ -712,9 +729,7 @@ class Scheduler:
                 if not q.strict:
                     q.sticky = e.wl.key
                 continue
-            info = _Admitted(e.wl, e.cq.name, self.cluster, self.options, a, now)
-            snap.add_workload(info)
-            self._touch(e.cq)
+            self._admit(_Admitted(e.wl, e.cq.name, self.cluster, self.options, a, now))
             e.outcome, e.reason, e.message = ADMITTED, None, ""
             admitted.append(Admission(e.wl.key, e.cq.name, number, a.borrows(),
                                       {ps.name: {r: fa.flavor for r, fa in sorted(ps.flavors.items())}
@@ -769,12 +784,11 @@ class Scheduler:
             w = snap.cluster_queues[p.cluster_queue].workloads.get(p.workload)
             if w is None:
                 continue
-            snap.remove_workload(w)
+            self._evict(w)
             self.last.pop(p.workload, None)
             self.scan.pop(p.workload, None)
             self.evictions[p.cluster_queue] = self.evictions.get(p.cluster_queue, 0) + 1
             cq = snap.cluster_queues[p.cluster_queue]
-            self._touch(cq)
             trees.add(cq.root().name if cq.parent is not None else "\0" + cq.name)
             victims.append((self.cluster.workloads[p.workload], p.reason == "InClusterQueue"))
             if p.reason == "InClusterQueue" and VICTIMS_PARKED:

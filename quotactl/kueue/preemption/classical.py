@@ -13,6 +13,7 @@ from __future__ import annotations
 import enum
 import heapq
 from collections.abc import Iterator
+from operator import itemgetter
 from typing import NamedTuple
 
 from quotactl.kueue.preemption.common import (
@@ -33,7 +34,9 @@ from quotactl.kueue.preemption.common import (
 from quotactl.kueue.quota import (
     ClusterQueueNode,
     CohortNode,
+    cq_available,
     is_within_nominal_in_resources,
+    local_available,
     quantities_fit_in_quota,
 )
 from quotactl.kueue.workload import AdmittedWorkload
@@ -248,14 +251,19 @@ def _source_from_cq(ctx: PreemptionCtx, cq: ClusterQueueNode, lca: CohortNode | 
                     advantage: bool) -> tuple | None:
     """What ``_candidates_from_cq`` would scan, for the lazy search (``_lazy_stream``): a copy
     of the workloads in candidate order (the search changes the live list), the scan parameters
-    and the lca; None when the policy allows nothing."""
-    params = _cached_scan_params(ctx, cq, advantage)
-    if params is _NO_SCAN:
-        return None
+    and the lca; None when the scan would find nothing: the policy allows nothing, there are no
+    workloads, or the first one is already past the priority limit (as are all later ones)."""
     rows = cq.ordered_workloads()
     if not rows:
         return None
-    return rows[:], params[0], params[1], lca
+    params = _cached_scan_params(ctx, cq, advantage)
+    if params is _NO_SCAN:
+        return None
+    variant, limit = params
+    first = rows[0][0]
+    if limit is not None and first[0] and first[1] > limit:
+        return None
+    return rows[:], variant, limit, lca
 
 
 def _lazy_stream(ctx: PreemptionCtx, rows, variant, limit: int | None, lcas: dict) -> Iterator[tuple]:
@@ -282,12 +290,8 @@ def _bucket_stream(ctx: PreemptionCtx, sources: list[tuple]) -> Iterator[tuple]:
     lcas = {rows[0][1].cluster_queue: lca for rows, _v, _l, lca in sources}
     if len(sources) == 1:
         return _lazy_stream(ctx, sources[0][0], variant, limit, lcas)
-    merged = heapq.merge(*(rows for rows, _v, _l, _lca in sources), key=_first)
+    merged = heapq.merge(*(rows for rows, _v, _l, _lca in sources), key=itemgetter(0))
     return _lazy_stream(ctx, merged, variant, limit, lcas)
-
-
-def _first(row: tuple):
-    return row[0]
 
 
 def _exclude_all(ctx: PreemptionCtx, node, why: str) -> None:
@@ -544,6 +548,27 @@ def attempt_plan(ctx: PreemptionCtx, iterator: CandidateIterator) -> list[bool]:
     if forbidden and iterator.no_candidate_for_hierarchical_reclaim:
         return [False, True]
     return [True, False]
+
+
+def request_is_inert(cq: ClusterQueueNode, fr: tuple, amount: int) -> bool:
+    """Is ``amount`` of ``fr`` (not needing preemption) in the request read by no step of
+    ``classical_preemptions`` in ``cq`` with any outcome but the one the search without it
+    gets?  The search reads the request in three places, and such an amount passes all three
+    at every step when it fits without borrowing in ``cq`` and, as ``quantities_fit_in_quota``
+    passes the remainder up, in every cohort above, and ``cq`` has it available: the cohorts'
+    ``fits`` (advantage) then depend on the other frs only; ``_stays_above_nominal`` and
+    ``workload_fits`` (borrowing or not) compare it with the ClusterQueue's nominal quota and
+    available quota, which removals only make larger (every state of a search is the
+    snapshot minus some of its victims)."""
+    if amount <= 0 or amount > cq_available(cq, fr):
+        return False
+    node, remaining = cq, amount
+    while node is not None:
+        if node.usage.get(fr, 0) + remaining > node.subtree_quota.get(fr, 0):
+            return False
+        remaining = max(0, remaining - local_available(node, fr))
+        node = node.parent
+    return True
 
 
 def classical_preemptions(ctx: PreemptionCtx) -> list[Target]:
