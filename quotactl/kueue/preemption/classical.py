@@ -195,17 +195,23 @@ def _scan_params(ctx: PreemptionCtx, advantage: bool, same: bool):
     """(variant function, highest preemptable priority or None) for scanning a ClusterQueue
     (the preemptor's own when ``same``), or ``_NO_SCAN`` when its policy is Never.  They
     depend only on the context, so one search computes them once per kind of scan."""
+    limit = _scan_limit(ctx, same)
+    if limit is _NO_SCAN:
+        return _NO_SCAN
+    return _variant_fn(ctx, advantage), limit
+
+
+def _scan_limit(ctx: PreemptionCtx, same: bool):
+    """The highest priority the policy lets a scan preempt (None: any), or ``_NO_SCAN``."""
     policy = ctx.cq.preemption.within_cluster_queue if same else ctx.cq.preemption.reclaim_within_cohort
     incoming = ctx.preemptor.priority
     if policy == LOWER_PRIORITY:
-        limit = incoming - 1  # highest priority that may still be preempted
-    elif policy == LOWER_OR_NEWER_EQUAL_PRIORITY:
-        limit = incoming
-    elif policy == ANY:
-        limit = None
-    else:
-        return _NO_SCAN
-    return _variant_fn(ctx, advantage), limit
+        return incoming - 1
+    if policy == LOWER_OR_NEWER_EQUAL_PRIORITY:
+        return incoming
+    if policy == ANY:
+        return None
+    return _NO_SCAN
 
 
 def _cached_scan_params(ctx: PreemptionCtx, cq: ClusterQueueNode, advantage: bool):
@@ -256,13 +262,11 @@ def _source_from_cq(ctx: PreemptionCtx, cq: ClusterQueueNode, lca: CohortNode | 
     rows = cq.ordered_workloads()
     if not rows:
         return None
-    params = _cached_scan_params(ctx, cq, advantage)
-    if params is _NO_SCAN:
-        return None
-    variant, limit = params
+    limit = _scan_limit(ctx, cq.name == ctx.cq.name)  # cheaper than the variant function
     first = rows[0][0]
-    if limit is not None and first[0] and first[1] > limit:
+    if limit is _NO_SCAN or (limit is not None and first[0] and first[1] > limit):
         return None
+    variant, limit = _cached_scan_params(ctx, cq, advantage)
     return rows[:], variant, limit, lca
 
 
