@@ -75,11 +75,7 @@ class PreemptionMode(enum.IntEnum):
 
     @property
     def public(self) -> Mode:
-        if self == PreemptionMode.NO_FIT:
-            return Mode.NoFit
-        if self == PreemptionMode.FIT:
-            return Mode.Fit
-        return Mode.Preempt
+        return _PUBLIC_MODE[self]
 
     @property
     def label(self) -> str:
@@ -92,6 +88,8 @@ class PreemptionMode(enum.IntEnum):
                 PreemptionPossibility.RECLAIM: cls.RECLAIM}[p]
 
 
+# PreemptionMode -> Mode (by value: the assigner asks for every quota check)
+_PUBLIC_MODE = (Mode.NoFit, Mode.Preempt, Mode.Preempt, Mode.Preempt, Mode.Fit)
 _MAX_LEVEL = 2**63 - 1
 
 
@@ -454,7 +452,8 @@ class FlavorAssigner:
                     flavor_reasons.append(check.reason)
                     status.reasons.append(check.reason)
                     flavor_no_fit = most_severe_reason(flavor_no_fit, check.no_fit_reason)
-                max_borrow = max(max_borrow, check.borrow)
+                if check.borrow > max_borrow:
+                    max_borrow = check.borrow
                 mode = granular_mode(check.mode, check.borrow)
                 if is_preferred(rep, mode, ff):
                     rep = mode
