@@ -18,11 +18,13 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
+from typing import NamedTuple
 
 from quotactl.kueue.amounts import PODS, format_amount
 from quotactl.kueue.preemption.common import PreemptionPossibility, Preemptor, Target
 from quotactl.kueue.preemption.oracle import OracleResult, simulate_preemption
-from quotactl.kueue.preemption.targets import get_targets
+from quotactl.kueue.preemption.targets import get_targets, searched_targets
 from quotactl.kueue.quota import (
     _ZERO_QUOTA,
     ClusterQueueNode,
@@ -73,11 +75,7 @@ class PreemptionMode(enum.IntEnum):
 
     @property
     def public(self) -> Mode:
-        if self == PreemptionMode.NO_FIT:
-            return Mode.NoFit
-        if self == PreemptionMode.FIT:
-            return Mode.Fit
-        return Mode.Preempt
+        return _PUBLIC_MODE[self]
 
     @property
     def label(self) -> str:
@@ -90,6 +88,8 @@ class PreemptionMode(enum.IntEnum):
                 PreemptionPossibility.RECLAIM: cls.RECLAIM}[p]
 
 
+# PreemptionMode -> Mode (by value: the assigner asks for every quota check)
+_PUBLIC_MODE = (Mode.NoFit, Mode.Preempt, Mode.Preempt, Mode.Preempt, Mode.Fit)
 _MAX_LEVEL = 2**63 - 1
 
 
@@ -104,6 +104,17 @@ class GranularMode:
 
 WORST = GranularMode(PreemptionMode.NO_FIT, _MAX_LEVEL)
 BEST = GranularMode(PreemptionMode.FIT, 0)
+_GRANULAR: dict[tuple[PreemptionMode, int], GranularMode] = {}
+
+
+def granular_mode(mode: PreemptionMode, borrowing_level: int) -> GranularMode:
+    """The (immutable) ``GranularMode``, shared: the assigner needs one per quota check, and
+    there are only a few distinct ones."""
+    key = (mode, borrowing_level)
+    g = _GRANULAR.get(key)
+    if g is None:
+        g = _GRANULAR[key] = GranularMode(mode, borrowing_level)
+    return g
 
 
 def is_preferred(a: GranularMode, b: GranularMode, ff: FlavorFungibility) -> bool:
@@ -138,9 +149,10 @@ def should_try_next_flavor(mode: GranularMode, ff: FlavorFungibility) -> bool:
 
 # ------------------------------------------------------------------------------- results ---
 
-@dataclass(frozen=True)
-class QuotaCheck:
-    """One ``fitsResourceQuota`` evaluation: the numbers Kueue compared, and its verdict."""
+class QuotaCheck(NamedTuple):
+    """One ``fitsResourceQuota`` evaluation: the numbers Kueue compared, and its verdict.
+    (A named tuple, like the records below: every nomination builds several, and a frozen
+    dataclass is several times slower to build.)"""
 
     flavor: str
     resource: str
@@ -168,8 +180,7 @@ class QuotaCheck:
         return max(0, self.value - self.available)
 
 
-@dataclass(frozen=True)
-class FlavorAttempt:
+class FlavorAttempt(NamedTuple):
     """One flavor examined for one resource group of a pod set."""
 
     flavor: str
@@ -189,8 +200,7 @@ class FlavorAttempt:
         return None
 
 
-@dataclass(frozen=True)
-class FlavorAssignment:
+class FlavorAssignment(NamedTuple):
     """The flavor chosen for one resource of a pod set."""
 
     flavor: str
@@ -247,8 +257,9 @@ class Assignment:
     not_evaluated: tuple[str, ...] = ()  # pod sets after the first one that failed
     counts: tuple[int, ...] | None = None  # reduced counts (partial admission), else None
 
-    @property
+    @cached_property
     def representative_mode(self) -> Mode:
+        # cached: the scheduler asks several times per nomination (the fields never change)
         if not self.pod_sets:
             return Mode.NoFit
         return min(ps.representative_mode for ps in self.pod_sets)
@@ -353,6 +364,10 @@ class FlavorAssigner:
         self.requests = requests
         self.options = snapshot.options
         self.oracle = oracle or (lambda cq_, fr, q: simulate_preemption(snapshot, cq_, preemptor, fr, q))
+        # (fr, amount) -> the victims the default oracle's searches found during the last ``assign``
+        # (``targets_for`` may reuse them; a custom oracle's answers are not such searches)
+        self.searches: dict[tuple, tuple[Target, ...]] = {}
+        self._record_searches = oracle is None
         # What-if only (``quotactl preempt --flavor``): (pod set or None, resource) -> the one flavor
         # to consider for the resource group covering that resource.  Empty = Kueue's own scan.
         self.pinned: dict[tuple[str | None, str], str] = {}
@@ -395,6 +410,8 @@ class FlavorAssigner:
         reason = f"insufficient unused quota for {res} in flavor {flavor}, {format_amount(res, val - avail)} more needed"
         if nominal >= val or may_reclaim or self.can_preempt_while_borrowing():
             result = self.oracle(cq, fr, val)
+            if self._record_searches:
+                self.searches[(fr, val)] = result.targets
             return QuotaCheck(flavor, res, assumed, request, nominal, q.borrowing_limit, q.lending_limit, usage,
                               avail, max_cap, PreemptionMode.from_possibility(result.possibility), result.borrow,
                               may_reclaim, reason, "", result)
@@ -409,7 +426,7 @@ class FlavorAssigner:
         fungibility = self.options.gates.enabled("FlavorFungibility")
         status = _GroupStatus()
         reqs = [(r, requests[r]) for r in rg.covered_resources if r in requests]
-        best: dict[str, FlavorAssignment] | None = None
+        best: dict[str, QuotaCheck] | None = None  # resource -> its check in the best flavor so far
         best_mode = WORST
         attempts: list[FlavorAttempt] = []
         attempted_idx = -1
@@ -424,7 +441,7 @@ class FlavorAssigner:
                 attempts.append(FlavorAttempt(fname, rg_index, Mode.NoFit, PreemptionMode.NO_FIT, 0, (problem,),
                                               NO_MATCHING_FLAVOR, eligibility=problem))
                 continue
-            assignments: dict[str, FlavorAssignment] = {}
+            fitting: dict[str, QuotaCheck] = {}  # the resources assigned to this flavor
             rep = BEST
             max_borrow = 0
             flavor_reasons: list[str] = []
@@ -438,33 +455,32 @@ class FlavorAssigner:
                     flavor_reasons.append(check.reason)
                     status.reasons.append(check.reason)
                     flavor_no_fit = most_severe_reason(flavor_no_fit, check.no_fit_reason)
-                max_borrow = max(max_borrow, check.borrow)
-                mode = GranularMode(check.mode, check.borrow)
+                if check.borrow > max_borrow:
+                    max_borrow = check.borrow
+                mode = granular_mode(check.mode, check.borrow)
                 if is_preferred(rep, mode, ff):
                     rep = mode
                 if rep.preemption_mode == PreemptionMode.NO_FIT:
                     continue  # this flavor does not fit; the other resources are still checked
-                assignments[res] = FlavorAssignment(fname, check.mode.public, check.borrow, check.mode)
+                fitting[res] = check
             attempts.append(FlavorAttempt(fname, rg_index, rep.preemption_mode.public, rep.preemption_mode, max_borrow,
                                           tuple(sorted(flavor_reasons)), flavor_no_fit, checks=tuple(checks)))
             if fungibility:
                 if not should_try_next_flavor(rep, ff):
-                    best, best_mode = assignments, rep
+                    best, best_mode = fitting, rep
                     break
                 if is_preferred(rep, best_mode, ff):
-                    best, best_mode = assignments, rep
+                    best, best_mode = fitting, rep
             elif rep.preemption_mode > best_mode.preemption_mode:
-                best, best_mode = assignments, rep
+                best, best_mode = fitting, rep
                 if best_mode.preemption_mode == PreemptionMode.FIT:
-                    return best, None, attempts
+                    return _flavor_assignments(best, -1), None, attempts
+        tried = -1
         if fungibility:
             tried = -1 if attempted_idx == len(rg.flavors) - 1 else attempted_idx
-            if best:
-                best = {r: FlavorAssignment(fa.flavor, fa.mode, fa.borrow, fa.preemption_mode, tried)
-                        for r, fa in best.items()}
             if best_mode.preemption_mode == PreemptionMode.FIT:
-                return best or {}, None, attempts
-        return best or {}, status, attempts
+                return _flavor_assignments(best or {}, tried), None, attempts
+        return _flavor_assignments(best or {}, tried), status, attempts
 
     # -- the whole workload --------------------------------------------------------------
     def _ordered_resources(self, requests: dict[str, int]) -> list[str]:
@@ -487,6 +503,7 @@ class FlavorAssigner:
         assigned: dict = {}
         borrowing = 0
         results: list[PodSetAssignment] = []
+        self.searches = {}
         covers_pods = cq.rg_by_resource(PODS) is not None
         for i, (pod_set, req) in enumerate(zip(self.pod_sets, self.requests, strict=False)):
             count = req.count if counts is None else counts[i]
@@ -553,6 +570,12 @@ class FlavorAssigner:
         return a
 
 
+def _flavor_assignments(checks: dict[str, QuotaCheck], tried: int) -> dict[str, FlavorAssignment]:
+    """The chosen flavor's assignments, built only once the scan chose it (``tried``: the
+    scan position Kueue records, -1 when the scan reached the last flavor)."""
+    return {r: FlavorAssignment(c.flavor, c.mode.public, c.borrow, c.mode, tried) for r, c in checks.items()}
+
+
 def resolve_no_fit_reason(a: Assignment, cq: ClusterQueueNode) -> str:
     """``resolveNoFitReason``: per NoFit pod set and resource group the least severe cause among
     the NoFit flavor attempts, then the most severe across groups and pod sets."""
@@ -615,9 +638,14 @@ def _search(n: int, f: Callable[[int], bool]) -> int:
 
 
 def targets_for(assigner: FlavorAssigner, assignment: Assignment) -> list[Target]:
-    """``Preemptor.GetTargets`` for a whole assignment."""
+    """``Preemptor.GetTargets`` for a whole assignment, made by the last ``assigner.assign`` on
+    the snapshot as it still is (so its oracle's searches still hold)."""
     usage = {fr: v for fr, v in assignment.usage.items() if v != 0}  # zero requests are irrelevant (#8079)
-    return get_targets(assigner.snapshot, assigner.cq, assigner.preemptor, assignment.frs_need_preemption(), usage)
+    frs = assignment.frs_need_preemption()
+    found = searched_targets(assigner.snapshot, assigner.cq, frs, usage, assigner.searches)
+    if found is not None:
+        return found
+    return get_targets(assigner.snapshot, assigner.cq, assigner.preemptor, frs, usage)
 
 
 def initial_assignment(assigner: FlavorAssigner) -> InitialAssignment:

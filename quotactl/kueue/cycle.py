@@ -22,7 +22,7 @@ import bisect
 import gc
 import math
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
 from quotactl.kueue.assign import Assignment, FlavorAssigner, Mode, initial_assignment
@@ -41,7 +41,7 @@ from quotactl.kueue.explain import (
 from quotactl.kueue.fairshare import FairSharingIterator
 from quotactl.kueue.options import EngineOptions
 from quotactl.kueue.preemption.common import Target
-from quotactl.kueue.priority import parse_time, queue_order_timestamp, workload_priority
+from quotactl.kueue.priority import parse_time, workload_priority
 from quotactl.kueue.queueing import queue_order_key
 from quotactl.kueue.quota import (
     ClusterQueueNode,
@@ -88,7 +88,7 @@ def _resume_scan(assigner, start: dict) -> None:
             return orig(rg_index, rg, pod_set, requests, assigned)
         view = ResourceGroupView(rg.covered_resources, tuple(rg.flavors[s:]))
         flavors, status, attempts = orig(rg_index, view, pod_set, requests, assigned)
-        flavors = {r: (replace(fa, tried_flavor_idx=fa.tried_flavor_idx + s) if fa.tried_flavor_idx != -1 else fa)
+        flavors = {r: (fa._replace(tried_flavor_idx=fa.tried_flavor_idx + s) if fa.tried_flavor_idx != -1 else fa)
                    for r, fa in flavors.items()}
         return flavors, status, attempts
 
@@ -368,6 +368,8 @@ class Scheduler:
         self.shapes: dict[str, tuple] = {}
         self.versions: dict[str, int] = {}
         self.nominations: dict[str, tuple] = {}
+        self.held: dict[str, tuple[int, frozenset]] = {}  # tree -> (version, see _held)
+        self.held_pairs: dict[str, set] = {}  # ClusterQueue -> see _held_pairs
         self.statics: dict[tuple, tuple] = {}  # (workload, ClusterQueue) -> see _static
         self.settled: set[str] = set()  # trees no longer simulated (fixpoint or livelock found)
         # flavor scan progress (Kueue's workload.Info.LastAssignment): key -> (cycle, CQ eviction
@@ -419,16 +421,36 @@ class Scheduler:
         hold (with flavors), their queues (active order, parked set, sticky head) and the flavor
         scan progress.  Trees share no quota and are nominated and ordered independently, so each
         one evolves on its own."""
-        held, queues, pending = [], [], []
-        snap = self.snapshot
+        queues, pending = [], []
         for name in self.tree_cqs[tree]:
-            held.extend((k, w.flavor_resources) for k, w in snap.cluster_queues[name].workloads.items())
             q = self.queues[name]
             queues.append(q.state())
             pending.extend(k[-1] for k in q.active)
             pending.extend(q.inadmissible)
         scan = tuple((k, tuple(sorted(self.scan[k][2].items()))) for k in sorted(pending) if k in self.scan)
-        return frozenset(held), tuple(queues), scan
+        return self._held(tree), tuple(queues), scan
+
+    def _held(self, tree: str) -> frozenset:
+        """The (workload, flavor-resources) pairs the tree's ClusterQueues hold: the union of
+        their ``_held_pairs``, taken again only when the tree's version moved (every admission
+        and eviction bumps it)."""
+        version = self.versions.get(tree, 0)
+        hit = self.held.get(tree)
+        if hit is not None and hit[0] == version:
+            return hit[1]
+        held = frozenset().union(*(self._held_pairs(name) for name in self.tree_cqs[tree]))
+        self.held[tree] = (version, held)
+        return held
+
+    def _held_pairs(self, name: str) -> set:
+        """The (workload, flavor-resources) pairs of the workloads ClusterQueue ``name`` holds:
+        read from the snapshot once, then kept up to date by ``_admit`` and ``_evict``, the
+        only changes of its workloads that last (the searches restore what they remove)."""
+        pairs = self.held_pairs.get(name)
+        if pairs is None:
+            workloads = self.snapshot.cluster_queues[name].workloads
+            pairs = self.held_pairs[name] = {(k, w.flavor_resources) for k, w in workloads.items()}
+        return pairs
 
     def tree_has_active_heads(self, tree: str) -> bool:
         return any(self.queues[n].active for n in self.tree_cqs[tree] if self.snapshot.cluster_queues[n].active)
@@ -445,8 +467,8 @@ class Scheduler:
         st = self.statics.get(k)
         if st is not None:
             return st
-        pr = workload_priority(self.cluster, wl, self.options.gates).value
-        ts = queue_order_timestamp(wl, self.options.gates, self.options.requeuing_timestamp)
+        pre = preemptor_for(self.cluster, self.snapshot, wl, cq.name)
+        pr, ts = pre.priority, pre.queue_order_timestamp
         blocked = None
         if admission_check_blocker(wl):
             blocked = ("PendingEvaluation", "The workload has failed admission checks", False, False)
@@ -458,8 +480,10 @@ class Scheduler:
                 blocker, _note = namespace_check(self.cluster, cq, wl)
                 if blocker is not None:
                     blocked = (MISCONFIGURED, blocker.message, True, True)
-        pre = None if blocked is not None else preemptor_for(self.cluster, self.snapshot, wl, cq.name)
-        reqs = (None, None) if blocked is not None else nomination_requests(wl, self.options)
+        if blocked is not None:
+            pre, reqs = None, (None, None)
+        else:
+            reqs = nomination_requests(wl, self.options)
         st = self.statics[k] = (pr, ts, blocked, pre, *reqs)
         return st
 
@@ -530,14 +554,36 @@ class Scheduler:
         t = self._tree(cq)
         self.versions[t] = self.versions.get(t, 0) + 1
 
+    def _admit(self, info: AdmittedWorkload) -> None:
+        """Charge an admitted workload to its ClusterQueue for good."""
+        cq = self.snapshot.cluster_queues[info.cluster_queue]
+        old = cq.workloads.get(info.key)
+        self.snapshot.add_workload(info)
+        pairs = self.held_pairs.get(cq.name)
+        if pairs is not None:
+            if old is not None:
+                pairs.discard((old.key, old.flavor_resources))
+            pairs.add((info.key, info.flavor_resources))
+        self._touch(cq)
+
+    def _evict(self, w: AdmittedWorkload) -> None:
+        """Release an evicted workload's quota for good."""
+        cq = self.snapshot.cluster_queues[w.cluster_queue]
+        self.snapshot.remove_workload(w)
+        pairs = self.held_pairs.get(cq.name)
+        if pairs is not None:
+            pairs.discard((w.key, w.flavor_resources))
+        self._touch(cq)
+
     def _order(self, entries: list[_Entry]):
         if self.options.fair_sharing:
             it = FairSharingIterator(self.snapshot, entries)
             while it.has_next():
                 yield it.pop()
             return
+        psort = self._psort
         entries = sorted(entries, key=lambda e: (e.assignment.borrowing,
-                                                 -e.priority if self._psort else 0, e.ts, e.wl.key))
+                                                 -e.priority if psort else 0, e.ts, e.wl.key))
         yield from entries
 
     @property
@@ -656,9 +702,7 @@ class Scheduler:
                 if not q.strict:
                     q.sticky = e.wl.key
                 continue
-            info = _Admitted(e.wl, e.cq.name, self.cluster, self.options, a, now)
-            snap.add_workload(info)
-            self._touch(e.cq)
+            self._admit(_Admitted(e.wl, e.cq.name, self.cluster, self.options, a, now))
             e.outcome, e.reason, e.message = ADMITTED, None, ""
             kept = bool(self._static(e.wl, e.cq)[5])
             # kept flavors count as non-borrowing for Kueue's ordering; report what the admission does
@@ -713,12 +757,11 @@ class Scheduler:
             w = snap.cluster_queues[p.cluster_queue].workloads.get(p.workload)
             if w is None:
                 continue
-            snap.remove_workload(w)
+            self._evict(w)
             self.last.pop(p.workload, None)
             self.scan.pop(p.workload, None)
             self.evictions[p.cluster_queue] = self.evictions.get(p.cluster_queue, 0) + 1
             cq = snap.cluster_queues[p.cluster_queue]
-            self._touch(cq)
             trees.add(cq.root().name if cq.parent is not None else "\0" + cq.name)
             # the model object keeps the input's status.admission: see nomination_requests
             victims.append(self.cluster.workloads[p.workload])

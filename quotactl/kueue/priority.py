@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
+from functools import lru_cache
 
 from quotactl.model.features import FeatureGates
 from quotactl.model.kueue import KueueCluster, Workload
@@ -83,7 +84,14 @@ def parse_time(text: str | None) -> datetime | None:
     """RFC 3339 timestamp -> aware datetime (None when absent or unreadable)."""
     if not text:
         return None
-    t = str(text).strip()
+    return _parse_rfc3339(str(text))
+
+
+@lru_cache(maxsize=8192)
+def _parse_rfc3339(text: str) -> datetime | None:
+    """``parse_time`` of a string, cached: a run reads the same timestamps again and again
+    (datetimes are immutable)."""
+    t = text.strip()
     if t.endswith("Z") or t.endswith("z"):
         t = t[:-1] + "+00:00"
     try:

@@ -182,18 +182,22 @@ _ZERO_QUOTA = ResourceQuota(0)
 
 
 # ----------------------------------------------------------------------------- quota math ---
+# (The functions the scheduler calls most clip at zero with ``x if x > 0 else 0`` rather than
+# ``max(0, x)``: the same int, without a call.)
 
 def local_quota(node: QuotaNode, fr: FR) -> int:
     """The part of the node's SubtreeQuota it does not lend (0 without a lendingLimit)."""
     q = node.quotas.get(fr)
     if q is not None and q.lending_limit is not None:
-        return max(0, node.subtree_quota.get(fr, 0) - q.lending_limit)
+        lq = node.subtree_quota.get(fr, 0) - q.lending_limit
+        return lq if lq > 0 else 0
     return 0
 
 
 def local_available(node: QuotaNode, fr: FR) -> int:
     """``LocalAvailable``: protected quota not yet used."""
-    return max(0, local_quota(node, fr) - node.usage.get(fr, 0))
+    la = local_quota(node, fr) - node.usage.get(fr, 0)
+    return la if la > 0 else 0
 
 
 def available(node: QuotaNode, fr: FR) -> int:
@@ -208,12 +212,13 @@ def available(node: QuotaNode, fr: FR) -> int:
         return (-u if u < 0 else 0) + parent_available
     lq = 0
     if q.lending_limit is not None:
-        lq = max(0, node.subtree_quota.get(fr, 0) - q.lending_limit)
+        lq = node.subtree_quota.get(fr, 0) - q.lending_limit
+        lq = lq if lq > 0 else 0
     if q.borrowing_limit is not None:
         stored_in_parent = node.subtree_quota.get(fr, 0) - lq
-        used_in_parent = max(0, u - lq)
+        used_in_parent = u - lq if u > lq else 0
         parent_available = min(stored_in_parent - used_in_parent + q.borrowing_limit, parent_available)
-    return max(0, lq - u) + parent_available
+    return (lq - u if lq > u else 0) + parent_available
 
 
 def cq_available(cq: ClusterQueueNode, fr: FR) -> int:
@@ -242,8 +247,9 @@ def add_usage(node: QuotaNode, fr: FR, val: int) -> None:
         q = node.quotas.get(fr)
         lq = 0
         if q is not None and q.lending_limit is not None:
-            lq = max(0, node.subtree_quota.get(fr, 0) - q.lending_limit)
-        la = max(0, lq - u)
+            lq = node.subtree_quota.get(fr, 0) - q.lending_limit
+            lq = lq if lq > 0 else 0
+        la = lq - u if lq > u else 0
         usage[fr] = u + val
         if node.parent is None or val <= la:
             return
@@ -259,12 +265,14 @@ def remove_usage(node: QuotaNode, fr: FR, val: int) -> None:
         q = node.quotas.get(fr)
         lq = 0
         if q is not None and q.lending_limit is not None:
-            lq = max(0, node.subtree_quota.get(fr, 0) - q.lending_limit)
+            lq = node.subtree_quota.get(fr, 0) - q.lending_limit
+            lq = lq if lq > 0 else 0
         stored_in_parent = u - lq
         usage[fr] = u - val
         if stored_in_parent <= 0 or node.parent is None:
             return
-        val = min(val, stored_in_parent)
+        if stored_in_parent < val:
+            val = stored_in_parent
         node = node.parent
 
 
@@ -339,7 +347,8 @@ def quantities_fit_in_quota(node: QuotaNode, requests: dict[FR, int]) -> tuple[b
     for fr, v in requests.items():
         if node.usage.get(fr, 0) + v > node.subtree_quota.get(fr, 0):
             fits = False
-        remaining[fr] = max(0, v - local_available(node, fr))
+        rest = v - local_available(node, fr)
+        remaining[fr] = rest if rest > 0 else 0
     return fits, remaining
 
 
@@ -362,15 +371,18 @@ def node_height(cohort: CohortNode) -> int:
 def find_height_of_lowest_subtree_that_fits(cq: ClusterQueueNode, fr: FR, val: int) -> tuple[int, bool]:
     """The borrowing level for ``val`` more of ``fr`` in ``cq`` (§3.7), and whether the subtree
     that could hold it is smaller than the whole tree ("mayReclaimInHierarchy")."""
-    if not (borrowing_with(cq, fr, val) and cq.parent is not None):
-        return 0, cq.parent is not None
+    parent = cq.parent
+    if parent is None or cq.usage.get(fr, 0) + val <= cq.subtree_quota.get(fr, 0):  # not borrowing_with
+        return 0, parent is not None
     remaining = val - local_available(cq, fr)
-    tracking = None
-    for tracking in cq.path_parent_to_root():
-        if not borrowing_with(tracking, fr, remaining):
+    tracking = parent
+    while True:
+        if tracking.usage.get(fr, 0) + remaining <= tracking.subtree_quota.get(fr, 0):  # not borrowing_with
             return node_height(tracking), tracking.parent is not None
+        if tracking.parent is None:
+            return node_height(tracking), False
         remaining -= local_available(tracking, fr)
-    return node_height(tracking), tracking.parent is not None
+        tracking = tracking.parent
 
 
 # ------------------------------------------------------------------ dominant resource share ---

@@ -11,6 +11,7 @@ Defaults are applied here exactly as the CRDs default them (kueue-api.md §7-§1
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from quotactl.load.objects import KubeObject
 from quotactl.model.coerce import (
@@ -296,8 +297,9 @@ class Workload(KueueObject):
     reclaimable_pods: dict[str, int] = field(default_factory=dict)
     maximum_execution_time_seconds: int | None = None
 
-    @property
+    @cached_property
     def key(self) -> str:
+        # cached: the scheduler reads it hundreds of thousands of times (the fields never change)
         return f"{self.namespace}/{self.name}"
 
     def condition_true(self, ctype: str) -> bool:

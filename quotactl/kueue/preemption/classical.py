@@ -13,6 +13,7 @@ from __future__ import annotations
 import enum
 import heapq
 from collections.abc import Iterator
+from operator import itemgetter
 from typing import NamedTuple
 
 from quotactl.kueue.preemption.common import (
@@ -33,7 +34,9 @@ from quotactl.kueue.preemption.common import (
 from quotactl.kueue.quota import (
     ClusterQueueNode,
     CohortNode,
+    cq_available,
     is_within_nominal_in_resources,
+    local_available,
     quantities_fit_in_quota,
 )
 from quotactl.kueue.workload import AdmittedWorkload
@@ -192,17 +195,23 @@ def _scan_params(ctx: PreemptionCtx, advantage: bool, same: bool):
     """(variant function, highest preemptable priority or None) for scanning a ClusterQueue
     (the preemptor's own when ``same``), or ``_NO_SCAN`` when its policy is Never.  They
     depend only on the context, so one search computes them once per kind of scan."""
+    limit = _scan_limit(ctx, same)
+    if limit is _NO_SCAN:
+        return _NO_SCAN
+    return _variant_fn(ctx, advantage), limit
+
+
+def _scan_limit(ctx: PreemptionCtx, same: bool):
+    """The highest priority the policy lets a scan preempt (None: any), or ``_NO_SCAN``."""
     policy = ctx.cq.preemption.within_cluster_queue if same else ctx.cq.preemption.reclaim_within_cohort
     incoming = ctx.preemptor.priority
     if policy == LOWER_PRIORITY:
-        limit = incoming - 1  # highest priority that may still be preempted
-    elif policy == LOWER_OR_NEWER_EQUAL_PRIORITY:
-        limit = incoming
-    elif policy == ANY:
-        limit = None
-    else:
-        return _NO_SCAN
-    return _variant_fn(ctx, advantage), limit
+        return incoming - 1
+    if policy == LOWER_OR_NEWER_EQUAL_PRIORITY:
+        return incoming
+    if policy == ANY:
+        return None
+    return _NO_SCAN
 
 
 def _cached_scan_params(ctx: PreemptionCtx, cq: ClusterQueueNode, advantage: bool):
@@ -248,20 +257,22 @@ def _source_from_cq(ctx: PreemptionCtx, cq: ClusterQueueNode, lca: CohortNode | 
                     advantage: bool) -> tuple | None:
     """What ``_candidates_from_cq`` would scan, for the lazy search (``_lazy_stream``): a copy
     of the workloads in candidate order (the search changes the live list), the scan parameters
-    and the lca; None when the policy allows nothing."""
-    params = _cached_scan_params(ctx, cq, advantage)
-    if params is _NO_SCAN:
-        return None
+    and the lca; None when the scan would find nothing: the policy allows nothing, there are no
+    workloads, or the first one is already past the priority limit (as are all later ones)."""
     rows = cq.ordered_workloads()
     if not rows:
         return None
-    return rows[:], params[0], params[1], lca
+    limit = _scan_limit(ctx, cq.name == ctx.cq.name)  # cheaper than the variant function
+    first = rows[0][0]
+    if limit is _NO_SCAN or (limit is not None and first[0] and first[1] > limit):
+        return None
+    variant, limit = _cached_scan_params(ctx, cq, advantage)
+    return rows[:], variant, limit, lca
 
 
-def _lazy_stream(ctx: PreemptionCtx, source: tuple, idx: int):
-    """``_candidates_from_cq`` one candidate at a time, as ``(ordering fields, idx, candidate)``
-    (``idx``: the source's rank in collection order, the eager sort's tie-break)."""
-    rows, variant, limit, lca = source
+def _lazy_stream(ctx: PreemptionCtx, rows, variant, limit: int | None, lcas: dict) -> Iterator[tuple]:
+    """``_candidates_from_cq`` one candidate at a time, as ``(ordering fields, candidate)``, over
+    ``(ordering fields, workload)`` rows in candidate order (``lcas``: ClusterQueue -> lca)."""
     frs = ctx.frs_need_preemption
     for of, wl in rows:
         if limit is not None and of[0] and of[1] > limit:
@@ -270,16 +281,21 @@ def _lazy_stream(ctx: PreemptionCtx, source: tuple, idx: int):
             continue  # variant() would say NEVER
         v = variant(wl)
         if v:  # not Variant.NEVER
-            yield of, idx, Candidate(wl, lca, v)
+            yield of, Candidate(wl, lcas[wl.cluster_queue], v)
 
 
 def _bucket_stream(ctx: PreemptionCtx, sources: list[tuple]) -> Iterator[tuple]:
-    """One bucket's candidates sorted by ``ordering_fields``: the merge of its sources' sorted
-    streams (what sorting the concatenation gives: keys are unique, ties go to the source
-    collected first)."""
+    """One bucket's candidates sorted by ``ordering_fields``: its sources' rows merged (what
+    sorting the concatenation gives: keys are unique, ties go to the source collected first),
+    then classified one at a time.  The sources of a bucket share their scan parameters (one
+    kind of scan: the same advantage, never the preemptor's ClusterQueue), so the first row
+    past the priority limit ends them all: later rows of every source are past it too."""
+    _rows, variant, limit, _lca = sources[0]
+    lcas = {rows[0][1].cluster_queue: lca for rows, _v, _l, lca in sources}
     if len(sources) == 1:
-        return _lazy_stream(ctx, sources[0], 0)
-    return heapq.merge(*(_lazy_stream(ctx, s, i) for i, s in enumerate(sources)))
+        return _lazy_stream(ctx, sources[0][0], variant, limit, lcas)
+    merged = heapq.merge(*(rows for rows, _v, _l, _lca in sources), key=itemgetter(0))
+    return _lazy_stream(ctx, merged, variant, limit, lcas)
 
 
 def _exclude_all(ctx: PreemptionCtx, node, why: str) -> None:
@@ -427,6 +443,7 @@ class CandidateIterator:
         ep, np_ = split(priority)
         es, ns = split(same)
         self.candidates = eh + ep + es + nh + np_ + ns
+        self.none_at_all = not self.candidates
         self.no_candidate_from_other_queues = not hierarchy and not priority
         self.no_candidate_for_hierarchical_reclaim = not hierarchy
 
@@ -445,17 +462,18 @@ class CandidateIterator:
         else:
             same_src = _source_from_cq(ctx, ctx.cq, None, False)
         if not allowed and queue_under_nominal_in_resources_needing_preemption(ctx):
-            same = [] if same_src is None else list(_lazy_stream(ctx, same_src, 0))
-            self.borrowing_only = _stays_above_nominal(ctx, [t[2] for t in same])
+            same = [] if same_src is None else list(_bucket_stream(ctx, [same_src]))
+            self.borrowing_only = _stays_above_nominal(ctx, [t[1] for t in same])
             same_it = iter(same)
         else:
             self.borrowing_only = not allowed
-            same_it = iter(()) if same_src is None else _lazy_stream(ctx, same_src, 0)
+            same_it = iter(()) if same_src is None else _bucket_stream(ctx, [same_src])
         hierarchy, priority = collect_candidates_for_hierarchical_reclaim(ctx, not self.borrowing_only, lazy=True)
         its = [_bucket_stream(ctx, hierarchy) if hierarchy else iter(()),
                _bucket_stream(ctx, priority) if priority else iter(()),
                same_it]
         heads = [next(it, None) for it in its]
+        self.none_at_all = heads[0] is None and heads[1] is None and heads[2] is None
         self.no_candidate_from_other_queues = heads[0] is None and heads[1] is None
         self.no_candidate_for_hierarchical_reclaim = heads[0] is None
         self._taken: list[Candidate] = []
@@ -466,13 +484,13 @@ class CandidateIterator:
         for b, it in enumerate(its):  # the evicted candidates of each bucket
             h = heads[b]
             while h is not None and not h[0][0]:
-                yield h[2]
+                yield h[1]
                 h = next(it, None)
             heads[b] = h
         for b, it in enumerate(its):
             h = heads[b]
             while h is not None:
-                yield h[2]
+                yield h[1]
                 h = next(it, None)
 
     def why_invalid(self, c: Candidate, borrow: bool) -> str | None:
@@ -536,11 +554,34 @@ def attempt_plan(ctx: PreemptionCtx, iterator: CandidateIterator) -> list[bool]:
     return [True, False]
 
 
+def request_is_inert(cq: ClusterQueueNode, fr: tuple, amount: int) -> bool:
+    """Is ``amount`` of ``fr`` (not needing preemption) in the request read by no step of
+    ``classical_preemptions`` in ``cq`` with any outcome but the one the search without it
+    gets?  The search reads the request in three places, and such an amount passes all three
+    at every step when it fits without borrowing in ``cq`` and, as ``quantities_fit_in_quota``
+    passes the remainder up, in every cohort above, and ``cq`` has it available: the cohorts'
+    ``fits`` (advantage) then depend on the other frs only; ``_stays_above_nominal`` and
+    ``workload_fits`` (borrowing or not) compare it with the ClusterQueue's nominal quota and
+    available quota, which removals only make larger (every state of a search is the
+    snapshot minus some of its victims)."""
+    if amount <= 0 or amount > cq_available(cq, fr):
+        return False
+    node, remaining = cq, amount
+    while node is not None:
+        if node.usage.get(fr, 0) + remaining > node.subtree_quota.get(fr, 0):
+            return False
+        remaining = max(0, remaining - local_available(node, fr))
+        node = node.parent
+    return True
+
+
 def classical_preemptions(ctx: PreemptionCtx) -> list[Target]:
     """``classicalPreemptions``: the first run that fits wins, minimised by adding back."""
     iterator = CandidateIterator(ctx, for_search=True)
     snap = ctx.snapshot
     tracing = ctx.trace is not None
+    if iterator.none_at_all and not tracing:
+        return []  # no run can remove anything (most searches of the scheduler end here)
     why = {id(c.workload): c.why for c in iterator.candidates} if tracing else {}
     for allow_borrowing in attempt_plan(ctx, iterator):
         ctx.record("attempt", None, "borrowing allowed" if allow_borrowing else "within nominal quota only",

@@ -7,7 +7,7 @@ single flavor-resource (``oracle.py``); the ``preempt`` command calls it for a w
 
 from __future__ import annotations
 
-from quotactl.kueue.preemption.classical import CandidateIterator, classical_preemptions
+from quotactl.kueue.preemption.classical import CandidateIterator, classical_preemptions, request_is_inert
 from quotactl.kueue.preemption.common import PreemptionCtx, Preemptor, Target
 from quotactl.kueue.preemption.fairsharing import fair_preemptions, find_candidates
 from quotactl.kueue.quota import ClusterQueueNode, Snapshot
@@ -23,6 +23,23 @@ def get_targets(snapshot: Snapshot, cq: ClusterQueueNode, preemptor: Preemptor,
     if snapshot.options.fair_sharing:
         return fair_preemptions(ctx, snapshot.options.preemption_strategies)
     return classical_preemptions(ctx)
+
+
+def searched_targets(snapshot: Snapshot, cq: ClusterQueueNode, frs_need_preemption, workload_usage: dict,
+                     searches: dict) -> list[Target] | None:
+    """What ``get_targets`` would answer, taken from an earlier search of the same preemptor in
+    ``cq`` on the same snapshot (``searches``: (fr, amount) -> its targets), or None.  A
+    classical search for one fr with the same amount of it gives the same victims when every
+    other fr of the request can change none of its steps (``request_is_inert``)."""
+    if snapshot.options.fair_sharing or len(frs_need_preemption) != 1:
+        return None
+    (fr,) = frs_need_preemption
+    found = searches.get((fr, workload_usage.get(fr)))
+    if found is None:
+        return None
+    if all(other == fr or request_is_inert(cq, other, v) for other, v in workload_usage.items()):
+        return list(found)
+    return None
 
 
 def candidate_workloads(snapshot: Snapshot, cq: ClusterQueueNode, preemptor: Preemptor,
