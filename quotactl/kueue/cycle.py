@@ -240,6 +240,9 @@ class _Admitted(AdmittedWorkload):
     def _assignments(self):
         yield from self._rows
 
+    def pod_set_flavors(self) -> dict[str, dict[str, str]]:
+        return {name: flavors for name, _count, _usage, flavors in self._rows}
+
 
 @dataclass
 class _Entry:
@@ -372,6 +375,7 @@ class Scheduler:
         self.held_pairs: dict[str, set] = {}  # ClusterQueue -> see _held_pairs
         self.statics: dict[tuple, tuple] = {}  # (workload, ClusterQueue) -> see _static
         self.settled: set[str] = set()  # trees no longer simulated (fixpoint or livelock found)
+        self._live_cache: tuple[int, list[str], list[str]] | None = None  # see _live
         # flavor scan progress (Kueue's workload.Info.LastAssignment): key -> (cycle, CQ eviction
         # count at that cycle, {(pod set, resource group): last tried flavor index or -1})
         self.scan: dict[str, tuple[int, int, dict]] = {}
@@ -427,7 +431,7 @@ class Scheduler:
             queues.append(q.state())
             pending.extend(k[-1] for k in q.active)
             pending.extend(q.inadmissible)
-        scan = tuple((k, tuple(sorted(self.scan[k][2].items()))) for k in sorted(pending) if k in self.scan)
+        scan = tuple((k, tuple(sorted(self.scan[k][2].items()))) for k in sorted(k for k in pending if k in self.scan))
         return self._held(tree), tuple(queues), scan
 
     def _held(self, tree: str) -> frozenset:
@@ -456,7 +460,18 @@ class Scheduler:
         return any(self.queues[n].active for n in self.tree_cqs[tree] if self.snapshot.cluster_queues[n].active)
 
     def has_active_heads(self) -> bool:
-        return any(self.tree_has_active_heads(t) for t in self.tree_cqs if t not in self.settled)
+        return any(self.tree_has_active_heads(t) for t in self._live()[1])
+
+    def _live(self) -> tuple[list[str], list[str]]:
+        """(ClusterQueues, trees) not settled yet, each sorted by name.  Per-cycle loops go over
+        these only: on a large cluster most trees settle early, and walking every ClusterQueue
+        each cycle would make the run grow with ClusterQueues x cycles.  ``settled`` only
+        grows, so its size tells when to rebuild."""
+        if self._live_cache is None or self._live_cache[0] != len(self.settled):
+            trees = sorted(t for t in self.tree_cqs if t not in self.settled)
+            names = sorted(n for t in trees for n in self.tree_cqs[t])
+            self._live_cache = (len(self.settled), names, trees)
+        return self._live_cache[1], self._live_cache[2]
 
     # -- one cycle -----------------------------------------------------------------------
     def _static(self, wl: Workload, cq: ClusterQueueNode) -> tuple:
@@ -633,9 +648,10 @@ class Scheduler:
         self.cycle_no = number
         now = self.start + timedelta(seconds=number - 1)
         heads: list[tuple[_Queue, tuple]] = []
-        for name in sorted(self.queues):
+        live = self._live()[0]
+        for name in live:
             cq = snap.cluster_queues[name]
-            if not cq.active or (self.settled and self._tree(cq) in self.settled):
+            if not cq.active:
                 continue
             okey = self.queues[name].pop()
             if okey is not None:
@@ -768,15 +784,14 @@ class Scheduler:
         if number == STARTUP_REQUEUE_AFTER_CYCLE:
             for q in self.queues.values():
                 q.requeue_inadmissible()
-        elif trees:
-            for name, q in self.queues.items():
-                cq = snap.cluster_queues[name]
-                t = cq.root().name if cq.parent is not None else "\0" + cq.name
-                if t in trees:
-                    q.requeue_inadmissible()
+        else:
+            for t in sorted(trees):
+                for name in self.tree_cqs[t]:
+                    self.queues[name].requeue_inadmissible()
         for wl in victims:
             self._enqueue(wl)
-        for q in self.queues.values():
+        for name in live:
+            q = self.queues[name]
             if q.sticky is not None and q.sticky not in {k[-1] for k in q.active} and q.sticky not in q.inadmissible:
                 q.sticky = None
         return CycleReport(number, tuple(outcomes), tuple(admitted), tuple(preempted))
@@ -821,10 +836,7 @@ class Scheduler:
         out = {}
         for cq in self.snapshot.cluster_queues.values():
             for k, w in cq.workloads.items():
-                fl: dict = {}
-                for ps, _count, _u, flavors in w._assignments():
-                    fl[ps] = dict(sorted(flavors.items()))
-                out[k] = (cq.name, fl)
+                out[k] = (cq.name, {ps: dict(sorted(fl.items())) for ps, fl in w.pod_set_flavors().items()})
         return dict(sorted(out.items()))
 
 
@@ -876,7 +888,7 @@ class _TreeWatch:
             self.changes[t].append((n, rep))
         if n < STARTUP_REQUEUE_AFTER_CYCLE:
             return
-        for tree in self.seen:
+        for tree in s._live()[1]:
             if tree in s.settled:
                 continue
             if not s.tree_has_active_heads(tree):

@@ -192,6 +192,11 @@ class AdmittedWorkload:
         """(pod set, live count, usage per fr) per podSetAssignment."""
         return tuple((n, c, u) for n, c, u, _f in self._assignments())
 
+    def pod_set_flavors(self) -> dict[str, dict[str, str]]:
+        """pod set -> resource -> flavor (no quantity is parsed)."""
+        adm = self.workload.admission
+        return {psa.name: psa.flavors for psa in adm.pod_set_assignments} if adm else {}
+
     # -- lazily computed ordering keys ---------------------------------------------------
     @property
     def priority_info(self) -> PriorityInfo:
