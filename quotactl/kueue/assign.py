@@ -371,7 +371,7 @@ class FlavorAssigner:
         # What-if only (``quotactl preempt --flavor``): (pod set or None, resource) -> the one flavor
         # to consider for the resource group covering that resource.  Empty = Kueue's own scan.
         self.pinned: dict[tuple[str | None, str], str] = {}
-        # pod set -> {resource: flavor} already on the workload (see ``carried_flavors``): taken
+        # pod set -> {resource: flavor} already on the workload (``workload.nomination_requests``): taken
         # as they are, with mode Fit, no quota check and no borrowing.
         self.preset = preset or {}
 
