@@ -388,8 +388,7 @@ class Scheduler:
         for name, cq in sorted(self.snapshot.cluster_queues.items()):
             self.queues[name] = _Queue(name, cq.spec.queueing_strategy == "StrictFIFO")
             self.tree_cqs.setdefault(self._tree(cq), []).append(name)
-        for key in sorted(cluster.workloads):
-            wl = cluster.workloads[key]
+        for wl in cluster.workloads.values():  # any order: queues keep their own order
             if wl.has_quota_reservation or wl.is_finished or not wl.active:
                 continue
             self._enqueue(wl)
