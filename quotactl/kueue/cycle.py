@@ -719,6 +719,7 @@ class Scheduler:
                 continue
             self._admit(_Admitted(e.wl, e.cq.name, self.cluster, self.options, a, now))
             e.outcome, e.reason, e.message = ADMITTED, None, ""
+            self.nominations.pop(e.wl.key, None)  # never reusable (its tree's version moved): free it
             kept = bool(self._static(e.wl, e.cq)[5])
             # kept flavors count as non-borrowing for Kueue's ordering; report what the admission does
             borrows = a.borrows() or (kept and any(borrowing(e.cq, fr) for fr in usage))
