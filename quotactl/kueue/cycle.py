@@ -258,6 +258,7 @@ class _Entry:
     immediate: bool = False  # requeue into the heap whatever the strategy
     drop_inadmissible: bool = False  # namespace mismatch, invalid requests: parked even under StrictFIFO
     unmatched: bool = False  # namespace mismatch: also stays parked when the queue is requeued
+    kept_flavors: dict = field(default_factory=dict)  # flavors of an earlier admission, taken without a scan
 
     # TournamentEntry protocol
     @property
@@ -503,7 +504,7 @@ class Scheduler:
 
     def _nominate(self, wl: Workload, cq: ClusterQueueNode) -> _Entry:
         pr, ts, blocked, preemptor, requests, preset = self._static(wl, cq)
-        e = _Entry(wl, cq, None, (), pr, ts)
+        e = _Entry(wl, cq, None, (), pr, ts, kept_flavors=preset or {})
         if blocked is not None:
             e.outcome, e.reason, e.message = NOT_NOMINATED, blocked[0], blocked[1]
             e.drop_inadmissible, e.unmatched = blocked[2], blocked[3]
@@ -720,7 +721,7 @@ class Scheduler:
             self._admit(_Admitted(e.wl, e.cq.name, self.cluster, self.options, a, now))
             e.outcome, e.reason, e.message = ADMITTED, None, ""
             self.nominations.pop(e.wl.key, None)  # never reusable (its tree's version moved): free it
-            kept = bool(self._static(e.wl, e.cq)[5])
+            kept = bool(e.kept_flavors)
             # kept flavors count as non-borrowing for Kueue's ordering; report what the admission does
             borrows = a.borrows() or (kept and any(borrowing(e.cq, fr) for fr in usage))
             admitted.append(Admission(e.wl.key, e.cq.name, number, borrows,
@@ -759,11 +760,10 @@ class Scheduler:
                             keep.append(k)
                     q.active = keep
         for e in processed:
-            preset = self._static(e.wl, e.cq)[5] if e.outcome != NOT_NOMINATED else None
             outcomes.append(HeadOutcome(e.wl.key, e.cq.name, e.outcome, e.reason, e.message,
                                         bool(e.assignment and e.assignment.borrows()),
                                         tuple(t.key for t in e.targets) if e.outcome == PREEMPTING else (),
-                                        preset or {}))
+                                        e.kept_flavors))
             self.last[e.wl.key] = outcomes[-1]
         # between cycles: victims release their quota and are requeued; their tree's
         # inadmissible workloads come back
