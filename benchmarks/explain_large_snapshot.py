@@ -123,7 +123,8 @@ def main() -> None:
     ap.add_argument("--skip-cli", action="store_true", help="do not time the CLI subprocess")
     a = ap.parse_args()
 
-    from quotactl.kueue.explain import explain_workload, find_workload
+    from quotactl.kueue.explain import explain_workload
+    from quotactl.kueue.lookup import find_workload
     from quotactl.kueue.options import admission_check_states, engine_options
     from quotactl.kueue.quota import build_snapshot
     from quotactl.kueue.scope import scoped_cluster

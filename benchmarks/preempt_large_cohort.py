@@ -105,9 +105,9 @@ def best_and_median(samples: list[float]) -> str:
 
 def run(a, fair: bool) -> None:
     from quotactl.kueue.assign import initial_assignment, targets_for
-    from quotactl.kueue.explain import make_assigner
+    from quotactl.kueue.nomination import make_assigner
     from quotactl.kueue.options import engine_options
-    from quotactl.kueue.preemption.decision import decide
+    from quotactl.kueue.preempt_decision import decide
     from quotactl.kueue.quota import build_snapshot
     from quotactl.kueue.scope import scoped_cluster
     from quotactl.load.objects import load

@@ -72,7 +72,7 @@ def load_engine_input(files: list[str], max_file_size: str | None, feature_gates
 def require_workload(cluster, name: str):
     """The Workload NAME (namespace/name, or a unique name) in the cluster; exits 2 with the
     candidates when the name is ambiguous and with close names when it is unknown."""
-    from quotactl.kueue.explain import find_workload
+    from quotactl.kueue.lookup import find_workload
 
     found = find_workload(cluster, name)
     if found.workload is None:

@@ -13,7 +13,8 @@ from quotactl.cli.common import (
     fail_usage,
 )
 from quotactl.cli.engine_input import load_engine_input, require_workload
-from quotactl.kueue.explain import explain_workload, pending_workloads
+from quotactl.kueue.explain import explain_workload
+from quotactl.kueue.lookup import pending_workloads
 from quotactl.kueue.options import admission_check_states, engine_options
 from quotactl.kueue.queueing import QueueIndex
 from quotactl.kueue.quota import build_snapshot

@@ -18,7 +18,7 @@ from quotactl.cli.common import (
 )
 from quotactl.cli.engine_input import load_engine_input, require_workload
 from quotactl.kueue.options import admission_check_states, engine_options
-from quotactl.kueue.preemption.decision import check_pins, decide
+from quotactl.kueue.preempt_decision import check_pins, decide
 from quotactl.kueue.queueing import cluster_queue_of
 from quotactl.kueue.quota import build_snapshot
 from quotactl.kueue.scope import scoped_cluster

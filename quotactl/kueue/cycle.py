@@ -26,23 +26,30 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
 from quotactl.kueue.assign import Assignment, FlavorAssigner, Mode, initial_assignment
-from quotactl.kueue.explain import (
-    MISCONFIGURED,
-    MSG_NO_LONGER_FITS,
-    SUSPENDED,
-    WAITING_FOR_PREEMPTED_WORKLOADS,
-    WAITING_FOR_QUOTA,
+from quotactl.kueue.fairshare import FairSharingIterator
+from quotactl.kueue.nomination import (
     admission_check_blocker,
     make_assigner,
     namespace_check,
     preemptor_for,
     queue_blocker,
 )
-from quotactl.kueue.fairshare import FairSharingIterator
 from quotactl.kueue.options import EngineOptions
 from quotactl.kueue.preemption.common import Target
 from quotactl.kueue.priority import parse_time, workload_priority
 from quotactl.kueue.queueing import queue_order_key
+from quotactl.kueue.reasons import (
+    MISCONFIGURED,
+    MSG_DEFERRED,
+    MSG_FAILED_ADMISSION_CHECKS,
+    MSG_NO_LONGER_FITS,
+    MSG_OVERLAP,
+    PENDING_EVALUATION,
+    SUSPENDED,
+    WAITING_FOR_PREEMPTED_WORKLOADS,
+    WAITING_FOR_QUOTA,
+    cluster_queue_inactive,
+)
 from quotactl.kueue.quota import (
     ClusterQueueNode,
     ResourceGroupView,
@@ -55,11 +62,6 @@ from quotactl.kueue.quota import (
 from quotactl.kueue.workload import AdmittedWorkload, nomination_requests, pod_set_requests
 from quotactl.model.kueue import KueueCluster, Workload
 from quotactl.model.quantity import Quantity
-
-# Messages Kueue writes (§4.4).
-MSG_OVERLAP = "Workload has overlapping preemption targets with another workload"
-MSG_DEFERRED = ("Workload has overlapping preemption targets with another workload, but will fit after these "
-                "preemptions complete")
 
 # Outcomes of one head in one cycle.
 ADMITTED = "Admitted"
@@ -402,12 +404,14 @@ class Scheduler:
         return k
 
     def _enqueue(self, wl: Workload) -> None:
-        blocker, cq_name, _inactive = queue_blocker(self.cluster, self.snapshot, wl)
-        if blocker is not None and blocker.reason != "PendingEvaluation":
-            self.blocked[wl.key] = PendingWorkload(wl.key, cq_name, blocker.reason, blocker.message, False)
+        checked = queue_blocker(self.cluster, self.snapshot, wl)
+        blocker = checked.blocker
+        if blocker is not None and blocker.reason != PENDING_EVALUATION:
+            self.blocked[wl.key] = PendingWorkload(wl.key, checked.cluster_queue, blocker.reason, blocker.message,
+                                                   False)
             return
         self.blocked.pop(wl.key, None)
-        self.queues[cq_name].push(self._okey(wl))
+        self.queues[checked.cluster_queue].push(self._okey(wl))
 
     def _shape(self, wl: Workload) -> tuple:
         s = self.shapes.get(wl.key)
@@ -486,13 +490,13 @@ class Scheduler:
         pr, ts = pre.priority, pre.queue_order_timestamp
         blocked = None
         if admission_check_blocker(wl):
-            blocked = ("PendingEvaluation", "The workload has failed admission checks", False, False)
+            blocked = (PENDING_EVALUATION, MSG_FAILED_ADMISSION_CHECKS, False, False)
         else:
             err = _requests_exceed_limits(wl)
             if err is not None:
                 blocked = (MISCONFIGURED, err, True, False)
             else:
-                blocker, _note = namespace_check(self.cluster, cq, wl)
+                blocker = namespace_check(self.cluster, cq, wl).blocker
                 if blocker is not None:
                     blocked = (MISCONFIGURED, blocker.message, True, True)
         if blocked is not None:
@@ -805,7 +809,7 @@ class Scheduler:
                 key = okey[-1]
                 h = self.last.get(key)
                 if not cq.active:
-                    out.append(PendingWorkload(key, name, SUSPENDED, f"ClusterQueue {name} is inactive", parked))
+                    out.append(PendingWorkload(key, name, SUSPENDED, cluster_queue_inactive(name), parked))
                 elif h is not None and h.outcome != ADMITTED:
                     out.append(PendingWorkload(key, name, h.reason or WAITING_FOR_QUOTA, h.message, parked))
                 else:

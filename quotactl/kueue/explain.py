@@ -11,10 +11,9 @@ ClusterQueue borrows for it.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
-from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.assign import (
     Assignment,
     FlavorAssigner,
@@ -25,9 +24,9 @@ from quotactl.kueue.assign import (
 )
 from quotactl.kueue.counterfactual import Change, find_changes
 from quotactl.kueue.options import EngineOptions
-from quotactl.kueue.preemption.common import Preemptor
+from quotactl.kueue.nomination import Blocker, make_assigner, namespace_check, queue_blocker
 from quotactl.kueue.preemption.targets import candidate_workloads
-from quotactl.kueue.priority import PriorityInfo, queue_order_timestamp, workload_priority
+from quotactl.kueue.priority import PriorityInfo, workload_priority
 from quotactl.kueue.queueing import QueueIndex, ahead_in_queue
 from quotactl.kueue.quota import (
     ClusterQueueNode,
@@ -40,61 +39,19 @@ from quotactl.kueue.quota import (
     cq_available,
     quota_view,
 )
-from quotactl.kueue.workload import (
-    AdmittedWorkload,
-    nomination_requests,
-    pod_set_requests,
-    raw_admission_checks,
+from quotactl.kueue.reasons import (
+    MSG_NO_LONGER_FITS,
+    WAITING_FOR_PREEMPTED_WORKLOADS,
+    WAITING_FOR_QUOTA,
+    condition_reason,
 )
+from quotactl.kueue.workload import AdmittedWorkload, pod_set_requests
 from quotactl.model.kueue import KueueCluster, Workload
 
 PENDING = "Pending"
 ADMITTED = "Admitted"  # holds quota (QuotaReserved=True)
 FINISHED = "Finished"
 INACTIVE = "Inactive"  # spec.active: false
-
-# KEP-10852 QuotaReserved=False reasons used here.
-MISCONFIGURED = "Misconfigured"
-SUSPENDED = "Suspended"
-PENDING_EVALUATION = "PendingEvaluation"
-WAITING_FOR_QUOTA = "WaitingForQuota"
-WAITING_FOR_PREEMPTED_WORKLOADS = "WaitingForPreemptedWorkloads"
-# The message of Kueue's in-cycle fit check (§4.4).
-MSG_NO_LONGER_FITS = "Workload no longer fits after processing another workload"
-
-
-# ------------------------------------------------------------------------------- lookups ---
-
-@dataclass(frozen=True)
-class Lookup:
-    workload: Workload | None
-    suggestions: tuple[str, ...] = ()
-    ambiguous: tuple[str, ...] = ()
-
-
-def find_workload(cluster: KueueCluster, query: str) -> Lookup:
-    """``namespace/name``, or ``name`` when that is unique; close names when nothing matches."""
-    if query in cluster.workloads:
-        return Lookup(cluster.workloads[query])
-    if "/" not in query:
-        hits = sorted(k for k, w in cluster.workloads.items() if w.name == query)
-        if len(hits) == 1:
-            return Lookup(cluster.workloads[hits[0]])
-        if len(hits) > 1:
-            return Lookup(None, ambiguous=tuple(hits))
-    keys = sorted(cluster.workloads)
-    names = sorted({w.name for w in cluster.workloads.values() if w.name})
-    close = difflib.get_close_matches(query, keys, n=5, cutoff=0.6)
-    if "/" not in query:
-        for n in difflib.get_close_matches(query, names, n=5, cutoff=0.6):
-            close.extend(k for k in keys if cluster.workloads[k].name == n)
-    return Lookup(None, suggestions=tuple(dict.fromkeys(close))[:5])
-
-
-def pending_workloads(cluster: KueueCluster) -> list[Workload]:
-    """Workloads waiting for quota: no reservation, not finished (sorted by key)."""
-    return [w for _k, w in sorted(cluster.workloads.items())
-            if not w.has_quota_reservation and not w.is_finished and w.active]
 
 
 # --------------------------------------------------------------------------- the model ---
@@ -123,16 +80,6 @@ class WorkloadSummary:
     pod_sets: tuple[PodSetSummary, ...]
     condition_reason: str | None  # the QuotaReserved condition as found in the input
     condition_message: str | None
-
-
-@dataclass(frozen=True)
-class Blocker:
-    """A reason Kueue never gets to the flavor assignment (queue checks, nomination)."""
-
-    reason: str  # KEP-10852 reason
-    message: str  # Kueue's message text
-    detail: str  # our explanation
-    fix: str | None = None
 
 
 @dataclass(frozen=True)
@@ -238,99 +185,6 @@ def _summary(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, cq_name: s
         condition_reason=cond.reason if cond is not None and cond.status == "False" else None,
         condition_message=cond.message if cond is not None and cond.status == "False" else None,
     )
-
-
-def _condition_reason(reason: str | None, options: EngineOptions) -> str | None:
-    """The reason this Kueue configuration writes: the KEP-10852 one with
-    UnadmittedWorkloadsObservability (default on since 0.19), ``Pending`` without it."""
-    if reason is None:
-        return None
-    if options.gates.enabled("UnadmittedWorkloadsObservability"):
-        return reason
-    return "Pending"
-
-
-def admission_check_blocker(wl: Workload) -> bool:
-    return any(c.get("state") in ("Retry", "Rejected") for c in raw_admission_checks(wl))
-
-
-def queue_blocker(cluster: KueueCluster, snapshot: Snapshot, wl: Workload) -> tuple[Blocker | None, str | None,
-                                                                                 InactiveReason | None]:
-    """The workload controller's and scheduler's checks before flavor assignment."""
-    if not wl.queue_name:
-        return Blocker(MISCONFIGURED, "Workload has no queue name",
-                       "spec.queueName is empty: Kueue does not queue this workload anywhere",
-                       "set spec.queueName (the job's kueue.x-k8s.io/queue-name label) to a LocalQueue "
-                       f"in namespace {wl.namespace}"), None, None
-    lq = cluster.local_queues.get((wl.namespace, wl.queue_name))
-    if lq is None:
-        others = sorted(n for (ns, n) in cluster.local_queues if ns == wl.namespace)
-        hint = f" (LocalQueues in {wl.namespace}: {', '.join(others)})" if others else ""
-        return Blocker(MISCONFIGURED, f"LocalQueue {wl.queue_name} doesn't exist",
-                       f"no LocalQueue {wl.queue_name} in namespace {wl.namespace}{hint}",
-                       f"create LocalQueue {wl.namespace}/{wl.queue_name} or point spec.queueName at an existing one"), \
-            None, None
-    cq_name = lq.cluster_queue
-    if lq.stop_policy and lq.stop_policy != "None":
-        return Blocker(SUSPENDED, f"LocalQueue {lq.name} is stopped",
-                       f"LocalQueue {wl.namespace}/{lq.name} has stopPolicy {lq.stop_policy}",
-                       "set the LocalQueue's stopPolicy to None"), cq_name, None
-    if not cq_name or cq_name not in snapshot.cluster_queues:
-        return Blocker(MISCONFIGURED, f"ClusterQueue {cq_name} doesn't exist",
-                       f"LocalQueue {wl.namespace}/{lq.name} points at ClusterQueue {cq_name!r}, which is not in the input",
-                       f"create ClusterQueue {cq_name} or fix LocalQueue {wl.namespace}/{lq.name}.spec.clusterQueue"), \
-            cq_name, None
-    if admission_check_blocker(wl):
-        return Blocker(PENDING_EVALUATION, "The workload has failed admission checks",
-                       "an admission check of this workload is in state Retry or Rejected"), cq_name, None
-    cq = snapshot.cluster_queues[cq_name]
-    if cq.inactive is not None:
-        fixes = {"Stopped": "set the ClusterQueue's stopPolicy to None",
-                 "FlavorNotFound": "create the missing ResourceFlavor(s) or remove them from the ClusterQueue",
-                 "AdmissionCheckNotFound": "create the missing AdmissionCheck(s) or remove them from the ClusterQueue",
-                 "AdmissionCheckInactive": "make the AdmissionCheck(s) active (their controller must be running)",
-                 "CohortCycle": "break the cycle in the Cohorts' spec.parentName chain"}
-        return Blocker(SUSPENDED, f"ClusterQueue {cq_name} is inactive",
-                       f"ClusterQueue {cq_name} is inactive (Active=False, reason {cq.inactive.reason}): "
-                       f"{cq.inactive.message}", fixes.get(cq.inactive.reason)), cq_name, cq.inactive
-    return None, cq_name, None
-
-
-def namespace_check(cluster: KueueCluster, cq: ClusterQueueNode, wl: Workload) -> tuple[Blocker | None, str | None]:
-    sel = cq.spec.namespace_selector
-    mismatch = Blocker(MISCONFIGURED, "Workload namespace doesn't match ClusterQueue selector",
-                       f"namespace {wl.namespace} is not selected by ClusterQueue {cq.name}'s namespaceSelector"
-                       + (" (it is null, which selects no namespace)" if sel is None else ""),
-                       "add namespaceSelector: {} to select every namespace" if sel is None
-                       else f"label namespace {wl.namespace} to match the selector, or widen the selector")
-    if sel is None:
-        return mismatch, None
-    ns = cluster.namespaces.get(wl.namespace)
-    if ns is None:
-        labels = {"kubernetes.io/metadata.name": wl.namespace}
-        if not sel.match_labels and not sel.match_expressions:
-            return None, None
-        note = (f"namespace {wl.namespace} is not in the input; assuming it matches ClusterQueue {cq.name}'s "
-                "namespaceSelector")
-        if sel.matches(labels):
-            return None, None
-        return None, note
-    if not sel.matches(ns.labels):
-        return mismatch, None
-    return None, None
-
-
-def preemptor_for(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, cq_name: str) -> Preemptor:
-    options = snapshot.options
-    pr = workload_priority(cluster, wl, options.gates)
-    return Preemptor(wl.key, cq_name, pr.value,
-                     queue_order_timestamp(wl, options.gates, options.requeuing_timestamp), wl.uid or "")
-
-
-def make_assigner(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, cq: ClusterQueueNode) -> FlavorAssigner:
-    preemptor = preemptor_for(cluster, snapshot, wl, cq.name)
-    requests, preset = nomination_requests(wl, snapshot.options)
-    return FlavorAssigner(snapshot, cq, preemptor, wl.pod_sets, requests, preset=preset)
 
 
 def _holders(snapshot: Snapshot, cq: ClusterQueueNode, frs: list[tuple], top: int) -> tuple[Holders, ...]:
@@ -439,101 +293,139 @@ def _holdings(snapshot: Snapshot, cq: ClusterQueueNode | None, wl: Workload) -> 
 def explain_workload(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, *, top: int = 5,
                      counterfactual: bool = True, queues: QueueIndex | None = None) -> Explanation:
     """The full explanation of one workload (``queues``: a prebuilt index when explaining many)."""
-    options = snapshot.options
-    notes: list[str] = []
     if wl.is_finished:
-        summary = _summary(cluster, snapshot, wl, wl.admission.cluster_queue if wl.admission else None)
-        return Explanation(summary, FINISHED, None, None, "", "finished: it holds no quota", fair_sharing=options.fair_sharing)
+        return _explain_finished(cluster, snapshot, wl)
     if wl.has_quota_reservation:
-        cq_name = wl.admission.cluster_queue if wl.admission else None
-        cq = snapshot.cluster_queues.get(cq_name or "")
-        summary = _summary(cluster, snapshot, wl, cq_name)
-        holdings = _holdings(snapshot, cq, wl)
-        if cq is None:
-            notes.append(f"ClusterQueue {cq_name} is not in the input: Kueue's cache cannot account this workload")
-        borrowed = sorted({f"{h.resource} ({h.flavor})" for h in holdings if h.borrowing})
-        admitted = wl.condition_true("Admitted")
-        verdict = (f"{'admitted' if admitted else 'holds a quota reservation'} in ClusterQueue {cq_name}"
-                   + ("; its ClusterQueue is borrowing from the cohort on " + ", ".join(borrowed)
-                      if borrowed else "; within its ClusterQueue's nominal quota"))
-        if wl.condition_true("Evicted"):
-            notes.append("an eviction is in progress (Evicted=True); the quota is released when its pods stop")
-        return Explanation(summary, ADMITTED, None, None, "", verdict, holdings=holdings, notes=tuple(notes),
-                           fair_sharing=options.fair_sharing)
+        return _explain_admitted(cluster, snapshot, wl)
     if not wl.active:
-        summary = _summary(cluster, snapshot, wl, None)
-        return Explanation(summary, INACTIVE, None, None, "",
+        return Explanation(_summary(cluster, snapshot, wl, None), INACTIVE, None, None, "",
                            "deactivated (spec.active: false): Kueue does not queue it until it is reactivated",
-                           fair_sharing=options.fair_sharing)
-
-    blocker, cq_name, inactive = queue_blocker(cluster, snapshot, wl)
-    summary = _summary(cluster, snapshot, wl, cq_name)
+                           fair_sharing=snapshot.options.fair_sharing)
+    checked = queue_blocker(cluster, snapshot, wl)
+    summary = _summary(cluster, snapshot, wl, checked.cluster_queue)
+    blocker, notes = checked.blocker, []
     if blocker is None:
-        cq = snapshot.cluster_queues[cq_name]
-        blocker, note = namespace_check(cluster, cq, wl)
-        if note:
-            notes.append(note)
+        namespace = namespace_check(cluster, snapshot.cluster_queues[checked.cluster_queue], wl)
+        blocker = namespace.blocker
+        if namespace.note:
+            notes.append(namespace.note)
     if blocker is not None:
-        changes = (Change("config", blocker.fix, verified=False),) if blocker.fix else ()
-        return Explanation(summary, PENDING, blocker.reason, _condition_reason(blocker.reason, options),
-                           blocker.message, blocker.detail, blocker=blocker, cluster_queue_inactive=inactive,
-                           changes=changes, notes=tuple(notes), fair_sharing=options.fair_sharing)
+        return _explain_blocked(summary, blocker, checked.inactive, notes, snapshot.options)
+    cq = snapshot.cluster_queues[checked.cluster_queue]
+    return _explain_nominated(cluster, snapshot, wl, cq, summary, notes, top=top, counterfactual=counterfactual,
+                              queues=queues)
 
-    cq = snapshot.cluster_queues[cq_name]
+
+def _explain_finished(cluster: KueueCluster, snapshot: Snapshot, wl: Workload) -> Explanation:
+    summary = _summary(cluster, snapshot, wl, wl.admission.cluster_queue if wl.admission else None)
+    return Explanation(summary, FINISHED, None, None, "", "finished: it holds no quota",
+                       fair_sharing=snapshot.options.fair_sharing)
+
+
+def _explain_admitted(cluster: KueueCluster, snapshot: Snapshot, wl: Workload) -> Explanation:
+    """What an admitted workload holds, and whether its ClusterQueue borrows for it."""
+    notes: list[str] = []
+    cq_name = wl.admission.cluster_queue if wl.admission else None
+    cq = snapshot.cluster_queues.get(cq_name or "")
+    summary = _summary(cluster, snapshot, wl, cq_name)
+    holdings = _holdings(snapshot, cq, wl)
+    if cq is None:
+        notes.append(f"ClusterQueue {cq_name} is not in the input: Kueue's cache cannot account this workload")
+    borrowed = sorted({f"{h.resource} ({h.flavor})" for h in holdings if h.borrowing})
+    admitted = wl.condition_true("Admitted")
+    verdict = (f"{'admitted' if admitted else 'holds a quota reservation'} in ClusterQueue {cq_name}"
+               + ("; its ClusterQueue is borrowing from the cohort on " + ", ".join(borrowed)
+                  if borrowed else "; within its ClusterQueue's nominal quota"))
+    if wl.condition_true("Evicted"):
+        notes.append("an eviction is in progress (Evicted=True); the quota is released when its pods stop")
+    return Explanation(summary, ADMITTED, None, None, "", verdict, holdings=holdings, notes=tuple(notes),
+                       fair_sharing=snapshot.options.fair_sharing)
+
+
+def _explain_blocked(summary: WorkloadSummary, blocker: Blocker, inactive: InactiveReason | None, notes: list[str],
+                     options: EngineOptions) -> Explanation:
+    """A workload stopped by the queue or nomination checks, before any flavor assignment."""
+    changes = (Change("config", blocker.fix, verified=False),) if blocker.fix else ()
+    return Explanation(summary, PENDING, blocker.reason, condition_reason(blocker.reason, options),
+                       blocker.message, blocker.detail, blocker=blocker, cluster_queue_inactive=inactive,
+                       changes=changes, notes=tuple(notes), fair_sharing=options.fair_sharing)
+
+
+class _PendingVerdict(NamedTuple):
+    reason: str | None  # KEP-10852 reason (None: it fits)
+    message: str  # Kueue's condition message
+    verdict: str  # one line for humans
+
+
+def _explain_nominated(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, cq: ClusterQueueNode,
+                       summary: WorkloadSummary, notes: list[str], *, top: int, counterfactual: bool,
+                       queues: QueueIndex | None) -> Explanation:
+    """A workload that gets to the flavor assignment: its assignment, victims, holders, changes."""
+    options = snapshot.options
     assigner = make_assigner(cluster, snapshot, wl, cq)
     init = initial_assignment(assigner)
     a = init.assignment
-    mode = a.representative_mode
-    message = a.message()
     kept_room = None
     if assigner.preset:
         kept_room = all(v <= cq_available(cq, fr) for fr, v in a.usage.items() if v)
         notes.append("it still carries status.admission, so Kueue takes that admission's flavors again without a "
                      "flavor scan or a preemption search; only the check at admission tells whether they have room")
-    if mode == Mode.Fit and kept_room is False:
-        reason, message = WAITING_FOR_QUOTA, MSG_NO_LONGER_FITS
-        verdict = ("waiting for quota: the flavors of its earlier admission have no room now, and Kueue neither "
-                   "tries other flavors nor preempts for it: each cycle it is skipped at admission")
-    elif mode == Mode.Fit:
-        reason = None
-        verdict = f"fits now: Kueue admits it to ClusterQueue {cq.name} when it reaches the head of its queue"
-        if a.borrows() or (kept_room and any(borrowing_with(cq, fr, v) for fr, v in a.usage.items() if v)):
-            verdict += f" (borrowing from cohort {cq.parent.name})" if cq.parent else ""
-    elif mode == Mode.Preempt and init.targets:
-        reason = WAITING_FOR_PREEMPTED_WORKLOADS
-        message = f"{message}. Pending the preemption of {len(init.targets)} workload(s)"
-        verdict = f"needs preemption: Kueue would evict {len(init.targets)} workload(s) to make room"
-    elif mode == Mode.Preempt:
-        reason = WAITING_FOR_QUOTA
-        verdict = "waiting for quota: it would fit after preemption, but nothing can be preempted"
-    else:
-        reason = a.no_fit_reason or WAITING_FOR_QUOTA
-        verdict = {"ExceedsMaxQuota": "can never fit as configured: the request exceeds the maximum capacity",
-                   "NoMatchingFlavor": "no flavor of the ClusterQueue matches the workload",
-                   }.get(reason, "waiting for quota: not enough unused quota, and preemption cannot help")
+    reason, message, verdict = _pending_verdict(cq, init, kept_room)
     if init.partial:
         counts = ", ".join(f"{ps.name}={ps.count}" for ps in a.pod_sets)
         verdict = f"partial admission: the full size does not fit, so Kueue reduces the pod counts ({counts}); " + verdict
         notes.append(f"partial admission: the full size does not fit; Kueue reduces the pod counts to {counts}")
     short = _short_frs(init.full if init.partial else a)
     holders = _holders(snapshot, cq, short, top) if short else ()
-    tree = tuple(cq_quota_views(cq, short))
     ahead = tuple(w.key for w in (queues.ahead(wl) if queues is not None else ahead_in_queue(cluster, wl, options)))
     if ahead:
-        strategy = cq.spec.queueing_strategy
-        notes.append(f"{len(ahead)} pending workload(s) of ClusterQueue {cq.name} come before it in the queue "
-                     f"(higher priority or queued earlier; {strategy}): Kueue looks at one head per ClusterQueue per "
-                     "scheduling cycle" + (", and a StrictFIFO head that does not fit blocks the ones behind it"
-                                           if strategy == "StrictFIFO" else ""))
+        notes.append(_ahead_note(cq, len(ahead)))
     changes: tuple[Change, ...] = ()
     if counterfactual and init.full.representative_mode != Mode.Fit:
         changes = tuple(find_changes(assigner, init))
     return Explanation(
-        summary, PENDING, reason, _condition_reason(reason, options), message, verdict,
+        summary, PENDING, reason, condition_reason(reason, options), message, verdict,
         assignment=a, initial=init, full_assignment=init.full if init.partial else None,
         preemption=_preemption_verdict(cq, init, options, assigner, kept_room), holders=holders, changes=changes,
-        quota_tree=tree, ahead=ahead, notes=tuple(notes), fair_sharing=options.fair_sharing,
+        quota_tree=tuple(cq_quota_views(cq, short)), ahead=ahead, notes=tuple(notes),
+        fair_sharing=options.fair_sharing,
     )
+
+
+def _pending_verdict(cq: ClusterQueueNode, init: InitialAssignment, kept_room: bool | None) -> _PendingVerdict:
+    """Kueue's reason and message for the assignment's mode, and our one-line verdict."""
+    a = init.assignment
+    mode = a.representative_mode
+    message = a.message()
+    if mode == Mode.Fit and kept_room is False:
+        return _PendingVerdict(WAITING_FOR_QUOTA, MSG_NO_LONGER_FITS,
+                               "waiting for quota: the flavors of its earlier admission have no room now, and Kueue "
+                               "neither tries other flavors nor preempts for it: each cycle it is skipped at admission")
+    if mode == Mode.Fit:
+        verdict = f"fits now: Kueue admits it to ClusterQueue {cq.name} when it reaches the head of its queue"
+        if a.borrows() or (kept_room and any(borrowing_with(cq, fr, v) for fr, v in a.usage.items() if v)):
+            verdict += f" (borrowing from cohort {cq.parent.name})" if cq.parent else ""
+        return _PendingVerdict(None, message, verdict)
+    if mode == Mode.Preempt and init.targets:
+        n = len(init.targets)
+        return _PendingVerdict(WAITING_FOR_PREEMPTED_WORKLOADS, f"{message}. Pending the preemption of {n} workload(s)",
+                               f"needs preemption: Kueue would evict {n} workload(s) to make room")
+    if mode == Mode.Preempt:
+        return _PendingVerdict(WAITING_FOR_QUOTA, message,
+                               "waiting for quota: it would fit after preemption, but nothing can be preempted")
+    reason = a.no_fit_reason or WAITING_FOR_QUOTA
+    verdict = {"ExceedsMaxQuota": "can never fit as configured: the request exceeds the maximum capacity",
+               "NoMatchingFlavor": "no flavor of the ClusterQueue matches the workload",
+               }.get(reason, "waiting for quota: not enough unused quota, and preemption cannot help")
+    return _PendingVerdict(reason, message, verdict)
+
+
+def _ahead_note(cq: ClusterQueueNode, ahead: int) -> str:
+    strategy = cq.spec.queueing_strategy
+    return (f"{ahead} pending workload(s) of ClusterQueue {cq.name} come before it in the queue "
+            f"(higher priority or queued earlier; {strategy}): Kueue looks at one head per ClusterQueue per "
+            "scheduling cycle" + (", and a StrictFIFO head that does not fit blocks the ones behind it"
+                                  if strategy == "StrictFIFO" else ""))
 
 
 @dataclass(frozen=True)
@@ -582,10 +474,6 @@ def _row(ps_name: str, c: QuotaCheck, chosen: bool) -> QuotaRow:
     return QuotaRow(ps_name, c.resource, c.flavor, c.request, c.previous, c.nominal, c.borrowing_limit, c.usage,
                     max(0, c.available - free_nominal), c.available, c.potential_available, c.mode.label, c.borrow,
                     c.reason, chosen)
-
-
-def fmt(resource: str, v: int | None) -> str:
-    return "-" if v is None else format_amount(resource, v)
 
 
 def cq_quota_views(cq: ClusterQueueNode, frs) -> list[QuotaView]:

@@ -316,7 +316,7 @@ def ranked_heads(cluster, snapshot: Snapshot) -> tuple[RankedHead, ...]:
     in the order the tournament hands them out when none of them changes the usage (i.e. the
     ranking at the start of a cycle; ``schedule`` adds each admission before the next pop)."""
     from quotactl.kueue.assign import initial_assignment
-    from quotactl.kueue.explain import make_assigner
+    from quotactl.kueue.nomination import make_assigner
     from quotactl.kueue.queueing import cluster_queue_of, queue_order_key
 
     heads: dict[str, tuple] = {}

@@ -9,8 +9,12 @@ from rich.table import Table
 from rich.text import Text
 
 from quotactl.kueue.amounts import format_amount
-from quotactl.kueue.explain import ADMITTED, PENDING, Explanation, fmt, quota_rows
+from quotactl.kueue.explain import ADMITTED, PENDING, Explanation, quota_rows
 from quotactl.report.console import render_to_text, sectioned
+
+def fmt(resource: str, v: int | None) -> str:
+    return "-" if v is None else format_amount(resource, v)
+
 
 _VERDICT_STYLE = {"Fit": "green", "Reclaim": "yellow", "Preempt": "yellow", "NoCandidates": "red", "NoFit": "red"}
 _MODE_STYLE = {"Fit": "bold green", "Preempt": "bold yellow", "NoFit": "bold red"}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from quotactl.kueue.amounts import format_amount
-from quotactl.kueue.preemption.decision import PreemptDecision, Step
+from quotactl.kueue.preempt_decision import PreemptDecision, Step
 
 SCHEMA_VERSION = 1
 

@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from quotactl.kueue.amounts import format_amount
-from quotactl.kueue.preemption.decision import PreemptDecision
+from quotactl.kueue.preempt_decision import PreemptDecision
 from quotactl.report.console import render_to_text, sectioned
 
 _ACTION_STYLE = {"removed": "yellow", "kept": "bold red", "put-back": "green", "skipped": "dim",

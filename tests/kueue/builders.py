@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 
-from quotactl.kueue.explain import make_assigner
+from quotactl.kueue.nomination import make_assigner
 from quotactl.kueue.options import engine_options
 from quotactl.kueue.quota import build_snapshot
 from quotactl.load.document import Document, ObjectRef

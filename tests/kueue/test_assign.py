@@ -220,7 +220,8 @@ def test_admission_requests_follow_the_admission_counts():
 ])
 def test_explain_says_whether_kept_flavors_have_room(hog, reason, verdict):
     """explain follows Kueue: kept flavors are Fit at nomination, the admission check decides."""
-    from quotactl.kueue.explain import MSG_NO_LONGER_FITS, explain_workload
+    from quotactl.kueue.explain import explain_workload
+    from quotactl.kueue.reasons import MSG_NO_LONGER_FITS
     from tests.kueue.builders import snapshot_of
 
     dicts = example3()[:-1] + [admitted("hog", "lender", {SPOT: hog}),

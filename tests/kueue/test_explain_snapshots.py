@@ -9,7 +9,8 @@ import json
 import jsonschema
 import pytest
 
-from quotactl.kueue.explain import explain_workload, find_workload, pending_workloads
+from quotactl.kueue.explain import explain_workload
+from quotactl.kueue.lookup import find_workload, pending_workloads
 from quotactl.kueue.options import admission_check_states, engine_options
 from quotactl.kueue.quota import build_snapshot
 from quotactl.load.objects import load

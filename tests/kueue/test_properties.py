@@ -18,7 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from quotactl.kueue.assign import Mode, initial_assignment
-from quotactl.kueue.explain import explain_workload, make_assigner
+from quotactl.kueue.explain import explain_workload
+from quotactl.kueue.nomination import make_assigner
 from quotactl.kueue.options import engine_options
 from quotactl.kueue.quota import (
     ClusterQueueNode,

@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from quotactl.kueue.explain import explain_workload, find_workload
+from quotactl.kueue.explain import explain_workload
+from quotactl.kueue.lookup import find_workload
 from quotactl.kueue.options import engine_options
 from quotactl.kueue.quota import build_snapshot
 from quotactl.kueue.scope import scoped_cluster, tree_cluster_queues

@@ -1,11 +1,11 @@
-"""``preemption.decision``: the preempt report model on kueue-scheduling.md's worked examples
+"""``preempt_decision``: the preempt report model on kueue-scheduling.md's worked examples
 (§6.9–§6.11, §7.1, §8.7), every rule that can stop preemption, and the traced search."""
 
 from __future__ import annotations
 
 import pytest
 
-from quotactl.kueue.preemption.decision import decide
+from quotactl.kueue.preempt_decision import decide
 from tests.kueue.builders import admitted, cohort, configuration, cq, flavor, pending, snapshot_of
 from tests.kueue.test_preemption import example4, example7, example10
 

@@ -11,7 +11,7 @@ import pytest
 
 from quotactl.kueue.fairshare import ranked_heads, share_tree
 from quotactl.kueue.options import admission_check_states, engine_options
-from quotactl.kueue.preemption.decision import decide
+from quotactl.kueue.preempt_decision import decide
 from quotactl.kueue.quota import build_snapshot
 from quotactl.load.objects import load
 from quotactl.model.kueue import build_cluster

@@ -6,6 +6,4 @@
     fairsharing  fair-sharing candidates, target ordering by dominant resource share, strategies
     targets      get_targets(): the victim search for a whole assignment (optionally traced)
     oracle       simulate_preemption(): the flavor assigner's per-fr question
-    decision     decide(): the model behind ``quotactl preempt`` (victims, every candidate step,
-                 exclusions, resulting usage, the rule that blocks preemption)
 """

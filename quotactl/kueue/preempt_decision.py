@@ -15,15 +15,8 @@ from dataclasses import dataclass, replace
 
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.assign import EXCEEDS_MAX_QUOTA, NO_MATCHING_FLAVOR, Assignment, Mode, initial_assignment
-from quotactl.kueue.explain import (
-    ADMITTED,
-    PENDING,
-    WAITING_FOR_PREEMPTED_WORKLOADS,
-    WAITING_FOR_QUOTA,
-    Explanation,
-    explain_workload,
-    make_assigner,
-)
+from quotactl.kueue.explain import ADMITTED, PENDING, Explanation, explain_workload
+from quotactl.kueue.nomination import make_assigner
 from quotactl.kueue.preemption.common import HUMAN_READABLE_REASONS, NEVER, Target, TraceEvent
 from quotactl.kueue.preemption.fairsharing import share_value
 from quotactl.kueue.preemption.targets import get_targets
@@ -37,6 +30,7 @@ from quotactl.kueue.quota import (
     cq_path,
     dominant_resource_share,
 )
+from quotactl.kueue.reasons import WAITING_FOR_PREEMPTED_WORKLOADS, WAITING_FOR_QUOTA
 from quotactl.model.kueue import KueueCluster, Workload
 
 JOB_UID_LABEL = "kueue.x-k8s.io/job-uid"
