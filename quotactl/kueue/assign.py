@@ -26,7 +26,7 @@ from quotactl.kueue.preemption.common import PreemptionPossibility, Preemptor, T
 from quotactl.kueue.preemption.oracle import OracleResult, simulate_preemption
 from quotactl.kueue.preemption.targets import get_targets, searched_targets
 from quotactl.kueue.quota import (
-    _ZERO_QUOTA,
+    ZERO_QUOTA,
     ClusterQueueNode,
     ResourceGroupView,
     Snapshot,
@@ -375,6 +375,14 @@ class FlavorAssigner:
         # as they are, with mode Fit, no quota check and no borrowing.
         self.preset = preset or {}
 
+    def on_snapshot(self, snapshot: Snapshot) -> FlavorAssigner:
+        """The same nomination against another view of the cluster (a what-if snapshot), with
+        Kueue's own preemption oracle on that view."""
+        twin = FlavorAssigner(snapshot, snapshot.cluster_queues[self.cq.name], self.preemptor, self.pod_sets,
+                              self.requests, preset=self.preset)
+        twin.pinned = dict(self.pinned)
+        return twin
+
     def _pinned_flavor(self, rg: ResourceGroupView, pod_set: PodSet) -> str | None:
         for r in rg.covered_resources:
             f = self.pinned.get((pod_set.name, r)) or self.pinned.get((None, r))
@@ -391,7 +399,7 @@ class FlavorAssigner:
     def fits_resource_quota(self, fr: tuple, assumed: int, request: int) -> QuotaCheck:
         cq = self.cq
         flavor, res = fr
-        q = cq.quotas.get(fr) or _ZERO_QUOTA
+        q = cq.quotas.get(fr) or ZERO_QUOTA
         avail = cq_available(cq, fr)
         max_cap = potential_available(cq, fr)
         val = assumed + request

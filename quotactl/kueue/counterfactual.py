@@ -14,10 +14,12 @@ from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.assign import Assignment, FlavorAssigner, InitialAssignment, Mode
 from quotactl.kueue.quota import (
     ClusterQueueNode,
+    QuotaChanges,
     QuotaNode,
-    QuotaOverride,
     ResourceQuota,
+    Snapshot,
     cq_available,
+    with_quotas,
 )
 
 MAX_ROUNDS = 4
@@ -92,8 +94,8 @@ def _fits_fr(cq: ClusterQueueNode, fr: tuple, value: int) -> bool:
     return value <= cq_available(cq, fr)
 
 
-def _min_quota_change(cq: ClusterQueueNode, node: QuotaNode, fr: tuple, value: int, field: str,
-                      overrides: dict) -> int | None:
+def _min_quota_change(snapshot: Snapshot, cq: ClusterQueueNode, node: QuotaNode, fr: tuple, value: int,
+                      field: str, overrides: QuotaChanges) -> int | None:
     """Smallest new value of ``field`` (nominal / borrowing_limit) on ``node`` so that ``value``
     of ``fr`` fits the ClusterQueue's available quota, with ``overrides`` already applied."""
     base = overrides.get((node, fr)) or node.quotas.get(fr) or ResourceQuota(0)
@@ -103,21 +105,20 @@ def _min_quota_change(cq: ClusterQueueNode, node: QuotaNode, fr: tuple, value: i
 
     def ok(x: int) -> bool:
         rq = ResourceQuota(**{**base.__dict__, field: x})
-        with QuotaOverride({**overrides, (node, fr): rq}):
-            return _fits_fr(cq, fr, value)
+        view = with_quotas(snapshot, {**overrides, (node, fr): rq})
+        return _fits_fr(view.cluster_queues[cq.name], fr, value)
 
     return _search(current, hi, ok)
 
 
-def _assign_with(assigner: FlavorAssigner, overrides: dict) -> Assignment:
-    with QuotaOverride(overrides):
-        return assigner.assign()
+def _assign_with(assigner: FlavorAssigner, overrides: QuotaChanges) -> Assignment:
+    return assigner.on_snapshot(with_quotas(assigner.snapshot, overrides)).assign()
 
 
-def _quota_plan(assigner: FlavorAssigner, start: Assignment, node_for, field: str) -> tuple[dict, bool]:
+def _quota_plan(assigner: FlavorAssigner, start: Assignment, node_for, field: str) -> tuple[QuotaChanges, bool]:
     """Grow ``field`` on ``node_for(cq)`` fr by fr until the assignment fits (or rounds run out)."""
     cq = assigner.cq
-    overrides: dict = {}
+    overrides: QuotaChanges = {}
     a = start
     for _ in range(MAX_ROUNDS):
         targets = _targets(a, cq)
@@ -128,7 +129,7 @@ def _quota_plan(assigner: FlavorAssigner, start: Assignment, node_for, field: st
             node = node_for(cq, fr)
             if node is None:
                 continue
-            x = _min_quota_change(cq, node, fr, value, field, overrides)
+            x = _min_quota_change(assigner.snapshot, cq, node, fr, value, field, overrides)
             if x is None:
                 continue
             base = overrides.get((node, fr)) or node.quotas.get(fr) or ResourceQuota(0)
@@ -144,7 +145,7 @@ def _quota_plan(assigner: FlavorAssigner, start: Assignment, node_for, field: st
     return overrides, False
 
 
-def _describe(overrides: dict, field: str, kind: str, verified: bool) -> list[Change]:
+def _describe(overrides: QuotaChanges, field: str, kind: str, verified: bool) -> list[Change]:
     """One change for the whole plan (all its adjustments are needed together)."""
     if not overrides:
         return []
