@@ -11,13 +11,19 @@ rule that decided it.  Nothing here re-implements a Kueue rule: the victims are 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.assign import EXCEEDS_MAX_QUOTA, NO_MATCHING_FLAVOR, Assignment, Mode, initial_assignment
 from quotactl.kueue.explain import ADMITTED, PENDING, Explanation, explain_workload
 from quotactl.kueue.nomination import make_assigner
-from quotactl.kueue.preemption.common import HUMAN_READABLE_REASONS, NEVER, Target, TraceEvent
+from quotactl.kueue.preemption.common import (
+    HUMAN_READABLE_REASONS,
+    NEVER,
+    Shortfall,
+    Target,
+    TraceEvent,
+)
 from quotactl.kueue.preemption.fairsharing import share_value
 from quotactl.kueue.preemption.targets import get_targets
 from quotactl.kueue.quota import (
@@ -97,15 +103,6 @@ class Step:
     target_share: float | None = None
     target_share_after: float | None = None
     strategy: str | None = None
-
-
-@dataclass(frozen=True)
-class Shortfall:
-    flavor: str
-    resource: str
-    request: int
-    available: int
-    nominal_headroom: int  # nominal - usage of the preemptor's ClusterQueue
 
 
 @dataclass(frozen=True)
@@ -236,21 +233,21 @@ def _steps_and_attempts(trace: list[TraceEvent], snapshot: Snapshot, fair: bool
             excluded.setdefault(ev.detail, []).append(ev.workload)
             continue
         if ev.kind == "attempt":
-            allow = ev.get("allow_borrowing")
+            allow = ev.allow_borrowing
             started = True
             continue
         if ev.kind == "fits":
             continue  # the add-back steps follow; the attempt closes at the end
         if ev.kind == "exhausted":
-            short = tuple(Shortfall(f, r, need, avail, head) for (f, r), (need, avail, head) in ev.get("shortfall", ()))
-            close(False, short)
+            close(False, ev.shortfall)
             continue
         if not started:
             continue
         wl = snapshot.workload(ev.workload) if ev.workload else None
+        # A ShareCheck's fields are the Step's share fields, by name.
+        shares = asdict(ev.shares) if ev.shares is not None else {}
         steps.append(Step(ev.kind, ev.workload or "", ev.cluster_queue or "", wl.priority if wl else 0,
-                          _iso(wl) if wl else None, ev.detail, ev.get("reason"), ev.get("preemptor_share"),
-                          ev.get("target_share"), ev.get("target_share_after"), ev.get("strategy")))
+                          _iso(wl) if wl else None, ev.detail, ev.reason, **shares))
     if steps or (started and not attempts and any(e.kind == "fits" for e in trace)):
         close(True)
     exclusions = tuple(Exclusion(why, tuple(sorted(set(wls)))) for why, wls in

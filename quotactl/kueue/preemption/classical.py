@@ -598,6 +598,6 @@ def classical_preemptions(ctx: PreemptionCtx) -> list[Target]:
                 return targets
         if tracing:
             ctx.record("exhausted", None, "no more candidates", allow_borrowing=allow_borrowing,
-                       shortfall=tuple(sorted(shortfall(ctx, allow_borrowing).items())))
+                       shortfall=shortfall(ctx, allow_borrowing))
         restore_snapshot(snap, targets)
     return []

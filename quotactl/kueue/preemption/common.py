@@ -87,12 +87,35 @@ class PreemptionCtx:
     # (advantage, same ClusterQueue) -> candidate scan parameters (classical._scan_params)
     scan_cache: dict = field(default_factory=dict, repr=False, compare=False)
 
-    def record(self, kind: str, wl: AdmittedWorkload | None = None, detail: str = "", **data) -> None:
+    def record(self, kind: str, wl: AdmittedWorkload | None = None, detail: str = "", *, reason: str | None = None,
+               allow_borrowing: bool | None = None, shares: ShareCheck | None = None,
+               shortfall: tuple[Shortfall, ...] = ()) -> None:
         """Note one step of the search (no-op unless tracing: the scheduler path pays nothing)."""
         if self.trace is not None:
             self.trace.append(TraceEvent(kind, wl.key if wl is not None else None,
                                          wl.cluster_queue if wl is not None else None, detail,
-                                         tuple(sorted(data.items()))))
+                                         reason, allow_borrowing, shares, shortfall))
+
+
+@dataclass(frozen=True)
+class ShareCheck:
+    """The fair-sharing strategy a candidate was tested with, and the shares it compared."""
+
+    strategy: str
+    preemptor_share: float | None  # None = +Inf
+    target_share: float | None
+    target_share_after: float | None = None  # the target ClusterQueue's share without the candidate
+
+
+@dataclass(frozen=True)
+class Shortfall:
+    """A flavor-resource of the request that still does not fit at the end of a run."""
+
+    flavor: str
+    resource: str
+    request: int
+    available: int
+    nominal_headroom: int  # nominal - usage of the preemptor's ClusterQueue
 
 
 @dataclass(frozen=True)
@@ -102,17 +125,17 @@ class TraceEvent:
     kind: ``attempt`` (a classical run starts; data allow_borrowing), ``excluded`` (never a
     candidate), ``skipped`` (a candidate the run passed over), ``removed`` (taken out of the
     snapshot), ``deferred`` (S2-a rejected it; kept for S2-b), ``rejected`` (S2-b rejected it),
-    ``put-back`` / ``kept`` (the add-back pass), ``fits`` / ``exhausted`` (end of a run; data
+    ``put-back`` / ``kept`` (the add-back pass), ``fits`` / ``exhausted`` (end of a run, with the
     shortfall per fr)."""
 
     kind: str
     workload: str | None
     cluster_queue: str | None
     detail: str
-    data: tuple = ()
-
-    def get(self, key: str, default=None):
-        return dict(self.data).get(key, default)
+    reason: str | None = None  # the Preempted reason (removed / kept)
+    allow_borrowing: bool | None = None  # attempt / fits / exhausted
+    shares: ShareCheck | None = None  # fair-sharing steps
+    shortfall: tuple[Shortfall, ...] = ()  # exhausted
 
 
 def satisfies_preemption_policy(preemptor: Preemptor, candidate: AdmittedWorkload, policy: str) -> bool:
@@ -177,17 +200,16 @@ def fill_back_workloads(ctx: PreemptionCtx, targets: list[Target], allow_borrowi
     return targets
 
 
-def shortfall(ctx: PreemptionCtx, allow_borrowing: bool) -> dict:
-    """Per fr of the request that still does not fit: (request, available, nominal headroom).
-    For reports only (called at the end of a run that found no fitting set)."""
+def shortfall(ctx: PreemptionCtx, allow_borrowing: bool) -> tuple[Shortfall, ...]:
+    """The frs of the request that still do not fit, by flavor and resource.  For reports only
+    (called at the end of a run that found no fitting set)."""
     cq = ctx.cq
-    out = {}
-    for fr, v in ctx.workload_usage.items():
+    out = []
+    for fr, v in sorted(ctx.workload_usage.items()):
         avail = cq_available(cq, fr)
-        headroom = cq.nominal(fr) - cq.usage.get(fr, 0)
         if v > avail or (not allow_borrowing and borrowing_with(cq, fr, v)):
-            out[fr] = (v, avail, headroom)
-    return out
+            out.append(Shortfall(fr[0], fr[1], v, avail, cq.nominal(fr) - cq.usage.get(fr, 0)))
+    return tuple(out)
 
 
 def restore_snapshot(snapshot: Snapshot, targets: list[Target]) -> None:

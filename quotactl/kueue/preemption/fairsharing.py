@@ -20,6 +20,7 @@ from quotactl.kueue.preemption.common import (
     IN_COHORT_RECLAMATION,
     NEVER,
     PreemptionCtx,
+    ShareCheck,
     Target,
     candidates_ordering_key,
     fill_back_workloads,
@@ -341,23 +342,22 @@ def fair_preemptions(ctx: PreemptionCtx, strategies: tuple[str, ...]) -> list[Ta
                 while t.has_workload():
                     wl = t.pop_workload()
                     ctx.record("deferred", wl, f"{name}: the preemptor's share is +Inf (weight 0, borrowing) and can "
-                               "never be at or below a finite share", strategy=name,
-                               preemptor_share=share_value(p_new), target_share=share_value(t_old))
+                               "never be at or below a finite share",
+                               shares=ShareCheck(name, share_value(p_new), share_value(t_old)))
                     retry.append(wl)
                 continue
             while t.has_workload():
                 wl = t.pop_workload()
                 t_new = t.share_after_removal(wl)
-                data = dict(strategy=name, preemptor_share=share_value(p_new), target_share=share_value(t_old),
-                            target_share_after=share_value(t_new))
+                shares = ShareCheck(name, share_value(p_new), share_value(t_old), share_value(t_new))
                 if strategy(p_new, t_old, t_new):
                     snap.remove_workload(wl)
                     ctx.record("removed", wl, _strategy_text(name, p_new, t_old, t_new, True),
-                               reason=IN_COHORT_FAIR_SHARING, **data)
+                               reason=IN_COHORT_FAIR_SHARING, shares=shares)
                     if take(Target(wl, IN_COHORT_FAIR_SHARING)):
                         return retry, True
                     break  # shares changed: pick the next ClusterQueue again
-                ctx.record("deferred", wl, _strategy_text(name, p_new, t_old, t_new, False), **data)
+                ctx.record("deferred", wl, _strategy_text(name, p_new, t_old, t_new, False), shares=shares)
                 retry.append(wl)
         return retry, False
 
@@ -367,16 +367,15 @@ def fair_preemptions(ctx: PreemptionCtx, strategies: tuple[str, ...]) -> list[Ta
             p_new, t_old = t.compute_shares()
             passed = less_than_initial_share(p_new, t_old)
             wl = t.pop_workload()
-            data = dict(strategy=LESS_THAN_INITIAL_SHARE, preemptor_share=share_value(p_new),
-                        target_share=share_value(t_old))
+            shares = ShareCheck(LESS_THAN_INITIAL_SHARE, share_value(p_new), share_value(t_old))
             text = _strategy_text(LESS_THAN_INITIAL_SHARE, p_new, t_old, None, passed)
             if passed:
                 snap.remove_workload(wl)
-                ctx.record("removed", wl, text, reason=IN_COHORT_FAIR_SHARING, **data)
+                ctx.record("removed", wl, text, reason=IN_COHORT_FAIR_SHARING, shares=shares)
                 if take(Target(wl, IN_COHORT_FAIR_SHARING)):
                     return True
             else:
-                ctx.record("rejected", wl, text, **data)
+                ctx.record("rejected", wl, text, shares=shares)
             ordering.drop_queue(t)  # S2-b applies at most once per ClusterQueue
         return False
 
@@ -393,7 +392,7 @@ def fair_preemptions(ctx: PreemptionCtx, strategies: tuple[str, ...]) -> list[Ta
     if not fits:
         if ctx.trace is not None:
             ctx.record("exhausted", None, "no more candidates pass the fair-sharing strategies", allow_borrowing=True,
-                       shortfall=tuple(sorted(shortfall(ctx, True).items())))
+                       shortfall=shortfall(ctx, True))
         restore_snapshot(snap, targets)
         return []
     ctx.record("fits", None, "the workload fits", allow_borrowing=True)
