@@ -356,7 +356,8 @@ class FlavorAssigner:
 
     def __init__(self, snapshot: Snapshot, cq: ClusterQueueNode, preemptor: Preemptor,
                  pod_sets: tuple[PodSet, ...], requests: tuple[PodSetRequest, ...],
-                 oracle: OracleFn | None = None, preset: dict[str, dict[str, str]] | None = None):
+                 oracle: OracleFn | None = None, preset: dict[str, dict[str, str]] | None = None,
+                 scan_start: dict[tuple[str, int], int] | None = None):
         self.snapshot = snapshot
         self.cq = cq
         self.preemptor = preemptor
@@ -374,12 +375,15 @@ class FlavorAssigner:
         # pod set -> {resource: flavor} already on the workload (``workload.nomination_requests``): taken
         # as they are, with mode Fit, no quota check and no borrowing.
         self.preset = preset or {}
+        # (pod set, resource group index) -> the flavor index its scan resumes at (Kueue's scan
+        # progress across cycles, ``NextFlavorToTryForPodSetResource``).  Empty = scan from the first.
+        self.scan_start = scan_start or {}
 
     def on_snapshot(self, snapshot: Snapshot) -> FlavorAssigner:
         """The same nomination against another view of the cluster (a what-if snapshot), with
         Kueue's own preemption oracle on that view."""
         twin = FlavorAssigner(snapshot, snapshot.cluster_queues[self.cq.name], self.preemptor, self.pod_sets,
-                              self.requests, preset=self.preset)
+                              self.requests, preset=self.preset, scan_start=self.scan_start)
         twin.pinned = dict(self.pinned)
         return twin
 
@@ -429,7 +433,20 @@ class FlavorAssigner:
     # -- one resource group of a pod set -------------------------------------------------
     def find_flavor(self, rg_index: int, rg: ResourceGroupView, pod_set: PodSet, requests: dict[str, int],
                     assigned: dict) -> tuple[dict[str, FlavorAssignment], _GroupStatus | None, list[FlavorAttempt]]:
-        """``findFlavorForPodSets``: scan the group's flavors; returns (assignments, status, attempts)."""
+        """``findFlavorForPodSets``: scan the group's flavors from where the last scan stopped
+        (``scan_start``); returns (assignments, status, attempts), tried indices absolute."""
+        start = self.scan_start.get((pod_set.name, rg_index), 0) if self.scan_start else 0
+        if start <= 0 or start >= len(rg.flavors):
+            return self._scan_flavors(rg_index, rg, pod_set, requests, assigned)
+        rest = ResourceGroupView(rg.covered_resources, tuple(rg.flavors[start:]))
+        flavors, status, attempts = self._scan_flavors(rg_index, rest, pod_set, requests, assigned)
+        flavors = {r: (fa._replace(tried_flavor_idx=fa.tried_flavor_idx + start) if fa.tried_flavor_idx != -1 else fa)
+                   for r, fa in flavors.items()}
+        return flavors, status, attempts
+
+    def _scan_flavors(self, rg_index: int, rg: ResourceGroupView, pod_set: PodSet, requests: dict[str, int],
+                      assigned: dict) -> tuple[dict[str, FlavorAssignment], _GroupStatus | None, list[FlavorAttempt]]:
+        """Scan ``rg``'s flavors in order (the whole of ``findFlavorForPodSets`` but the resume point)."""
         ff = self.cq.flavor_fungibility
         fungibility = self.options.gates.enabled("FlavorFungibility")
         status = _GroupStatus()

@@ -23,6 +23,7 @@ import gc
 import math
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import NamedTuple
 from datetime import datetime, timedelta, timezone
 
 from quotactl.kueue.assign import Assignment, FlavorAssigner, Mode, initial_assignment
@@ -35,7 +36,7 @@ from quotactl.kueue.nomination import (
     queue_blocker,
 )
 from quotactl.kueue.options import EngineOptions
-from quotactl.kueue.preemption.common import Target
+from quotactl.kueue.preemption.common import Preemptor, Target
 from quotactl.kueue.priority import parse_time, workload_priority
 from quotactl.kueue.queueing import queue_order_key
 from quotactl.kueue.reasons import (
@@ -52,14 +53,13 @@ from quotactl.kueue.reasons import (
 )
 from quotactl.kueue.quota import (
     ClusterQueueNode,
-    ResourceGroupView,
     Snapshot,
     UsageOverlay,
     borrowing,
     build_snapshot,
     cq_available,
 )
-from quotactl.kueue.workload import AdmittedWorkload, nomination_requests, pod_set_requests
+from quotactl.kueue.workload import AdmittedWorkload, PodSetRequest, nomination_requests, pod_set_requests
 from quotactl.model.kueue import KueueCluster, Workload
 from quotactl.model.quantity import Quantity
 
@@ -77,24 +77,6 @@ NOT_NOMINATED = "NotNominated"  # namespace selector, admission checks
 # (observed on every kueue-fix-schedule case whose first cycle parks heads).
 STARTUP_REQUEUE_AFTER_CYCLE = 1
 DEFAULT_START = datetime(2026, 3, 2, 9, 0, 0, tzinfo=timezone.utc)
-
-
-def _resume_scan(assigner, start: dict) -> None:
-    """Make ``assigner`` start each (pod set, resource group) flavor scan at ``start``'s index
-    (Kueue's scan progress across cycles, spec section 5.6); tried indices stay absolute."""
-    orig = assigner.find_flavor
-
-    def find_flavor(rg_index, rg, pod_set, requests, assigned):
-        s = start.get((pod_set.name, rg_index), 0)
-        if s <= 0 or s >= len(rg.flavors):
-            return orig(rg_index, rg, pod_set, requests, assigned)
-        view = ResourceGroupView(rg.covered_resources, tuple(rg.flavors[s:]))
-        flavors, status, attempts = orig(rg_index, view, pod_set, requests, assigned)
-        flavors = {r: (fa._replace(tried_flavor_idx=fa.tried_flavor_idx + s) if fa.tried_flavor_idx != -1 else fa)
-                   for r, fa in flavors.items()}
-        return flavors, status, attempts
-
-    assigner.find_flavor = find_flavor
 
 
 # ----------------------------------------------------------------------------- results ---
@@ -280,6 +262,76 @@ class _Entry:
         return self.ts
 
 
+class _Precheck(NamedTuple):
+    """A check before nomination that failed (namespace selector, admission checks, requests
+    above limits): the entry's outcome fields."""
+
+    reason: str
+    message: str
+    drop_inadmissible: bool  # parked even under StrictFIFO
+    unmatched: bool  # namespace mismatch: stays parked when the queue is requeued
+
+
+class _Static(NamedTuple):
+    """What a nomination needs that never changes during the run (see ``Scheduler._static``)."""
+
+    priority: int
+    queue_order_timestamp: datetime
+    failed: _Precheck | None  # the first failing pre-check; then nothing below is needed
+    preemptor: Preemptor | None
+    requests: tuple[PodSetRequest, ...] | None
+    preset: dict | None  # flavors of an earlier admission (workload.nomination_requests)
+
+
+class _Nomination(NamedTuple):
+    """A cached nomination, reusable while its cohort tree and scan start are unchanged."""
+
+    made_on: tuple  # (cohort tree, the tree's version, scan start)
+    assignment: Assignment
+    targets: tuple[Target, ...]
+
+
+class _ScanProgress(NamedTuple):
+    """Where a workload's flavor scans stopped (Kueue's ``workload.Info.LastAssignment``)."""
+
+    cycle: int
+    evictions: int  # the ClusterQueue's eviction count at that cycle
+    last_tried: dict  # (pod set, resource group) -> the last flavor index tried, -1 = all tried
+
+
+class _Head(NamedTuple):
+    """A queue head popped for this cycle: its queue and its order key (the workload key last)."""
+
+    queue: _Queue
+    okey: tuple
+
+
+@dataclass
+class _CycleWork:
+    """What processing one cycle's entries claims and changes (shared by its steps)."""
+
+    number: int
+    now: datetime  # the cycle's clock (admission times)
+    claimed: dict[str, AdmittedWorkload] = field(default_factory=dict)  # victims taken by earlier entries
+    claimed_in_tree: dict[str, list[AdmittedWorkload]] = field(default_factory=dict)  # the same, by cohort tree
+    held: list[tuple[ClusterQueueNode, dict]] = field(default_factory=list)  # temporary usage (see hold)
+    admitted: list[Admission] = field(default_factory=list)
+    preempted: list[Preemption] = field(default_factory=list)
+
+    def hold(self, snapshot: Snapshot, cq: ClusterQueueNode, usage: dict) -> None:
+        """Charge usage for this cycle only (a preemptor's request, a reservation)."""
+        snapshot.add_usage(cq, usage)
+        self.held.append((cq, usage))
+
+    def release(self, snapshot: Snapshot) -> None:
+        for cq, usage in reversed(self.held):
+            snapshot.remove_usage(cq, usage)
+
+    def claim(self, victim: AdmittedWorkload, tree: str) -> None:
+        self.claimed[victim.key] = victim
+        self.claimed_in_tree.setdefault(tree, []).append(victim)
+
+
 class _Queue:
     """One ClusterQueue's pending workloads: the active heap (sorted list) and the inadmissible set."""
 
@@ -373,15 +425,14 @@ class Scheduler:
         self.okeys: dict[str, tuple] = {}
         self.shapes: dict[str, tuple] = {}
         self.versions: dict[str, int] = {}
-        self.nominations: dict[str, tuple] = {}
+        self.nominations: dict[str, _Nomination] = {}
         self.held: dict[str, tuple[int, frozenset]] = {}  # tree -> (version, see _held)
         self.held_pairs: dict[str, set] = {}  # ClusterQueue -> see _held_pairs
-        self.statics: dict[tuple, tuple] = {}  # (workload, ClusterQueue) -> see _static
+        self.statics: dict[tuple, _Static] = {}  # (workload, ClusterQueue) -> see _static
         self.settled: set[str] = set()  # trees no longer simulated (fixpoint or livelock found)
         self._live_cache: tuple[int, list[str], list[str]] | None = None  # see _live
-        # flavor scan progress (Kueue's workload.Info.LastAssignment): key -> (cycle, CQ eviction
-        # count at that cycle, {(pod set, resource group): last tried flavor index or -1})
-        self.scan: dict[str, tuple[int, int, dict]] = {}
+        # flavor scan progress (Kueue's workload.Info.LastAssignment)
+        self.scan: dict[str, _ScanProgress] = {}
         self.evictions: dict[str, int] = {}
         self.cycle_no = 0
         latest = _max_time(cluster)
@@ -435,7 +486,7 @@ class Scheduler:
             queues.append(q.state())
             pending.extend(k[-1] for k in q.active)
             pending.extend(q.inadmissible)
-        scan = tuple((k, tuple(sorted(self.scan[k][2].items()))) for k in sorted(k for k in pending if k in self.scan))
+        scan = tuple((k, tuple(sorted(self.scan[k].last_tried.items()))) for k in sorted(k for k in pending if k in self.scan))
         return self._held(tree), tuple(queues), scan
 
     def _held(self, tree: str) -> frozenset:
@@ -478,40 +529,42 @@ class Scheduler:
         return self._live_cache[1], self._live_cache[2]
 
     # -- one cycle -----------------------------------------------------------------------
-    def _static(self, wl: Workload, cq: ClusterQueueNode) -> tuple:
+    def _static(self, wl: Workload, cq: ClusterQueueNode) -> _Static:
         """What a nomination needs that depends only on the workload and its ClusterQueue (the
-        model does not change during the run): priority, queue timestamp, the first pre-check
-        that fails (outcome fields) or None, the preemptor and the pod set requests."""
+        model does not change during the run)."""
         k = (wl.key, cq.name)
         st = self.statics.get(k)
         if st is not None:
             return st
         pre = preemptor_for(self.cluster, self.snapshot, wl, cq.name)
-        pr, ts = pre.priority, pre.queue_order_timestamp
-        blocked = None
-        if admission_check_blocker(wl):
-            blocked = (PENDING_EVALUATION, MSG_FAILED_ADMISSION_CHECKS, False, False)
+        failed = self._failed_precheck(wl, cq)
+        if failed is not None:
+            st = _Static(pre.priority, pre.queue_order_timestamp, failed, None, None, None)
         else:
-            err = _requests_exceed_limits(wl)
-            if err is not None:
-                blocked = (MISCONFIGURED, err, True, False)
-            else:
-                blocker = namespace_check(self.cluster, cq, wl).blocker
-                if blocker is not None:
-                    blocked = (MISCONFIGURED, blocker.message, True, True)
-        if blocked is not None:
-            pre, reqs = None, (None, None)
-        else:
-            reqs = nomination_requests(wl, self.options)
-        st = self.statics[k] = (pr, ts, blocked, pre, *reqs)
+            requests, preset = nomination_requests(wl, self.options)
+            st = _Static(pre.priority, pre.queue_order_timestamp, None, pre, requests, preset)
+        self.statics[k] = st
         return st
 
+    def _failed_precheck(self, wl: Workload, cq: ClusterQueueNode) -> _Precheck | None:
+        """The first of the scheduler's checks before nomination that fails, if any."""
+        if admission_check_blocker(wl):
+            return _Precheck(PENDING_EVALUATION, MSG_FAILED_ADMISSION_CHECKS, False, False)
+        err = _requests_exceed_limits(wl)
+        if err is not None:
+            return _Precheck(MISCONFIGURED, err, True, False)
+        blocker = namespace_check(self.cluster, cq, wl).blocker
+        if blocker is not None:
+            return _Precheck(MISCONFIGURED, blocker.message, True, True)
+        return None
+
     def _nominate(self, wl: Workload, cq: ClusterQueueNode) -> _Entry:
-        pr, ts, blocked, preemptor, requests, preset = self._static(wl, cq)
-        e = _Entry(wl, cq, None, (), pr, ts, kept_flavors=preset or {})
-        if blocked is not None:
-            e.outcome, e.reason, e.message = NOT_NOMINATED, blocked[0], blocked[1]
-            e.drop_inadmissible, e.unmatched = blocked[2], blocked[3]
+        st = self._static(wl, cq)
+        e = _Entry(wl, cq, None, (), st.priority, st.queue_order_timestamp, kept_flavors=st.preset or {})
+        failed = st.failed
+        if failed is not None:
+            e.outcome, e.reason, e.message = NOT_NOMINATED, failed.reason, failed.message
+            e.drop_inadmissible, e.unmatched = failed.drop_inadmissible, failed.unmatched
             return e
         # The nomination reads only the cycle-start snapshot of the workload's cohort tree: reuse
         # it while nothing was admitted to or evicted from that tree.
@@ -519,17 +572,14 @@ class Scheduler:
         version = self.versions.get(tree, 0)
         start = self._scan_start(wl, cq)
         hit = self.nominations.get(wl.key)
-        if hit is not None and hit[0] == (tree, version, start):
-            e.assignment, e.targets = hit[1], hit[2]
+        if hit is not None and hit.made_on == (tree, version, start):
+            e.assignment, e.targets = hit.assignment, hit.targets
             return e
-        assigner = FlavorAssigner(self.snapshot, cq, preemptor, wl.pod_sets, requests, preset=preset)  # make_assigner
-        if start:
-            _resume_scan(assigner, dict(start))
+        assigner = FlavorAssigner(self.snapshot, cq, st.preemptor, wl.pod_sets, st.requests, preset=st.preset,
+                                  scan_start=dict(start))  # make_assigner, with the static parts cached
         init = initial_assignment(assigner)
-        if start:
-            del assigner.find_flavor  # break the assigner -> closure -> bound method cycle
         e.assignment, e.targets = init.assignment, tuple(init.targets)
-        self.nominations[wl.key] = ((tree, version, start), e.assignment, e.targets)
+        self.nominations[wl.key] = _Nomination((tree, version, start), e.assignment, e.targets)
         return e
 
     def _scan_start(self, wl: Workload, cq: ClusterQueueNode) -> tuple:
@@ -540,12 +590,11 @@ class Scheduler:
         st = self.scan.get(wl.key)
         if st is None or not self.options.gates.enabled("FlavorFungibility"):
             return ()
-        cycle, evictions, idx = st
         preserve = self.options.gates.enabled("FlavorFungibilityPreserveScanProgress")
-        if (not preserve or cycle < self.cycle_no - 1) and self.evictions.get(cq.name, 0) > evictions:
+        if (not preserve or st.cycle < self.cycle_no - 1) and self.evictions.get(cq.name, 0) > st.evictions:
             self.scan.pop(wl.key, None)
             return ()
-        return tuple(sorted((k, v + 1) for k, v in idx.items() if v + 1 > 0))
+        return tuple(sorted((k, v + 1) for k, v in st.last_tried.items() if v + 1 > 0))
 
     def _record_scan(self, e: _Entry) -> None:
         a = e.assignment
@@ -559,11 +608,11 @@ class Scheduler:
                     continue
                 k = (ps.name, g)
                 idx[k] = max(idx.get(k, -1), fa.tried_flavor_idx)
-        self.scan[e.wl.key] = (self.cycle_no, self.evictions.get(e.cq.name, 0), idx)
+        self.scan[e.wl.key] = _ScanProgress(self.cycle_no, self.evictions.get(e.cq.name, 0), idx)
 
     def _pending_flavors(self, key: str) -> bool:
         st = self.scan.get(key)
-        return st is not None and any(v != -1 for v in st[2].values())
+        return st is not None and any(v != -1 for v in st.last_tried.values())
 
     @staticmethod
     def _tree(cq: ClusterQueueNode) -> str:
@@ -648,96 +697,110 @@ class Scheduler:
         e.assignment, e.targets = init.assignment, tuple(init.targets)
 
     def run_cycle(self, number: int) -> CycleReport:
-        snap = self.snapshot
+        """One scheduling cycle: pop one head per active ClusterQueue, nominate them, process the
+        entries in Kueue's order, requeue the heads, then let the victims go."""
         self.cycle_no = number
-        now = self.start + timedelta(seconds=number - 1)
-        heads: list[tuple[_Queue, tuple]] = []
         live = self._live()[0]
-        for name in live:
-            cq = snap.cluster_queues[name]
-            if not cq.active:
-                continue
-            okey = self.queues[name].pop()
-            if okey is not None:
-                heads.append((self.queues[name], okey))
-        entries = [self._nominate(self.cluster.workloads[okey[-1]], snap.cluster_queues[q.name]) for q, okey in heads]
-        by_key = {e.wl.key: e for e in entries}
-        candidates = [e for e in entries if e.outcome != NOT_NOMINATED]
-        claimed: dict[str, AdmittedWorkload] = {}
-        claimed_in_tree: dict[str, list[AdmittedWorkload]] = {}  # the same workloads by cohort tree
-        temp: list[tuple[ClusterQueueNode, dict]] = []
+        heads = self._pop_heads(live)
+        entries = [self._nominate(self.cluster.workloads[h.okey[-1]], self.snapshot.cluster_queues[h.queue.name])
+                   for h in heads]
+        work = _CycleWork(number, self.start + timedelta(seconds=number - 1))
         processed: list[_Entry] = [e for e in entries if e.outcome == NOT_NOMINATED]
-        admitted: list[Admission] = []
-        preempted: list[Preemption] = []
         recompute = self.options.gates.enabled("RecomputeAssignmentUponPreemptionTargetsOverlap")
-        for e in self._order(candidates):
+        for e in self._order([e for e in entries if e.outcome != NOT_NOMINATED]):
             processed.append(e)
-            deferred = False
-            if recompute and e.targets and any(t.key in claimed for t in e.targets):
-                self._recompute(e, claimed_in_tree.get(self._tree(e.cq), []))
-                if e.assignment.representative_mode == Mode.Fit:
-                    deferred = True
-            a = e.assignment
-            mode = a.representative_mode
-            usage = e.usage
-            if mode == Mode.NoFit:
-                e.outcome, e.reason, e.message = PENDING, a.no_fit_reason or WAITING_FOR_QUOTA, a.message()
+            self._process(e, work, recompute)
+        work.release(self.snapshot)
+        self._requeue_heads(heads, {e.wl.key: e for e in entries})
+        outcomes = self._head_outcomes(processed)
+        self._release_victims(work.preempted, number)
+        self._drop_stale_sticky(live)
+        return CycleReport(number, outcomes, tuple(work.admitted), tuple(work.preempted))
+
+    def _pop_heads(self, live: list[str]) -> list[_Head]:
+        heads = []
+        for name in live:
+            if not self.snapshot.cluster_queues[name].active:
                 continue
-            if mode == Mode.Preempt and not e.targets:
-                e.outcome, e.reason, e.message = PENDING, WAITING_FOR_QUOTA, a.message()
-                if e.cq.preemption.reclaim_within_cohort != "Any":
-                    r = self._reserve(e)
-                    if r:
-                        snap.add_usage(e.cq, r)
-                        temp.append((e.cq, r))
-                continue
-            if deferred:
-                snap.add_usage(e.cq, usage)
-                temp.append((e.cq, usage))
-                e.outcome, e.reason, e.message, e.immediate = DEFERRED, WAITING_FOR_PREEMPTED_WORKLOADS, MSG_DEFERRED, True
-                # requeued as pending preemption (its targets are being evicted): sticky too
-                q = self.queues[e.cq.name]
-                if not q.strict:
-                    q.sticky = e.wl.key
-                continue
-            if any(t.key in claimed for t in e.targets):
-                e.outcome, e.reason, e.message, e.immediate = SKIPPED, WAITING_FOR_QUOTA, MSG_OVERLAP, True
-                continue
-            tree = self._tree(e.cq)
-            if not self._fits(e.cq, usage, claimed_in_tree.get(tree, []) + [t.workload for t in e.targets]):
-                e.outcome, e.reason, e.message, e.immediate = SKIPPED, WAITING_FOR_QUOTA, MSG_NO_LONGER_FITS, True
-                continue
-            for t in e.targets:
-                claimed[t.key] = t.workload
-                claimed_in_tree.setdefault(self._tree(snap.cluster_queues[t.cluster_queue]), []).append(t.workload)
-            if mode == Mode.Preempt:
-                snap.add_usage(e.cq, usage)
-                temp.append((e.cq, usage))
-                n = len(e.targets)
-                e.outcome, e.reason, e.immediate = PREEMPTING, WAITING_FOR_PREEMPTED_WORKLOADS, True
-                e.message = f"{a.message()}. Pending the preemption of {n} workload(s)"
-                for t in e.targets:
-                    preempted.append(Preemption(t.key, t.cluster_queue, e.wl.key, t.reason, number, t.workload.priority))
-                q = self.queues[e.cq.name]
-                if not q.strict:
-                    q.sticky = e.wl.key
-                continue
-            self._admit(_Admitted(e.wl, e.cq.name, self.cluster, self.options, a, now))
-            e.outcome, e.reason, e.message = ADMITTED, None, ""
-            self.nominations.pop(e.wl.key, None)  # never reusable (its tree's version moved): free it
-            kept = bool(e.kept_flavors)
-            # kept flavors count as non-borrowing for Kueue's ordering; report what the admission does
-            borrows = a.borrows() or (kept and any(borrowing(e.cq, fr) for fr in usage))
-            admitted.append(Admission(e.wl.key, e.cq.name, number, borrows,
-                                      {ps.name: {r: fa.flavor for r, fa in sorted(ps.flavors.items())}
-                                       for ps in a.pod_sets},
-                                      {ps.name: ps.count for ps in a.pod_sets}, e.priority, kept))
-        # the cycle's temporary usage (preemptors, reservations) lives only in this cycle's snapshot
-        for cq, u in reversed(temp):
-            snap.remove_usage(cq, u)
-        # requeueAndUpdate
-        outcomes = []
+            q = self.queues[name]
+            okey = q.pop()
+            if okey is not None:
+                heads.append(_Head(q, okey))
+        return heads
+
+    def _process(self, e: _Entry, work: _CycleWork, recompute: bool) -> None:
+        """Kueue's processing of one nominated entry against the cycle's shared snapshot."""
+        deferred = False
+        if recompute and e.targets and any(t.key in work.claimed for t in e.targets):
+            self._recompute(e, work.claimed_in_tree.get(self._tree(e.cq), []))
+            if e.assignment.representative_mode == Mode.Fit:
+                deferred = True
+        a = e.assignment
+        mode = a.representative_mode
+        usage = e.usage
+        if mode == Mode.NoFit:
+            e.outcome, e.reason, e.message = PENDING, a.no_fit_reason or WAITING_FOR_QUOTA, a.message()
+            return
+        if mode == Mode.Preempt and not e.targets:
+            e.outcome, e.reason, e.message = PENDING, WAITING_FOR_QUOTA, a.message()
+            if e.cq.preemption.reclaim_within_cohort != "Any":
+                r = self._reserve(e)
+                if r:
+                    work.hold(self.snapshot, e.cq, r)
+            return
+        if deferred:
+            work.hold(self.snapshot, e.cq, usage)
+            e.outcome, e.reason, e.message, e.immediate = DEFERRED, WAITING_FOR_PREEMPTED_WORKLOADS, MSG_DEFERRED, True
+            self._stick(e)  # requeued as pending preemption (its targets are being evicted)
+            return
+        if any(t.key in work.claimed for t in e.targets):
+            e.outcome, e.reason, e.message, e.immediate = SKIPPED, WAITING_FOR_QUOTA, MSG_OVERLAP, True
+            return
+        tree = self._tree(e.cq)
+        if not self._fits(e.cq, usage, work.claimed_in_tree.get(tree, []) + [t.workload for t in e.targets]):
+            e.outcome, e.reason, e.message, e.immediate = SKIPPED, WAITING_FOR_QUOTA, MSG_NO_LONGER_FITS, True
+            return
+        for t in e.targets:
+            work.claim(t.workload, self._tree(self.snapshot.cluster_queues[t.cluster_queue]))
+        if mode == Mode.Preempt:
+            self._issue_preemptions(e, usage, work)
+            return
+        self._admit_entry(e, usage, work)
+
+    def _stick(self, e: _Entry) -> None:
+        """Keep ``e`` at the head of a BestEffortFIFO queue while its preemptions complete."""
+        q = self.queues[e.cq.name]
+        if not q.strict:
+            q.sticky = e.wl.key
+
+    def _issue_preemptions(self, e: _Entry, usage: dict, work: _CycleWork) -> None:
+        work.hold(self.snapshot, e.cq, usage)
+        n = len(e.targets)
+        e.outcome, e.reason, e.immediate = PREEMPTING, WAITING_FOR_PREEMPTED_WORKLOADS, True
+        e.message = f"{e.assignment.message()}. Pending the preemption of {n} workload(s)"
+        for t in e.targets:
+            work.preempted.append(Preemption(t.key, t.cluster_queue, e.wl.key, t.reason, work.number,
+                                             t.workload.priority))
+        self._stick(e)
+
+    def _admit_entry(self, e: _Entry, usage: dict, work: _CycleWork) -> None:
+        a = e.assignment
+        self._admit(_Admitted(e.wl, e.cq.name, self.cluster, self.options, a, work.now))
+        e.outcome, e.reason, e.message = ADMITTED, None, ""
+        self.nominations.pop(e.wl.key, None)  # never reusable (its tree's version moved): free it
+        kept = bool(e.kept_flavors)
+        # kept flavors count as non-borrowing for Kueue's ordering; report what the admission does
+        borrows = a.borrows() or (kept and any(borrowing(e.cq, fr) for fr in usage))
+        work.admitted.append(Admission(e.wl.key, e.cq.name, work.number, borrows,
+                                       {ps.name: {r: fa.flavor for r, fa in sorted(ps.flavors.items())}
+                                        for ps in a.pod_sets},
+                                       {ps.name: ps.count for ps in a.pod_sets}, e.priority, kept))
+
+    def _requeue_heads(self, heads: list[_Head], by_key: dict[str, _Entry]) -> None:
+        """``requeueAndUpdate``: record the flavor scan progress and put each head back (active or
+        parked) unless it was admitted."""
         preserve = self.options.gates.enabled("FlavorFungibilityPreserveScanProgress")
+        hashing = self.options.gates.enabled("SchedulingEquivalenceHashing")
         for q, okey in heads:
             e = by_key[okey[-1]]
             if e.outcome in (ADMITTED, PREEMPTING, DEFERRED) or (e.outcome == SKIPPED and not preserve):
@@ -751,26 +814,36 @@ class Scheduler:
             pending_flavors = e.outcome == PENDING and not q.strict and self._pending_flavors(e.wl.key)
             if e.immediate or pending_flavors or (q.strict and not e.drop_inadmissible):
                 q.push(okey)
+                continue
+            q.park(okey, unmatched=e.unmatched)
+            if hashing and e.outcome == PENDING and not q.strict:
+                self._park_equivalent(q, e.wl)
+
+    def _park_equivalent(self, q: _Queue, wl: Workload) -> None:
+        """SchedulingEquivalenceHashing: the queued workloads of the same shape cannot fit either."""
+        shape = self._shape(wl)
+        keep = []
+        for k in q.active:
+            if self._shape(self.cluster.workloads[k[-1]]) == shape:
+                q.park(k)
             else:
-                q.park(okey, unmatched=e.unmatched)
-                if self.options.gates.enabled("SchedulingEquivalenceHashing") and e.outcome == PENDING \
-                        and not q.strict:
-                    shape = self._shape(e.wl)
-                    keep = []
-                    for k in q.active:
-                        if self._shape(self.cluster.workloads[k[-1]]) == shape:
-                            q.park(k)
-                        else:
-                            keep.append(k)
-                    q.active = keep
+                keep.append(k)
+        q.active = keep
+
+    def _head_outcomes(self, processed: list[_Entry]) -> tuple[HeadOutcome, ...]:
+        outcomes = []
         for e in processed:
             outcomes.append(HeadOutcome(e.wl.key, e.cq.name, e.outcome, e.reason, e.message,
                                         bool(e.assignment and e.assignment.borrows()),
                                         tuple(t.key for t in e.targets) if e.outcome == PREEMPTING else (),
                                         e.kept_flavors))
             self.last[e.wl.key] = outcomes[-1]
-        # between cycles: victims release their quota and are requeued; their tree's
-        # inadmissible workloads come back
+        return tuple(outcomes)
+
+    def _release_victims(self, preempted: list[Preemption], number: int) -> None:
+        """Between cycles: victims release their quota and are requeued; their trees'
+        inadmissible workloads come back."""
+        snap = self.snapshot
         trees: set[str] = set()
         victims: list[Workload] = []
         for p in preempted:
@@ -781,8 +854,7 @@ class Scheduler:
             self.last.pop(p.workload, None)
             self.scan.pop(p.workload, None)
             self.evictions[p.cluster_queue] = self.evictions.get(p.cluster_queue, 0) + 1
-            cq = snap.cluster_queues[p.cluster_queue]
-            trees.add(cq.root().name if cq.parent is not None else "\0" + cq.name)
+            trees.add(self._tree(snap.cluster_queues[p.cluster_queue]))
             # the model object keeps the input's status.admission: see nomination_requests
             victims.append(self.cluster.workloads[p.workload])
         if number == STARTUP_REQUEUE_AFTER_CYCLE:
@@ -794,11 +866,12 @@ class Scheduler:
                     self.queues[name].requeue_inadmissible()
         for wl in victims:
             self._enqueue(wl)
+
+    def _drop_stale_sticky(self, live: list[str]) -> None:
         for name in live:
             q = self.queues[name]
             if q.sticky is not None and q.sticky not in {k[-1] for k in q.active} and q.sticky not in q.inadmissible:
                 q.sticky = None
-        return CycleReport(number, tuple(outcomes), tuple(admitted), tuple(preempted))
 
     # -- results -------------------------------------------------------------------------
     def pending(self) -> tuple[PendingWorkload, ...]:
