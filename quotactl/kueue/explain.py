@@ -103,11 +103,18 @@ class Holders:
     cohort_total: int
 
 
+class VictimSummary(NamedTuple):
+    workload: str
+    cluster_queue: str
+    reason: str  # the Preempted reason Kueue writes
+    priority: int
+
+
 @dataclass(frozen=True)
 class PreemptionVerdict:
     needed: bool  # the assignment's mode is Preempt
     possible: bool  # victims exist
-    victims: tuple[tuple[str, str, str, int], ...]  # (workload, clusterQueue, reason, priority)
+    victims: tuple[VictimSummary, ...]
     summary: str
     policies: dict[str, str] = field(default_factory=dict)
 
@@ -225,7 +232,7 @@ def _preemption_verdict(cq: ClusterQueueNode, init: InitialAssignment, options: 
         policies["maxPriorityThreshold"] = str(p.max_priority_threshold)
     a = init.assignment
     mode = a.representative_mode
-    victims = tuple((t.key, t.cluster_queue, t.reason, t.workload.priority) for t in init.targets)
+    victims = tuple(VictimSummary(t.key, t.cluster_queue, t.reason, t.workload.priority) for t in init.targets)
     if mode == Mode.Fit and kept_room is False:
         return PreemptionVerdict(False, False, (), "not attempted: Kueue takes the kept flavors as fitting, so it "
                                  "never searches for victims", policies)

@@ -7,7 +7,9 @@ import json
 
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.assign import Assignment, FlavorAttempt, Mode, PodSetAssignment
-from quotactl.kueue.explain import ADMITTED, Explanation
+from quotactl.kueue.counterfactual import Change
+from quotactl.kueue.explain import ADMITTED, Explanation, Holders, Holding, PreemptionVerdict
+from quotactl.kueue.quota import QuotaView
 
 SCHEMA_VERSION = 1
 
@@ -51,8 +53,40 @@ def _assignment(a: Assignment) -> dict:
 
 
 def explanation_dict(e: Explanation) -> dict:
+    doc = _header(e)
+    if e.status == ADMITTED:
+        doc["podSets"] = _holdings(e.holdings)
+    elif e.assignment is not None:
+        doc.update(_assignment_fields(e))
+    elif e.blocker is not None:
+        doc["messages"] = [e.blocker.message]
+    if e.blocker is not None:
+        doc["blocker"] = {"reason": e.blocker.reason, "message": e.blocker.message, "detail": e.blocker.detail,
+                          "fix": e.blocker.fix}
+    if e.cluster_queue_inactive is not None:
+        doc["clusterQueueInactive"] = {"reason": e.cluster_queue_inactive.reason,
+                                       "message": e.cluster_queue_inactive.message}
+    if e.preemption is not None:
+        doc["preemption"] = _preemption(e.preemption)
+    if e.holders:
+        doc["holders"] = [_holders(h) for h in e.holders]
+    if e.changes:
+        doc["changes"] = [_change(c) for c in e.changes]
+    if e.quota_tree:
+        doc["quotaTree"] = [_quota_view(v) for v in e.quota_tree]
+    if e.ahead:
+        doc["aheadInQueue"] = list(e.ahead)
+    doc["notes"] = list(e.notes)
     w = e.workload
-    doc: dict = {
+    if w.condition_reason or w.condition_message:
+        doc["currentCondition"] = {"reason": w.condition_reason, "message": w.condition_message}
+    return doc
+
+
+def _header(e: Explanation) -> dict:
+    """The fields every explanation has (podSets and messages filled in afterwards)."""
+    w = e.workload
+    return {
         "version": SCHEMA_VERSION,
         "workload": w.key,
         "clusterQueue": w.cluster_queue,
@@ -71,79 +105,85 @@ def explanation_dict(e: Explanation) -> dict:
                      **({"note": w.priority.note} if w.priority.note else {})},
         "fairSharing": e.fair_sharing,
     }
-    if e.status == ADMITTED:
-        ps_out: dict = {}
-        for h in e.holdings:
-            ps_out.setdefault(h.pod_set, {})[h.resource] = {
-                "flavor": h.flavor, "mode": "Fit", "borrow": h.borrowing,
-                "amount": format_amount(h.resource, h.amount),
-                "clusterQueueUsage": format_amount(h.resource, h.cq_usage),
-                "nominal": format_amount(h.resource, h.nominal)}
-        doc["podSets"] = ps_out
-    elif e.assignment is not None:
-        doc["podSets"] = _assignment(e.assignment)
-        doc["messages"] = [f"couldn't assign flavors to pod set {ps.name}: {ps.status_message()}"
-                           if ps.error is None else f"failed to assign flavors to pod set {ps.name}: {ps.error}"
-                           for ps in e.assignment.pod_sets if not ps.is_fit]
-        doc["borrowingLevel"] = e.assignment.borrowing
-        if e.assignment.not_evaluated:
-            doc["notEvaluated"] = list(e.assignment.not_evaluated)
-        if e.assignment.no_fit_reason:
-            doc["noFitReason"] = e.assignment.no_fit_reason
-        if e.full_assignment is not None:
-            doc["partialAdmission"] = {
-                "counts": {ps.name: ps.count for ps in e.assignment.pod_sets},
-                "fullSize": {"representativeMode": e.full_assignment.representative_mode.name,
-                             "message": e.full_assignment.message(), "podSets": _assignment(e.full_assignment)},
-            }
-    elif e.blocker is not None:
-        doc["messages"] = [e.blocker.message]
-    if e.blocker is not None:
-        doc["blocker"] = {"reason": e.blocker.reason, "message": e.blocker.message, "detail": e.blocker.detail,
-                          "fix": e.blocker.fix}
-    if e.cluster_queue_inactive is not None:
-        doc["clusterQueueInactive"] = {"reason": e.cluster_queue_inactive.reason,
-                                       "message": e.cluster_queue_inactive.message}
-    if e.preemption is not None:
-        p = e.preemption
-        doc["preemption"] = {
-            "needed": p.needed, "possible": p.possible, "summary": p.summary, "policies": dict(p.policies),
-            "victims": [{"workload": v[0], "clusterQueue": v[1], "reason": v[2], "priority": v[3]} for v in p.victims],
+
+
+def _holdings(holdings: tuple[Holding, ...]) -> dict:
+    """An admitted workload's pod sets: what it holds per resource."""
+    out: dict = {}
+    for h in holdings:
+        out.setdefault(h.pod_set, {})[h.resource] = {
+            "flavor": h.flavor, "mode": "Fit", "borrow": h.borrowing,
+            "amount": format_amount(h.resource, h.amount),
+            "clusterQueueUsage": format_amount(h.resource, h.cq_usage),
+            "nominal": format_amount(h.resource, h.nominal)}
+    return out
+
+
+def _assignment_fields(e: Explanation) -> dict:
+    """A pending workload's flavor assignment (and the full size's, under partial admission)."""
+    a = e.assignment
+    out: dict = {
+        "podSets": _assignment(a),
+        "messages": [f"couldn't assign flavors to pod set {ps.name}: {ps.status_message()}"
+                     if ps.error is None else f"failed to assign flavors to pod set {ps.name}: {ps.error}"
+                     for ps in a.pod_sets if not ps.is_fit],
+        "borrowingLevel": a.borrowing,
+    }
+    if a.not_evaluated:
+        out["notEvaluated"] = list(a.not_evaluated)
+    if a.no_fit_reason:
+        out["noFitReason"] = a.no_fit_reason
+    if e.full_assignment is not None:
+        out["partialAdmission"] = {
+            "counts": {ps.name: ps.count for ps in a.pod_sets},
+            "fullSize": {"representativeMode": e.full_assignment.representative_mode.name,
+                         "message": e.full_assignment.message(), "podSets": _assignment(e.full_assignment)},
         }
-    if e.holders:
-        doc["holders"] = [{
-            "flavor": h.flavor, "resource": h.resource,
-            "clusterQueueTotal": format_amount(h.resource, h.cluster_queue_total),
-            "cohortTotal": format_amount(h.resource, h.cohort_total),
-            "inClusterQueue": [_holder(x, h.resource) for x in h.in_cluster_queue],
-            "inCohort": [_holder(x, h.resource) for x in h.in_cohort],
-        } for h in e.holders]
-    if e.changes:
-        doc["changes"] = [{k: v for k, v in {
-            "kind": c.kind, "description": c.description, "verified": c.verified, "object": c.object,
-            "flavor": c.flavor, "resource": c.resource,
-            "current": format_amount(c.resource, c.current) if c.resource and c.current is not None else c.current,
-            "proposed": format_amount(c.resource, c.proposed) if c.resource and c.proposed is not None else c.proposed,
-            "adjustments": [{"object": a.object, "field": a.field, "flavor": a.flavor, "resource": a.resource,
-                             "current": None if a.current is None else format_amount(a.resource, a.current),
-                             "proposed": format_amount(a.resource, a.proposed)} for a in c.adjustments] or None,
-        }.items() if v is not None} for c in e.changes]
-    if e.quota_tree:
-        doc["quotaTree"] = [{
-            "node": v.node, "kind": v.kind, "flavor": v.flavor, "resource": v.resource,
-            "nominal": format_amount(v.resource, v.nominal),
-            "borrowingLimit": None if v.borrowing_limit is None else format_amount(v.resource, v.borrowing_limit),
-            "lendingLimit": None if v.lending_limit is None else format_amount(v.resource, v.lending_limit),
-            "subtreeQuota": format_amount(v.resource, v.subtree_quota), "usage": format_amount(v.resource, v.usage),
-            "available": format_amount(v.resource, v.available),
-            "potentialAvailable": format_amount(v.resource, v.potential_available), "borrowing": v.borrowing,
-        } for v in e.quota_tree]
-    if e.ahead:
-        doc["aheadInQueue"] = list(e.ahead)
-    doc["notes"] = list(e.notes)
-    if w.condition_reason or w.condition_message:
-        doc["currentCondition"] = {"reason": w.condition_reason, "message": w.condition_message}
-    return doc
+    return out
+
+
+def _preemption(p: PreemptionVerdict) -> dict:
+    return {
+        "needed": p.needed, "possible": p.possible, "summary": p.summary, "policies": dict(p.policies),
+        "victims": [{"workload": v.workload, "clusterQueue": v.cluster_queue, "reason": v.reason,
+                     "priority": v.priority} for v in p.victims],
+    }
+
+
+def _holders(h: Holders) -> dict:
+    return {
+        "flavor": h.flavor, "resource": h.resource,
+        "clusterQueueTotal": format_amount(h.resource, h.cluster_queue_total),
+        "cohortTotal": format_amount(h.resource, h.cohort_total),
+        "inClusterQueue": [_holder(x, h.resource) for x in h.in_cluster_queue],
+        "inCohort": [_holder(x, h.resource) for x in h.in_cohort],
+    }
+
+
+def _change(c: Change) -> dict:
+    """A suggested change; fields without a value are left out."""
+    fields = {
+        "kind": c.kind, "description": c.description, "verified": c.verified, "object": c.object,
+        "flavor": c.flavor, "resource": c.resource,
+        "current": format_amount(c.resource, c.current) if c.resource and c.current is not None else c.current,
+        "proposed": format_amount(c.resource, c.proposed) if c.resource and c.proposed is not None else c.proposed,
+        "adjustments": [{"object": a.object, "field": a.field, "flavor": a.flavor, "resource": a.resource,
+                         "current": None if a.current is None else format_amount(a.resource, a.current),
+                         "proposed": format_amount(a.resource, a.proposed)} for a in c.adjustments] or None,
+    }
+    return {k: v for k, v in fields.items() if v is not None}
+
+
+def _quota_view(v: QuotaView) -> dict:
+    return {
+        "node": v.node, "kind": v.kind, "flavor": v.flavor, "resource": v.resource,
+        "nominal": format_amount(v.resource, v.nominal),
+        "borrowingLimit": None if v.borrowing_limit is None else format_amount(v.resource, v.borrowing_limit),
+        "lendingLimit": None if v.lending_limit is None else format_amount(v.resource, v.lending_limit),
+        "subtreeQuota": format_amount(v.resource, v.subtree_quota), "usage": format_amount(v.resource, v.usage),
+        "available": format_amount(v.resource, v.available),
+        "potentialAvailable": format_amount(v.resource, v.potential_available), "borrowing": v.borrowing,
+    }
 
 
 def _holder(h, resource: str) -> dict:

@@ -149,8 +149,8 @@ def _preemption(e: Explanation) -> list:
     out = [Text("Preemption", style="bold"), Text(f"  {p.summary}")]
     if p.policies:
         out.append(Text("  policies: " + ", ".join(f"{k} {v}" for k, v in p.policies.items()), style="dim"))
-    for wl, cq, reason, prio in p.victims:
-        out.append(Text(f"  - {wl} in {cq} (priority {prio}, {reason})"))
+    for v in p.victims:
+        out.append(Text(f"  - {v.workload} in {v.cluster_queue} (priority {v.priority}, {v.reason})"))
     return out
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator
+from typing import NamedTuple
 
 from quotactl.kueue.options import LESS_THAN_INITIAL_SHARE, LESS_THAN_OR_EQUAL_TO_FINAL_SHARE
 from quotactl.kueue.preemption.common import (
@@ -300,42 +301,76 @@ def fair_preemptions(ctx: PreemptionCtx, strategies: tuple[str, ...]) -> list[Ta
     if not candidates:
         return []
     candidates = sort_candidates(candidates, ctx.cq.name)
-    snap, cq, usage = ctx.snapshot, ctx.cq, ctx.workload_usage
-    gates = snap.options.gates
     fns = [STRATEGIES[s] for s in strategies if s in STRATEGIES] or [
         less_than_or_equal_to_final_share, less_than_initial_share]
-
-    targets: list[Target] = []
-
-    def take(target: Target) -> bool:
-        """Record a target (already removed); True when the preemptor now fits."""
-        targets.append(target)
+    search = _FairSearch(ctx)
+    snap, cq, usage = ctx.snapshot, ctx.cq, ctx.workload_usage
+    gates = snap.options.gates
+    snap.add_usage(cq, usage)  # shares must include the incoming workload
+    try:
+        first = search.first_strategy(candidates, fns[0])
+        if not first.fits and gates.enabled("FairSharingReevaluatePreemptionCandidates") and any(
+                t.cluster_queue == cq.name for t in search.targets):
+            first = search.first_strategy(first.retry, fns[0])
+        fits = first.fits or (len(fns) > 1 and search.second_strategy(first.retry))
+    finally:
         snap.remove_usage(cq, usage)
+    if not fits:
+        if ctx.trace is not None:
+            ctx.record("exhausted", None, "no more candidates pass the fair-sharing strategies", allow_borrowing=True,
+                       shortfall=shortfall(ctx, True))
+        restore_snapshot(snap, search.targets)
+        return []
+    ctx.record("fits", None, "the workload fits", allow_borrowing=True)
+    targets = fill_back_workloads(ctx, search.targets, True)
+    restore_snapshot(snap, targets)
+    return targets
+
+
+class _FirstPass(NamedTuple):
+    retry: list[AdmittedWorkload]  # candidates the strategy rejected, for S2-b or a second pass
+    fits: bool
+
+
+class _FairSearch:
+    """The state of one ``fairPreemptions`` run: the targets taken so far (removed from the
+    snapshot, which holds the incoming workload's usage while the strategies run)."""
+
+    def __init__(self, ctx: PreemptionCtx):
+        self.ctx = ctx
+        self.targets: list[Target] = []
+
+    def take(self, target: Target) -> bool:
+        """Record a target (already removed); True when the preemptor now fits."""
+        ctx = self.ctx
+        self.targets.append(target)
+        ctx.snapshot.remove_usage(ctx.cq, ctx.workload_usage)
         try:
             return workload_fits(ctx, True)
         finally:
-            snap.add_usage(cq, usage)
+            ctx.snapshot.add_usage(ctx.cq, ctx.workload_usage)
 
-    def first_strategy(cands: list[AdmittedWorkload], strategy: Strategy) -> tuple[list[AdmittedWorkload], bool]:
+    def _remove(self, wl: AdmittedWorkload, reason: str, detail: str, shares: ShareCheck | None = None) -> bool:
+        self.ctx.snapshot.remove_workload(wl)
+        self.ctx.record("removed", wl, detail, reason=reason, shares=shares)
+        return self.take(Target(wl, reason))
+
+    def first_strategy(self, cands: list[AdmittedWorkload], strategy: Strategy) -> _FirstPass:
+        ctx = self.ctx
         ordering = TargetClusterQueueOrdering(ctx, cands)
-        within_nominal = gates.enabled("FairSharingPreemptWithinNominal") and _within_nominal(ctx)
+        within_nominal = ctx.snapshot.options.gates.enabled("FairSharingPreemptWithinNominal") and _within_nominal(ctx)
         name = strategy_name(strategy)
         retry: list[AdmittedWorkload] = []
         for t in ordering:
             if t.in_cluster_queue_preemption:
-                wl = t.pop_workload()
-                snap.remove_workload(wl)
-                ctx.record("removed", wl, "the preemptor's own ClusterQueue: no share check", reason=IN_CLUSTER_QUEUE)
-                if take(Target(wl, IN_CLUSTER_QUEUE)):
-                    return retry, True
+                if self._remove(t.pop_workload(), IN_CLUSTER_QUEUE, "the preemptor's own ClusterQueue: no share check"):
+                    return _FirstPass(retry, True)
                 continue
             if within_nominal:
-                wl = t.pop_workload()
-                snap.remove_workload(wl)
-                ctx.record("removed", wl, f"the preemptor's ClusterQueue {cq.name} stays within its nominal quota "
-                           "(FairSharingPreemptWithinNominal): no share check", reason=IN_COHORT_RECLAMATION)
-                if take(Target(wl, IN_COHORT_RECLAMATION)):
-                    return retry, True
+                if self._remove(t.pop_workload(), IN_COHORT_RECLAMATION,
+                                f"the preemptor's ClusterQueue {ctx.cq.name} stays within its nominal quota "
+                                "(FairSharingPreemptWithinNominal): no share check"):
+                    return _FirstPass(retry, True)
                 continue
             p_new, t_old = t.compute_shares()
             if fs_strategy_unsatisfiable(p_new, t_old):
@@ -351,18 +386,17 @@ def fair_preemptions(ctx: PreemptionCtx, strategies: tuple[str, ...]) -> list[Ta
                 t_new = t.share_after_removal(wl)
                 shares = ShareCheck(name, share_value(p_new), share_value(t_old), share_value(t_new))
                 if strategy(p_new, t_old, t_new):
-                    snap.remove_workload(wl)
-                    ctx.record("removed", wl, _strategy_text(name, p_new, t_old, t_new, True),
-                               reason=IN_COHORT_FAIR_SHARING, shares=shares)
-                    if take(Target(wl, IN_COHORT_FAIR_SHARING)):
-                        return retry, True
+                    if self._remove(wl, IN_COHORT_FAIR_SHARING, _strategy_text(name, p_new, t_old, t_new, True),
+                                    shares):
+                        return _FirstPass(retry, True)
                     break  # shares changed: pick the next ClusterQueue again
                 ctx.record("deferred", wl, _strategy_text(name, p_new, t_old, t_new, False), shares=shares)
                 retry.append(wl)
-        return retry, False
+        return _FirstPass(retry, False)
 
-    def second_strategy(retry: list[AdmittedWorkload]) -> bool:
-        ordering = TargetClusterQueueOrdering(ctx, retry)
+    def second_strategy(self, retry: list[AdmittedWorkload]) -> bool:
+        """S2-b (LessThanInitialShare) over the candidates the first strategy deferred."""
+        ordering = TargetClusterQueueOrdering(self.ctx, retry)
         for t in ordering:
             p_new, t_old = t.compute_shares()
             passed = less_than_initial_share(p_new, t_old)
@@ -370,32 +404,9 @@ def fair_preemptions(ctx: PreemptionCtx, strategies: tuple[str, ...]) -> list[Ta
             shares = ShareCheck(LESS_THAN_INITIAL_SHARE, share_value(p_new), share_value(t_old))
             text = _strategy_text(LESS_THAN_INITIAL_SHARE, p_new, t_old, None, passed)
             if passed:
-                snap.remove_workload(wl)
-                ctx.record("removed", wl, text, reason=IN_COHORT_FAIR_SHARING, shares=shares)
-                if take(Target(wl, IN_COHORT_FAIR_SHARING)):
+                if self._remove(wl, IN_COHORT_FAIR_SHARING, text, shares):
                     return True
             else:
-                ctx.record("rejected", wl, text, shares=shares)
+                self.ctx.record("rejected", wl, text, shares=shares)
             ordering.drop_queue(t)  # S2-b applies at most once per ClusterQueue
         return False
-
-    snap.add_usage(cq, usage)  # shares must include the incoming workload
-    try:
-        retry, fits = first_strategy(candidates, fns[0])
-        if not fits and gates.enabled("FairSharingReevaluatePreemptionCandidates") and any(
-                t.cluster_queue == cq.name for t in targets):
-            retry, fits = first_strategy(retry, fns[0])
-        if not fits and len(fns) > 1:
-            fits = second_strategy(retry)
-    finally:
-        snap.remove_usage(cq, usage)
-    if not fits:
-        if ctx.trace is not None:
-            ctx.record("exhausted", None, "no more candidates pass the fair-sharing strategies", allow_borrowing=True,
-                       shortfall=shortfall(ctx, True))
-        restore_snapshot(snap, targets)
-        return []
-    ctx.record("fits", None, "the workload fits", allow_borrowing=True)
-    targets = fill_back_workloads(ctx, targets, True)
-    restore_snapshot(snap, targets)
-    return targets
