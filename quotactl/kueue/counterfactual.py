@@ -9,6 +9,7 @@ the workload is short of (several rounds when fixing one pod set reveals the nex
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.assign import Assignment, FlavorAssigner, InitialAssignment, Mode
@@ -115,7 +116,12 @@ def _assign_with(assigner: FlavorAssigner, overrides: QuotaChanges) -> Assignmen
     return assigner.on_snapshot(with_quotas(assigner.snapshot, overrides)).assign()
 
 
-def _quota_plan(assigner: FlavorAssigner, start: Assignment, node_for, field: str) -> tuple[QuotaChanges, bool]:
+class QuotaPlan(NamedTuple):
+    changes: QuotaChanges  # every quota to change together
+    verified: bool  # Kueue's assignment is Fit with all of them
+
+
+def _quota_plan(assigner: FlavorAssigner, start: Assignment, node_for, field: str) -> QuotaPlan:
     """Grow ``field`` on ``node_for(cq)`` fr by fr until the assignment fits (or rounds run out)."""
     cq = assigner.cq
     overrides: QuotaChanges = {}
@@ -141,17 +147,17 @@ def _quota_plan(assigner: FlavorAssigner, start: Assignment, node_for, field: st
             break
         a = _assign_with(assigner, overrides)
         if a.representative_mode == Mode.Fit:
-            return overrides, True
-    return overrides, False
+            return QuotaPlan(overrides, True)
+    return QuotaPlan(overrides, False)
 
 
-def _describe(overrides: QuotaChanges, field: str, kind: str, verified: bool) -> list[Change]:
+def _describe(plan: QuotaPlan, field: str, kind: str) -> list[Change]:
     """One change for the whole plan (all its adjustments are needed together)."""
-    if not overrides:
+    if not plan.changes:
         return []
     parts, adjustments = [], []
     api_field = "nominalQuota" if field == "nominal" else "borrowingLimit"
-    for (node, fr), rq in overrides.items():
+    for (node, fr), rq in plan.changes.items():
         flavor, res = fr
         old = node.quotas.get(fr)
         cur = getattr(old, field) if old is not None else None
@@ -170,7 +176,7 @@ def _describe(overrides: QuotaChanges, field: str, kind: str, verified: bool) ->
                          f"ClusterQueue {node.name} (now {format_amount(res, cur) if cur is not None else 'unset'})")
     first = adjustments[0]
     single = len(adjustments) == 1
-    return [Change(kind, " and ".join(parts), verified, first.object,
+    return [Change(kind, " and ".join(parts), plan.verified, first.object,
                    first.flavor if single else None, first.resource if single else None,
                    first.current if single else None, first.proposed if single else None, tuple(adjustments))]
 
@@ -252,20 +258,17 @@ def find_changes(assigner: FlavorAssigner, init: InitialAssignment) -> list[Chan
     changes.extend(_eligibility_changes(assigner, a))
     cq = assigner.cq
 
-    nominal, ok = _quota_plan(assigner, a, lambda c, fr: c, "nominal")
-    changes.extend(_describe(nominal, "nominal", "nominalQuota", ok))
+    changes.extend(_describe(_quota_plan(assigner, a, lambda c, fr: c, "nominal"), "nominal", "nominalQuota"))
 
     if cq.parent is not None:
         def bl_node(c: ClusterQueueNode, fr: tuple):
             q = c.quotas.get(fr)
             return c if q is not None and q.borrowing_limit is not None else None
 
-        bl, ok_bl = _quota_plan(assigner, a, bl_node, "borrowing_limit")
-        if bl:
-            changes.extend(_describe(bl, "borrowing_limit", "borrowingLimit", ok_bl))
-        co, ok_co = _quota_plan(assigner, a, lambda c, fr: c.parent, "nominal")
-        if co:
-            changes.extend(_describe(co, "nominal", "cohortQuota", ok_co))
+        changes.extend(_describe(_quota_plan(assigner, a, bl_node, "borrowing_limit"), "borrowing_limit",
+                                 "borrowingLimit"))
+        changes.extend(_describe(_quota_plan(assigner, a, lambda c, fr: c.parent, "nominal"), "nominal",
+                                 "cohortQuota"))
 
     count = _count_change(assigner, a)
     if count is not None:

@@ -50,6 +50,7 @@ from quotactl.kueue.reasons import (
     WAITING_FOR_PREEMPTED_WORKLOADS,
     WAITING_FOR_QUOTA,
     cluster_queue_inactive,
+    pending_preemption,
 )
 from quotactl.kueue.quota import (
     ClusterQueueNode,
@@ -777,7 +778,7 @@ class Scheduler:
         work.hold(self.snapshot, e.cq, usage)
         n = len(e.targets)
         e.outcome, e.reason, e.immediate = PREEMPTING, WAITING_FOR_PREEMPTED_WORKLOADS, True
-        e.message = f"{e.assignment.message()}. Pending the preemption of {n} workload(s)"
+        e.message = pending_preemption(e.assignment.message(), n)
         for t in e.targets:
             work.preempted.append(Preemption(t.key, t.cluster_queue, e.wl.key, t.reason, work.number,
                                              t.workload.priority))

@@ -44,6 +44,7 @@ from quotactl.kueue.reasons import (
     WAITING_FOR_PREEMPTED_WORKLOADS,
     WAITING_FOR_QUOTA,
     condition_reason,
+    pending_preemption,
 )
 from quotactl.kueue.workload import AdmittedWorkload, pod_set_requests
 from quotactl.model.kueue import KueueCluster, Workload
@@ -415,7 +416,7 @@ def _pending_verdict(cq: ClusterQueueNode, init: InitialAssignment, kept_room: b
         return _PendingVerdict(None, message, verdict)
     if mode == Mode.Preempt and init.targets:
         n = len(init.targets)
-        return _PendingVerdict(WAITING_FOR_PREEMPTED_WORKLOADS, f"{message}. Pending the preemption of {n} workload(s)",
+        return _PendingVerdict(WAITING_FOR_PREEMPTED_WORKLOADS, pending_preemption(message, n),
                                f"needs preemption: Kueue would evict {n} workload(s) to make room")
     if mode == Mode.Preempt:
         return _PendingVerdict(WAITING_FOR_QUOTA, message,

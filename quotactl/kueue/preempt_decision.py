@@ -36,7 +36,7 @@ from quotactl.kueue.quota import (
     cq_path,
     dominant_resource_share,
 )
-from quotactl.kueue.reasons import WAITING_FOR_PREEMPTED_WORKLOADS, WAITING_FOR_QUOTA
+from quotactl.kueue.reasons import WAITING_FOR_PREEMPTED_WORKLOADS, WAITING_FOR_QUOTA, pending_preemption
 from quotactl.model.kueue import KueueCluster, Workload
 
 JOB_UID_LABEL = "kueue.x-k8s.io/job-uid"
@@ -437,7 +437,7 @@ def _with_pinned_flavors(cluster: KueueCluster, snapshot: Snapshot, wl: Workload
         reason = None
     elif mode == Mode.Preempt and init.targets:
         reason = WAITING_FOR_PREEMPTED_WORKLOADS
-        message = f"{message}. Pending the preemption of {len(init.targets)} workload(s)"
+        message = pending_preemption(message, len(init.targets))
     elif mode == Mode.Preempt:
         reason = WAITING_FOR_QUOTA
     else:

@@ -25,6 +25,11 @@ MSG_FAILED_ADMISSION_CHECKS = "The workload has failed admission checks"
 MSG_NAMESPACE_MISMATCH = "Workload namespace doesn't match ClusterQueue selector"
 
 
+def pending_preemption(message: str, victims: int) -> str:
+    """The message of a workload whose victims are being evicted (its assignment's message first)."""
+    return f"{message}. Pending the preemption of {victims} workload(s)"
+
+
 def local_queue_missing(name: str) -> str:
     return f"LocalQueue {name} doesn't exist"
 
