@@ -1,5 +1,5 @@
 """Flavor assignment for a pending workload, identical to Kueue's flavor assigner
-(kueue-scheduling.md §5, messages §10.1–§10.2).
+(and its messages).
 
 Source: ``pkg/scheduler/flavorassigner/flavorassigner.go`` (``assignFlavors``,
 ``findFlavorForPodSets``, ``checkFlavorForPodSets``, ``flavorSelector``, ``fitsResourceQuota``,
@@ -65,7 +65,7 @@ class Mode(enum.IntEnum):
 
 
 class PreemptionMode(enum.IntEnum):
-    """The flavor assigner's finer internal ordering (§5.4)."""
+    """The flavor assigner's finer internal ordering."""
 
     NO_FIT = 0
     NO_CANDIDATES = 1  # preemption could help in principle, the oracle found no victims

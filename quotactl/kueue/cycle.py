@@ -1,13 +1,13 @@
-"""Kueue's scheduling cycle, run cycle after cycle (kueue-scheduling.md §4, §14).
+"""Kueue's scheduling cycle, run cycle after cycle.
 
 One cycle (``pkg/scheduler/scheduler.go: schedule``): pop one head per active ClusterQueue,
 nominate every head against the cycle's snapshot (flavor assignment with its preemption oracle,
 victims for Preempt-mode assignments: ``assign.initial_assignment``), order the entries
 (classical sort or the fair-sharing tournament of ``fairshare.FairSharingIterator``), then
-process them one by one against the shared snapshot (§4.4): admit, issue preemptions, reserve
+process them one by one against the shared snapshot: admit, issue preemptions, reserve
 capacity for a Preempt head without candidates, skip an entry whose victims overlap an earlier
 one (or recompute it: HEAD gate ``RecomputeAssignmentUponPreemptionTargetsOverlap``) or that no
-longer fits.  Between cycles the workload controller's handlers run (§14): victims release
+longer fits.  Between cycles the workload controller's handlers run: victims release
 their quota and go back to their queue by creation time, still carrying the flavors of an
 admission they had in the input (``workload.nomination_requests``); the inadmissible workloads
 of their cohort tree are requeued.

@@ -1,6 +1,6 @@
-"""Fair sharing (kueue-scheduling.md §8): the dominant-resource-share tree behind ``quotactl
+"""Fair sharing: the dominant-resource-share tree behind ``quotactl
 shares``, and the admission tournament that orders a scheduling cycle's heads when fair sharing
-is on (§8.3; the ``schedule`` command iterates with ``FairSharingIterator``).
+is on (the ``schedule`` command iterates with ``FairSharingIterator``).
 
 The share of one node is ``quota.dominant_resource_share`` (the single implementation of
 Kueue's ``dominantResourceShare``); this module only lays it out per resource for humans, and
@@ -77,7 +77,7 @@ class ShareNode:
 
     @property
     def has_share(self) -> bool:
-        """Only nodes with a parent have a share (§8.1)."""
+        """Only nodes with a parent have a share."""
         return self.parent is not None
 
 
@@ -266,7 +266,7 @@ class FairSharingIterator:
         return best
 
     def less(self, a: TournamentEntry, b: TournamentEntry, cohort: str, values) -> bool:
-        """``entryComparer.less`` (§8.3)."""
+        """``entryComparer.less``."""
         a_drs, a_borrows = values[(cohort, a.key)]
         b_drs, b_borrows = values[(cohort, b.key)]
         if self.gates.enabled("FairSharingPrioritizeNonBorrowing") and a_borrows != b_borrows:
@@ -312,7 +312,7 @@ class RankedHead:
 
 
 def ranked_heads(cluster, snapshot: Snapshot) -> tuple[RankedHead, ...]:
-    """The head of every active ClusterQueue's queue (§4.1 order), with its flavor assignment,
+    """The head of every active ClusterQueue's queue (in queue order), with its flavor assignment,
     in the order the tournament hands them out when none of them changes the usage (i.e. the
     ranking at the start of a cycle; ``schedule`` adds each admission before the next pop)."""
     from quotactl.kueue.assign import initial_assignment

@@ -1,9 +1,8 @@
 """The model behind ``quotactl preempt``: which workloads Kueue would evict for a pending one,
 and why, as data (frozen dataclasses; renderers only format them).
 
-It follows the scheduler's own path for the named workload (kueue-scheduling.md §4.2, §5, §6,
-§7, §8.4): the queue and nomination checks and the flavor assignment of ``explain`` (with its
-preemption oracle), then ``GetTargets`` on that very assignment, run a second time with tracing
+It follows the scheduler's own path for the named workload: the queue and nomination checks and
+the flavor assignment of ``explain`` (with its preemption oracle), then ``GetTargets`` on that very assignment, run a second time with tracing
 on so that every candidate Kueue looked at, skipped, removed or put back is reported with the
 rule that decided it.  Nothing here re-implements a Kueue rule: the victims are exactly what
 ``targets.get_targets`` returns, and the explanations come from the same functions.
@@ -47,7 +46,7 @@ RULE_BLOCKED = "Blocked"  # never reaches flavor assignment (queue / nomination 
 RULE_FITS = "Fits"  # no preemption needed
 RULE_EXCEEDS_MAX_QUOTA = "ExceedsMaxQuota"
 RULE_NO_MATCHING_FLAVOR = "NoMatchingFlavor"
-RULE_NO_PREEMPTION_WHILE_BORROWING = "NoPreemptionWhileBorrowing"  # request > nominal, §5.3 gate
+RULE_NO_PREEMPTION_WHILE_BORROWING = "NoPreemptionWhileBorrowing"  # request > nominal: the borrowing gate of flavor assignment
 RULE_POLICY_NEVER = "PolicyNever"
 RULE_NO_LOWER_PRIORITY = "NoLowerPriority"
 RULE_NOTHING_TO_RECLAIM = "NothingToReclaim"
@@ -192,7 +191,7 @@ def _iso(wl) -> str | None:
 
 
 def victim_message(preemptor: Workload, target: Target, snapshot: Snapshot, cq: ClusterQueueNode) -> str:
-    """The Preempted condition message (kueue-scheduling.md §10.3)."""
+    """The Preempted condition message."""
     uid = preemptor.uid or "UNKNOWN"
     job = preemptor.labels.get(JOB_UID_LABEL) or "UNKNOWN"
     why = HUMAN_READABLE_REASONS.get(target.reason, target.reason)

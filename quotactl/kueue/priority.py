@@ -1,5 +1,4 @@
-"""Workload priority (and where it came from) and the timestamps Kueue orders workloads by
-(kueue-scheduling.md §9).
+"""Workload priority (and where it came from) and the timestamps Kueue orders workloads by.
 
 Source: ``pkg/util/priority/priority.go``, ``pkg/workload/workload.go: Ordering.GetQueueOrderTimestamp``,
 ``pkg/scheduler/preemption/common/ordering.go: quotaReservationTime``.
@@ -36,7 +35,7 @@ class PriorityInfo:
 
 
 def workload_priority(cluster: KueueCluster, wl: Workload, gates: FeatureGates | None = None) -> PriorityInfo:
-    """Priority of ``wl`` as Kueue's scheduler sees it (§9.1).
+    """Priority of ``wl`` as Kueue's scheduler sees it.
 
     The scheduler reads only ``spec.priority`` (nil -> 0).  When the Workload references a
     WorkloadPriorityClass present in the input, Kueue's WPC controller converges spec.priority
@@ -105,7 +104,7 @@ def _parse_rfc3339(text: str) -> datetime | None:
 
 def queue_order_timestamp(wl: Workload, gates: FeatureGates | None = None,
                           requeuing_timestamp: str = "Eviction") -> datetime:
-    """``Ordering.GetQueueOrderTimestamp`` (§9.2): the FIFO timestamp, first match wins."""
+    """``Ordering.GetQueueOrderTimestamp``: the FIFO timestamp, first match wins."""
     evicted = wl.conditions.get("Evicted")
     if evicted is not None and evicted.status == "True":
         if requeuing_timestamp == "Eviction" and evicted.reason == "PodsReadyTimeout":
@@ -126,7 +125,7 @@ def queue_order_timestamp(wl: Workload, gates: FeatureGates | None = None,
 
 
 def quota_reservation_time(wl: Workload) -> datetime:
-    """lastTransitionTime of QuotaReserved=True, or "now" when there is none (§6.4)."""
+    """lastTransitionTime of QuotaReserved=True, or "now" when there is none."""
     c = wl.conditions.get("QuotaReserved")
     if c is None or c.status != "True":
         return NOW

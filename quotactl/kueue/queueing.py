@@ -1,4 +1,4 @@
-"""The order of pending workloads inside a ClusterQueue's queue (kueue-scheduling.md §4.1).
+"""The order of pending workloads inside a ClusterQueue's queue.
 
 Source: ``pkg/cache/queue/cluster_queue.go: queueOrderingFunc``: higher effective priority
 first, then the earlier queue-order timestamp, then the lower UID.  (The sticky preemptor and

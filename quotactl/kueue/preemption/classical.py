@@ -1,6 +1,5 @@
 """Classical preemption (fair sharing off): candidate discovery per policy through the cohort
-tree, classification into variants, and the remove-until-fits / add-back search
-(kueue-scheduling.md §6.3–§6.6, §7).
+tree, classification into variants, and the remove-until-fits / add-back search.
 
 Source: ``pkg/scheduler/preemption/classical/hierarchical_preemption.go``,
 ``pkg/scheduler/preemption/classical/candidate_generator.go``,
@@ -106,7 +105,7 @@ def _above_borrowing_threshold(candidate: int, incoming: int, threshold: int | N
 
 def _classify(ctx: PreemptionCtx, wl: AdmittedWorkload, hierarchical_advantage: bool,
               explain: bool = False) -> tuple[Variant, str]:
-    """``classifyPreemptionVariant`` (§6.3); with ``explain``, also the rule that decided it."""
+    """``classifyPreemptionVariant``; with ``explain``, also the rule that decided it."""
     if not wl.uses_resources(ctx.frs_need_preemption):
         return Variant.NEVER, (f"uses none of the flavor-resources that need preemption "
                                f"({_frs_text(ctx.frs_need_preemption)})" if explain else "")
@@ -144,7 +143,7 @@ def _classify(ctx: PreemptionCtx, wl: AdmittedWorkload, hierarchical_advantage: 
 
 
 def classify(ctx: PreemptionCtx, wl: AdmittedWorkload, hierarchical_advantage: bool) -> Variant:
-    """``classifyPreemptionVariant`` (§6.3)."""
+    """``classifyPreemptionVariant``."""
     return _classify(ctx, wl, hierarchical_advantage)[0]
 
 
@@ -542,7 +541,7 @@ def queue_under_nominal_in_resources_needing_preemption(ctx: PreemptionCtx) -> b
 
 
 def attempt_plan(ctx: PreemptionCtx, iterator: CandidateIterator) -> list[bool]:
-    """The allowBorrowing values to try, in order (§6.5)."""
+    """The allowBorrowing values to try, in order."""
     forbidden = not borrowing_within_cohort_allowed(ctx.cq)[0]
     if iterator.borrowing_only:
         return [True]  # a run without borrowing cannot fit (CandidateIterator)

@@ -1,4 +1,4 @@
-"""Pieces shared by classical and fair-sharing preemption (kueue-scheduling.md §6.2, §6.4).
+"""Pieces shared by classical and fair-sharing preemption.
 
 Source: ``pkg/scheduler/preemption/common/preemption_policy.go: SatisfiesPreemptionPolicy``,
 ``pkg/scheduler/preemption/common/ordering.go: CandidatesOrdering``,
@@ -139,7 +139,7 @@ class TraceEvent:
 
 
 def satisfies_preemption_policy(preemptor: Preemptor, candidate: AdmittedWorkload, policy: str) -> bool:
-    """``SatisfiesPreemptionPolicy`` (§6.2), on effective priorities."""
+    """``SatisfiesPreemptionPolicy``, on effective priorities."""
     lower = preemptor.priority > candidate.priority
     if policy == LOWER_PRIORITY:
         return lower

@@ -1,5 +1,5 @@
 """Fair-sharing preemption: candidates across the whole cohort tree, the target ClusterQueue
-ordering by dominant resource share, and the S2-a / S2-b strategies (kueue-scheduling.md §8.4).
+ordering by dominant resource share, and the S2-a / S2-b strategies.
 
 Source: ``pkg/scheduler/preemption/preemption.go: fairPreemptions, findCandidates, cqIsBorrowing,
 fsStrategyUnsatisfiable, queueWithinNominalInResourcesNeedingPreemption``,

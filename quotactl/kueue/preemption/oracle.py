@@ -1,5 +1,4 @@
-"""The preemption oracle the flavor assigner consults for one flavor-resource
-(kueue-scheduling.md §6.7).
+"""The preemption oracle the flavor assigner consults for one flavor-resource.
 
 Source: ``pkg/scheduler/preemption/preemption_oracle.go: SimulatePreemption``.  It runs the real
 target search (classical or fair sharing) with ``frsNeedPreemption = {fr}`` and a request of

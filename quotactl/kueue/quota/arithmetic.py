@@ -200,7 +200,7 @@ def node_height(cohort: CohortNode) -> int:
 
 
 def find_height_of_lowest_subtree_that_fits(cq: ClusterQueueNode, fr: FR, val: int) -> tuple[int, bool]:
-    """The borrowing level for ``val`` more of ``fr`` in ``cq`` (§3.7), and whether the subtree
+    """The borrowing level for ``val`` more of ``fr`` in ``cq``, and whether the subtree
     that could hold it is smaller than the whole tree ("mayReclaimInHierarchy")."""
     parent = cq.parent
     if parent is None or cq.usage.get(fr, 0) + val <= cq.subtree_quota.get(fr, 0):  # not borrowing_with

@@ -12,7 +12,7 @@ from quotactl.kueue.quota.nodes import FR, QuotaNode
 
 @dataclass(frozen=True)
 class DRS:
-    """A node's dominant resource share (§8.2), comparable with ``compare_drs``."""
+    """A node's dominant resource share, comparable with ``compare_drs``."""
 
     fair_weight: float = 1.0
     unweighted_ratio: float = 0.0
