@@ -2,9 +2,9 @@
 and why, as data (frozen dataclasses; renderers only format them).
 
 It follows the scheduler's own path for the named workload: the queue and nomination checks and
-the flavor assignment of ``explain`` (with its preemption oracle), then ``GetTargets`` on that very assignment, run a second time with tracing
-on so that every candidate Kueue looked at, skipped, removed or put back is reported with the
-rule that decided it.  Nothing here re-implements a Kueue rule: the victims are exactly what
+the flavor assignment of ``explain`` (with its preemption oracle), then ``GetTargets`` on that
+very assignment, run a second time with tracing on so that every candidate Kueue looked at,
+skipped, removed or put back is reported with the rule that decided it.  Nothing here re-implements a Kueue rule: the victims are exactly what
 ``targets.get_targets`` returns, and the explanations come from the same functions.
 """
 
