@@ -300,6 +300,19 @@ class _ScanProgress(NamedTuple):
     last_tried: dict  # (pod set, resource group) -> the last flavor index tried, -1 = all tried
 
 
+class _Versioned(NamedTuple):
+    version: int
+    value: frozenset
+
+
+class _Live(NamedTuple):
+    """The ClusterQueues and cohort trees not settled yet, each sorted by name."""
+
+    settled: int  # how many trees had settled when this was taken
+    cluster_queues: list[str]
+    trees: list[str]
+
+
 class _Head(NamedTuple):
     """A queue head popped for this cycle: its queue and its order key (the workload key last)."""
 
@@ -427,11 +440,11 @@ class Scheduler:
         self.shapes: dict[str, tuple] = {}
         self.versions: dict[str, int] = {}
         self.nominations: dict[str, _Nomination] = {}
-        self.held: dict[str, tuple[int, frozenset]] = {}  # tree -> (version, see _held)
+        self.held: dict[str, _Versioned] = {}  # tree -> its held pairs (see _held) at a tree version
         self.held_pairs: dict[str, set] = {}  # ClusterQueue -> see _held_pairs
         self.statics: dict[tuple, _Static] = {}  # (workload, ClusterQueue) -> see _static
         self.settled: set[str] = set()  # trees no longer simulated (fixpoint or livelock found)
-        self._live_cache: tuple[int, list[str], list[str]] | None = None  # see _live
+        self._live_cache: _Live | None = None  # see _live
         # flavor scan progress (Kueue's workload.Info.LastAssignment)
         self.scan: dict[str, _ScanProgress] = {}
         self.evictions: dict[str, int] = {}
@@ -496,10 +509,10 @@ class Scheduler:
         and eviction bumps it)."""
         version = self.versions.get(tree, 0)
         hit = self.held.get(tree)
-        if hit is not None and hit[0] == version:
-            return hit[1]
+        if hit is not None and hit.version == version:
+            return hit.value
         held = frozenset().union(*(self._held_pairs(name) for name in self.tree_cqs[tree]))
-        self.held[tree] = (version, held)
+        self.held[tree] = _Versioned(version, held)
         return held
 
     def _held_pairs(self, name: str) -> set:
@@ -516,18 +529,18 @@ class Scheduler:
         return any(self.queues[n].active for n in self.tree_cqs[tree] if self.snapshot.cluster_queues[n].active)
 
     def has_active_heads(self) -> bool:
-        return any(self.tree_has_active_heads(t) for t in self._live()[1])
+        return any(self.tree_has_active_heads(t) for t in self._live().trees)
 
-    def _live(self) -> tuple[list[str], list[str]]:
-        """(ClusterQueues, trees) not settled yet, each sorted by name.  Per-cycle loops go over
+    def _live(self) -> _Live:
+        """The ClusterQueues and trees not settled yet.  Per-cycle loops go over
         these only: on a large cluster most trees settle early, and walking every ClusterQueue
         each cycle would make the run grow with ClusterQueues x cycles.  ``settled`` only
         grows, so its size tells when to rebuild."""
-        if self._live_cache is None or self._live_cache[0] != len(self.settled):
+        if self._live_cache is None or self._live_cache.settled != len(self.settled):
             trees = sorted(t for t in self.tree_cqs if t not in self.settled)
             names = sorted(n for t in trees for n in self.tree_cqs[t])
-            self._live_cache = (len(self.settled), names, trees)
-        return self._live_cache[1], self._live_cache[2]
+            self._live_cache = _Live(len(self.settled), names, trees)
+        return self._live_cache
 
     # -- one cycle -----------------------------------------------------------------------
     def _static(self, wl: Workload, cq: ClusterQueueNode) -> _Static:
@@ -701,7 +714,7 @@ class Scheduler:
         """One scheduling cycle: pop one head per active ClusterQueue, nominate them, process the
         entries in Kueue's order, requeue the heads, then let the victims go."""
         self.cycle_no = number
-        live = self._live()[0]
+        live = self._live().cluster_queues
         heads = self._pop_heads(live)
         entries = [self._nominate(self.cluster.workloads[h.okey[-1]], self.snapshot.cluster_queues[h.queue.name])
                    for h in heads]
@@ -966,7 +979,7 @@ class _TreeWatch:
             self.changes[t].append((n, rep))
         if n < STARTUP_REQUEUE_AFTER_CYCLE:
             return
-        for tree in s._live()[1]:
+        for tree in s._live().trees:
             if tree in s.settled:
                 continue
             if not s.tree_has_active_heads(tree):
