@@ -25,6 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
+from quotactl.kueue.admissibility import resource_validation_error
 from quotactl.kueue.assign import Assignment, FlavorAssigner, Mode, initial_assignment
 from quotactl.kueue.explain import (
     MISCONFIGURED,
@@ -54,7 +55,6 @@ from quotactl.kueue.quota import (
 )
 from quotactl.kueue.workload import AdmittedWorkload, nomination_requests, pod_set_requests
 from quotactl.model.kueue import KueueCluster, Workload
-from quotactl.model.quantity import Quantity
 
 # Messages Kueue writes (§4.4).
 MSG_OVERLAP = "Workload has overlapping preemption targets with another workload"
@@ -326,26 +326,8 @@ class _Queue:
 
 
 def _requests_exceed_limits(wl: Workload) -> str | None:
-    """``ValidateAdmissibility``'s resource check: a container requesting more than its limit."""
-    data = wl.source.data if wl.source is not None else {}
-    bad = []
-    for i, ps in enumerate(((data.get("spec") or {}).get("podSets")) or []):
-        spec = ((ps or {}).get("template") or {}).get("spec") or {}
-        for kind in ("initContainers", "containers"):
-            for j, c in enumerate(spec.get(kind) or []):
-                res = (c or {}).get("resources") or {}
-                req, lim = res.get("requests") or {}, res.get("limits") or {}
-                for name, v in req.items():
-                    if name in lim:
-                        try:
-                            if Quantity.parse(v) > Quantity.parse(lim[name]):
-                                bad.append(f"spec.podSets[{i}].template.spec.{kind}[{j}].resources.requests[{name}]")
-                        except (ValueError, TypeError):
-                            continue
-    if not bad:
-        return None
-    return "resource validation failed: " + ", ".join(f"{b}: must be less than or equal to {b.split('[')[-1][:-1]} limit"
-                                                     for b in bad)
+    """``ValidateAdmissibility``'s resource check (one implementation: ``admissibility``)."""
+    return resource_validation_error(wl)
 
 
 def _max_time(cluster: KueueCluster) -> datetime | None:

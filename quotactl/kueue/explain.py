@@ -14,6 +14,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field
 
+from quotactl.kueue.admissibility import resource_validation_error
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.assign import (
     Assignment,
@@ -44,7 +45,7 @@ from quotactl.kueue.workload import (
     AdmittedWorkload,
     nomination_requests,
     pod_set_requests,
-    raw_admission_checks,
+    admission_checks_failed,
 )
 from quotactl.model.kueue import KueueCluster, Workload
 
@@ -251,7 +252,7 @@ def _condition_reason(reason: str | None, options: EngineOptions) -> str | None:
 
 
 def admission_check_blocker(wl: Workload) -> bool:
-    return any(c.get("state") in ("Retry", "Rejected") for c in raw_admission_checks(wl))
+    return admission_checks_failed(wl)
 
 
 def queue_blocker(cluster: KueueCluster, snapshot: Snapshot, wl: Workload) -> tuple[Blocker | None, str | None,
@@ -318,6 +319,15 @@ def namespace_check(cluster: KueueCluster, cq: ClusterQueueNode, wl: Workload) -
     if not sel.matches(ns.labels):
         return mismatch, None
     return None, None
+
+
+def resource_blocker(wl: Workload) -> Blocker | None:
+    """``ValidateAdmissibility`` after the namespace check: requests above limits."""
+    err = resource_validation_error(wl)
+    if err is None:
+        return None
+    return Blocker(MISCONFIGURED, err, "a container (or the pod-level resources) of a pod set requests more than its "
+                   "limit; Kueue does not admit it until the Workload changes", "raise the limit or lower the request")
 
 
 def preemptor_for(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, cq_name: str) -> Preemptor:
@@ -473,6 +483,8 @@ def explain_workload(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, *,
         blocker, note = namespace_check(cluster, cq, wl)
         if note:
             notes.append(note)
+    if blocker is None:
+        blocker = resource_blocker(wl)
     if blocker is not None:
         changes = (Change("config", blocker.fix, verified=False),) if blocker.fix else ()
         return Explanation(summary, PENDING, blocker.reason, _condition_reason(blocker.reason, options),
