@@ -1,9 +1,9 @@
 """Whether Kueue could ever admit a workload, decided once for the scheduler, ``explain`` and
-``lint`` (kueue-scheduling.md §4.2 item 5, §3.5).
+``lint``.
 
-Sources: ``pkg/workload/resources.go: ValidateResources`` (called by ``ValidateAdmissibility``),
-``pkg/resources/requests.go: GreaterKeys, ResourceValue``, ``pkg/cache/scheduler/...:
-potentialAvailable`` (through ``quota.potential_available``).
+Sources: ``pkg/workload/resources.go: ValidateResources`` (called by ``ValidateAdmissibility``
+before the flavor assignment), ``pkg/resources/requests.go: GreaterKeys, ResourceValue``; the
+maximum capacity is ``quota.potential_available`` on a usage-free snapshot.
 """
 
 from __future__ import annotations

@@ -738,6 +738,13 @@ def build(obj: KubeObject) -> KueueObject | None:
 
 # ------------------------------------------------------------------------- the cluster --------
 
+@dataclass(frozen=True)
+class CohortCycles:
+    """The parentName cycles among the Cohorts (``hierarchy.HasCycle``)."""
+
+    cycles: tuple[tuple[str, ...], ...]  # each cycle once, its members in parent order
+    doomed: frozenset[str]  # every cohort whose parent chain runs into a cycle, members included
+
 @dataclass
 class KueueCluster:
     """All Kueue objects of one input, indexed by name.  The first of two duplicates wins
@@ -778,6 +785,30 @@ class KueueCluster:
 
     def child_cohorts(self, cohort: str) -> list[Cohort]:
         return [c for c in self.cohorts.values() if c.parent == cohort]
+
+    def cohort_cycles(self) -> CohortCycles:
+        """One walk up from every Cohort, each visited once (linear in the number of Cohorts).
+        A cohort without an object has no parent, so it can be in no cycle."""
+        if "_cohort_cycles" not in self.__dict__:
+            cycles: list[tuple[str, ...]] = []
+            doomed: set[str] = set()
+            done: set[str] = set()
+            for start in self.cohorts:
+                path: list[str] = []
+                index: dict[str, int] = {}
+                cur: str | None = start
+                while cur is not None and cur not in done and cur not in index:
+                    index[cur] = len(path)
+                    path.append(cur)
+                    co = self.cohorts.get(cur)
+                    cur = (co.parent or None) if co is not None else None
+                if cur is not None and cur in index:
+                    cycles.append(tuple(path[index[cur]:]))
+                if cur is not None and (cur in index or cur in doomed):
+                    doomed.update(path)
+                done.update(path)
+            self.__dict__["_cohort_cycles"] = CohortCycles(tuple(cycles), frozenset(doomed))
+        return self.__dict__["_cohort_cycles"]
 
     def cohort_names(self) -> set[str]:
         """Every cohort that exists, explicitly or implicitly (named by a CQ or as a parent)."""
