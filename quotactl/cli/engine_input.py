@@ -5,9 +5,10 @@ about on stderr.
 A snapshot printed by ``kubectl get -o yaml`` only holds objects the API server accepted, but a
 hand-written or templated config may not. The engines read what they can of such an object (an
 unreadable quota counts as absent), so the answer would silently differ from a cluster, which
-could never hold the object. The schema check is the same one ``quotactl lint`` runs (KQ0xx),
-limited to the configuration kinds: Workloads are written by Kueue's controllers, and checking
-tens of thousands of them would dominate the run time.
+could never hold the object. The schema check is the same one ``quotactl lint`` runs (KQ0xx). It
+runs on every configuration object, and on the Workloads whose shape the model cannot fully read
+(``workload_is_malformed``): checking tens of thousands of well-formed Workloads would dominate
+the run time.
 """
 
 from __future__ import annotations
@@ -20,17 +21,24 @@ from quotactl.lint.schema import validate_object
 from quotactl.load.objects import Dialect, LoadResult, load
 from quotactl.load.sources import UsageError, limits_from_env
 from quotactl.model.features import parse_gate_list
+from quotactl.model.workload_shape import workload_is_malformed
 
 CONFIG_KINDS = frozenset({"ResourceFlavor", "ClusterQueue", "Cohort", "LocalQueue", "WorkloadPriorityClass",
                           "PriorityClass", "Configuration"})
 MAX_LINES = 10
 
 
+def _checked(obj) -> bool:
+    if obj.dialect not in (Dialect.KUEUE, Dialect.NEUTRAL):
+        return False
+    return obj.kind in CONFIG_KINDS or (obj.kind == "Workload" and workload_is_malformed(obj.data))
+
+
 def invalid_config(loaded: LoadResult) -> list:
-    """Schema errors of the Kueue configuration objects, in input order."""
+    """Schema errors of the Kueue configuration objects and of malformed Workloads, in input order."""
     out = []
     for obj in loaded.objects:
-        if obj.dialect in (Dialect.KUEUE, Dialect.NEUTRAL) and obj.kind in CONFIG_KINDS:
+        if _checked(obj):
             out.extend(d for d in validate_object(obj) if d.severity == Severity.ERROR)
     return sort_diagnostics(out)
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 from datetime import datetime, timedelta, timezone
 
+from quotactl.kueue.admissibility import resource_validation_error
 from quotactl.kueue.assign import Assignment, FlavorAssigner, Mode, initial_assignment
 from quotactl.kueue.fairshare import FairSharingIterator
 from quotactl.kueue.nomination import (
@@ -62,7 +63,6 @@ from quotactl.kueue.quota import (
 )
 from quotactl.kueue.workload import AdmittedWorkload, PodSetRequest, nomination_requests, pod_set_requests
 from quotactl.model.kueue import KueueCluster, Workload
-from quotactl.model.quantity import Quantity
 
 # Outcomes of one head in one cycle.
 ADMITTED = "Admitted"
@@ -393,29 +393,6 @@ class _Queue:
         return (tuple(k[-1] for k in self.active), frozenset(self.inadmissible), self.sticky)
 
 
-def _requests_exceed_limits(wl: Workload) -> str | None:
-    """``ValidateAdmissibility``'s resource check: a container requesting more than its limit."""
-    data = wl.source.data if wl.source is not None else {}
-    bad = []
-    for i, ps in enumerate(((data.get("spec") or {}).get("podSets")) or []):
-        spec = ((ps or {}).get("template") or {}).get("spec") or {}
-        for kind in ("initContainers", "containers"):
-            for j, c in enumerate(spec.get(kind) or []):
-                res = (c or {}).get("resources") or {}
-                req, lim = res.get("requests") or {}, res.get("limits") or {}
-                for name, v in req.items():
-                    if name in lim:
-                        try:
-                            if Quantity.parse(v) > Quantity.parse(lim[name]):
-                                bad.append(f"spec.podSets[{i}].template.spec.{kind}[{j}].resources.requests[{name}]")
-                        except (ValueError, TypeError):
-                            continue
-    if not bad:
-        return None
-    return "resource validation failed: " + ", ".join(f"{b}: must be less than or equal to {b.split('[')[-1][:-1]} limit"
-                                                     for b in bad)
-
-
 def _max_time(cluster: KueueCluster) -> datetime | None:
     best = None
     for wl in cluster.workloads.values():
@@ -564,7 +541,7 @@ class Scheduler:
         """The first of the scheduler's checks before nomination that fails, if any."""
         if admission_check_blocker(wl):
             return _Precheck(PENDING_EVALUATION, MSG_FAILED_ADMISSION_CHECKS, False, False)
-        err = _requests_exceed_limits(wl)
+        err = resource_validation_error(wl)
         if err is not None:
             return _Precheck(MISCONFIGURED, err, True, False)
         blocker = namespace_check(self.cluster, cq, wl).blocker

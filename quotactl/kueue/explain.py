@@ -24,7 +24,7 @@ from quotactl.kueue.assign import (
 )
 from quotactl.kueue.counterfactual import Change, find_changes
 from quotactl.kueue.options import EngineOptions
-from quotactl.kueue.nomination import Blocker, make_assigner, namespace_check, queue_blocker
+from quotactl.kueue.nomination import Blocker, make_assigner, namespace_check, queue_blocker, resource_blocker
 from quotactl.kueue.preemption.targets import candidate_workloads
 from quotactl.kueue.priority import PriorityInfo, workload_priority
 from quotactl.kueue.queueing import QueueIndex, ahead_in_queue
@@ -317,6 +317,8 @@ def explain_workload(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, *,
         blocker = namespace.blocker
         if namespace.note:
             notes.append(namespace.note)
+    if blocker is None:
+        blocker = resource_blocker(wl)
     if blocker is not None:
         return _explain_blocked(summary, blocker, checked.inactive, notes, snapshot.options)
     cq = snapshot.cluster_queues[checked.cluster_queue]

@@ -12,7 +12,8 @@ from quotactl.kueue.assign import FlavorAssigner
 from quotactl.kueue.preemption.common import Preemptor
 from quotactl.kueue.priority import queue_order_timestamp, workload_priority
 from quotactl.kueue.quota import ClusterQueueNode, InactiveReason, Snapshot
-from quotactl.kueue.workload import nomination_requests, raw_admission_checks
+from quotactl.kueue.admissibility import resource_validation_error
+from quotactl.kueue.workload import admission_checks_failed, nomination_requests
 from quotactl.model.kueue import KueueCluster, LocalQueue, Workload
 
 # How to fix each reason a ClusterQueue is inactive for.
@@ -54,7 +55,17 @@ class NamespaceCheck:
 
 
 def admission_check_blocker(wl: Workload) -> bool:
-    return any(c.get("state") in ("Retry", "Rejected") for c in raw_admission_checks(wl))
+    return admission_checks_failed(wl)
+
+
+def resource_blocker(wl: Workload) -> Blocker | None:
+    """``ValidateAdmissibility`` after the namespace check: requests above limits."""
+    err = resource_validation_error(wl)
+    if err is None:
+        return None
+    return Blocker(reasons.MISCONFIGURED, err, "a container (or the pod-level resources) of a pod set requests more "
+                   "than its limit; Kueue does not admit it until the Workload changes",
+                   "raise the limit or lower the request")
 
 
 def queue_blocker(cluster: KueueCluster, snapshot: Snapshot, wl: Workload) -> QueueCheck:

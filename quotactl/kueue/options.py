@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from quotactl.model.features import FeatureGates
-from quotactl.model.kueue import KueueCluster
+from quotactl.model.kueue import KueueCluster, ResourceTransformation, build_admission_check
 
 LESS_THAN_OR_EQUAL_TO_FINAL_SHARE = "LessThanOrEqualToFinalShare"
 LESS_THAN_INITIAL_SHARE = "LessThanInitialShare"
@@ -20,7 +20,7 @@ class EngineOptions:
     gates: FeatureGates = field(default_factory=FeatureGates)
     requeuing_timestamp: str = "Eviction"  # waitForPodsReady.requeuingStrategy.timestamp
     exclude_resource_prefixes: tuple[str, ...] = ()
-    transformations: tuple[dict, ...] = ()
+    transformations: tuple[ResourceTransformation, ...] = ()
     quota_check_strategy: str = "BlockUndeclared"
     # Names of AdmissionCheck objects in the input and whether each is Active; None when the
     # input holds no AdmissionCheck object at all (then admission checks are not judged).
@@ -43,13 +43,7 @@ def engine_options(cluster: KueueCluster, *, fair_sharing: bool | None = None,
         fs = fair_sharing
     strategies = tuple(cfg.preemption_strategies) if cfg and cfg.preemption_strategies else ()
     strategies = tuple(s for s in strategies if s in DEFAULT_STRATEGIES) or DEFAULT_STRATEGIES
-    requeuing = "Eviction"
-    if cfg is not None:
-        wfpr = cfg.raw.get("waitForPodsReady") if isinstance(cfg.raw, dict) else None
-        if isinstance(wfpr, dict):
-            rs = wfpr.get("requeuingStrategy")
-            if isinstance(rs, dict) and rs.get("timestamp") in ("Eviction", "Creation"):
-                requeuing = rs["timestamp"]
+    requeuing = (cfg.requeuing_timestamp if cfg else None) or "Eviction"
     return EngineOptions(
         fair_sharing=fs,
         preemption_strategies=strategies,
@@ -73,8 +67,6 @@ def admission_check_states(objects) -> dict[str, bool] | None:
         if getattr(obj, "kind", None) != "AdmissionCheck" or not getattr(obj, "name", None):
             continue
         found = found if found is not None else {}
-        status = obj.data.get("status") if isinstance(obj.data.get("status"), dict) else {}
-        conds = status.get("conditions") if isinstance(status.get("conditions"), list) else []
-        active = any(isinstance(c, dict) and c.get("type") == "Active" and c.get("status") == "True" for c in conds)
-        found.setdefault(obj.name, active)
+        check = build_admission_check(obj)
+        found.setdefault(check.name, check.active)
     return found

@@ -9,16 +9,7 @@ tree's admitted workloads keeps ``explain`` fast; the answer is identical to the
 from __future__ import annotations
 
 from quotactl.load.objects import KubeObject
-from quotactl.model.kueue import KueueCluster, build, build_cluster
-
-
-def _raw(obj: KubeObject, *path):
-    v = obj.data
-    for p in path:
-        if not isinstance(v, dict):
-            return None
-        v = v.get(p)
-    return v
+from quotactl.model.kueue import KueueCluster, WorkloadRoute, build, build_cluster, workload_route
 
 
 def _root(cluster: KueueCluster, cohort: str | None) -> str | None:
@@ -45,34 +36,29 @@ def scoped_cluster(objects: list[KubeObject], query: str) -> KueueCluster | None
     """The model with every non-Workload object and only the Workloads that matter for ``query``
     (the workload itself, those admitted in its cohort tree and those queued to it).  None when ``query`` does not
     name exactly one workload (callers then build the full model, e.g. to suggest names)."""
-    workloads: list[tuple[KubeObject, str, str]] = []  # (object, namespace/name, name)
+    workloads: list[tuple[KubeObject, WorkloadRoute]] = []
     others: list[KubeObject] = []
     for o in objects:
-        md = o.data.get("metadata")
-        name = md.get("name") if isinstance(md, dict) else None
-        if o.kind != "Workload" or name is None:
+        route = workload_route(o) if o.kind == "Workload" else None
+        if route is None:
             others.append(o)
-            continue
-        name = name if isinstance(name, str) else str(name)
-        ns = md.get("namespace")
-        workloads.append((o, f"{ns if isinstance(ns, str) else 'default'}/{name}", name))
-    hits = [(o, k) for o, k, n in workloads if (k == query if "/" in query else n == query)]
-    if len({k for _o, k in hits}) != 1:
+        else:
+            workloads.append((o, route))
+    hits = [(o, r) for o, r in workloads if (r.key == query if "/" in query else r.name == query)]
+    if len({r.key for _o, r in hits}) != 1:
         return None
-    target = hits[0][0]
+    target, target_route = hits[0]
     cluster = build_cluster(others)
-    reserved = any(isinstance(c, dict) and c.get("type") == "QuotaReserved" and c.get("status") == "True"
-                   for c in (_raw(target, "status", "conditions") or []))
-    cq_name = _raw(target, "status", "admission", "clusterQueue") if reserved else None
-    if not isinstance(cq_name, str):
-        lq = cluster.local_queues.get((target.namespace or "default", _raw(target, "spec", "queueName") or ""))
+    cq_name = target_route.reserved_cluster_queue
+    if cq_name is None:
+        lq = cluster.local_queues.get((target.namespace or "default", target_route.queue_name or ""))
         cq_name = lq.cluster_queue if lq is not None else None
     tree = tree_cluster_queues(cluster, cq_name) if cq_name else set()
     # LocalQueues feeding the tree: their pending workloads decide the queue order.
     feeding = {key for key, lq in cluster.local_queues.items() if lq.cluster_queue in tree}
-    for obj, _k, _n in workloads:
-        if obj is not target and _raw(obj, "status", "admission", "clusterQueue") not in tree and \
-                (obj.namespace or "default", _raw(obj, "spec", "queueName")) not in feeding:
+    for obj, route in workloads:
+        if obj is not target and route.admitted_cluster_queue not in tree and \
+                (obj.namespace or "default", route.queue_name) not in feeding:
             continue
         model = build(obj)
         if model is None:

@@ -19,8 +19,7 @@ from quotactl.kueue.priority import (
     quota_reservation_time,
     workload_priority,
 )
-from quotactl.model.coerce import as_dict, as_list, as_str, quantity_map
-from quotactl.model.kueue import KueueCluster, Workload
+from quotactl.model.kueue import KueueCluster, ResourceTransformation, Workload
 from quotactl.model.quantity import Quantity
 
 FR = tuple  # (flavor, resource)
@@ -44,15 +43,15 @@ def _drop_excluded(requests: dict[str, Quantity], prefixes: tuple[str, ...]) -> 
     return {r: q for r, q in requests.items() if not any(r.startswith(p) for p in prefixes)}
 
 
-def _transform(requests: dict[str, Quantity], transformations: tuple[dict, ...]) -> dict[str, Quantity]:
+def _transform(requests: dict[str, Quantity],
+               transformations: tuple[ResourceTransformation, ...]) -> dict[str, Quantity]:
     """Configured resource transformations (Retain / Replace; outputs per unit of input)."""
     if not transformations:
         return requests
-    by_input = {}
+    by_input: dict[str, ResourceTransformation] = {}
     for t in transformations:
-        name = as_str(as_dict(t).get("input"))
-        if name and name not in by_input:
-            by_input[name] = as_dict(t)
+        if t.input and t.input not in by_input:
+            by_input[t.input] = t
     out: dict[str, Quantity] = {}
 
     def add(name: str, q: Quantity) -> None:
@@ -64,9 +63,9 @@ def _transform(requests: dict[str, Quantity], transformations: tuple[dict, ...])
             add(name, q)
             continue
         units = q.value()
-        for out_name, base in quantity_map(t.get("outputs")).items():
+        for out_name, base in t.outputs.items():
             add(out_name, base * units)
-        if (as_str(t.get("strategy")) or "Retain") == "Retain":
+        if t.retains_input:
             add(name, q)
     return out
 
@@ -259,7 +258,7 @@ def counts_against_quota(wl: Workload) -> bool:
     return wl.has_quota_reservation
 
 
-def raw_admission_checks(wl: Workload) -> list[dict]:
-    """``status.admissionChecks`` as raw dicts (the model does not carry them)."""
-    status = as_dict(wl.source.data.get("status")) if wl.source is not None else {}
-    return [as_dict(c) for c in as_list(status.get("admissionChecks"))]
+def admission_checks_failed(wl: Workload) -> bool:
+    """Some admission check of the workload is in state Retry or Rejected (the scheduler does not
+    nominate it: ``pkg/scheduler/scheduler.go: nominate``)."""
+    return any(c.state in ("Retry", "Rejected") for c in wl.admission_checks)

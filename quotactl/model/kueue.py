@@ -26,11 +26,13 @@ from quotactl.model.coerce import (
 )
 from quotactl.model.podspec import (
     PodSpecInfo,
+    ResourceHolder,
     Taint,
     Toleration,
     parse_taints,
     parse_tolerations,
     pod_spec_info,
+    resource_holders,
 )
 from quotactl.model.quantity import Quantity
 
@@ -49,7 +51,6 @@ class ResourceQuota:
     borrowing_limit: Quantity | None
     lending_limit: Quantity | None
     path: Path
-    raw: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -247,9 +248,10 @@ class PodSet:
     name: str
     count: int
     min_count: int | None
-    template: dict
     pod: PodSpecInfo
     path: Path
+    # requests/limits as written, per container and pod-level (for Kueue's resource validation)
+    resource_holders: tuple[ResourceHolder, ...] = ()
     labels: dict[str, str] = field(default_factory=dict)
     annotations: dict[str, str] = field(default_factory=dict)
 
@@ -267,6 +269,14 @@ class PodSetAssignment:
 class Admission:
     cluster_queue: str | None
     pod_set_assignments: tuple[PodSetAssignment, ...]
+
+
+@dataclass(frozen=True)
+class AdmissionCheckState:
+    """One entry of ``status.admissionChecks``."""
+
+    name: str | None
+    state: str | None
 
 
 @dataclass(frozen=True)
@@ -296,6 +306,7 @@ class Workload(KueueObject):
     conditions: dict[str, Condition] = field(default_factory=dict)
     reclaimable_pods: dict[str, int] = field(default_factory=dict)
     maximum_execution_time_seconds: int | None = None
+    admission_checks: tuple[AdmissionCheckState, ...] = ()
 
     @cached_property
     def key(self) -> str:
@@ -326,14 +337,30 @@ class Workload(KueueObject):
 
 
 @dataclass(frozen=True)
+class ResourceTransformation:
+    """One ``resources.transformations`` entry: per unit of ``input``, add ``outputs``; the
+    input itself is kept (``Retain``, the default) or dropped (any other strategy: Kueue keeps
+    the input only when the strategy is unset or Retain)."""
+
+    input: str | None
+    strategy: str  # "Retain" when unset
+    outputs: dict[str, Quantity]
+
+    @property
+    def retains_input(self) -> bool:
+        return self.strategy == "Retain"
+
+
+@dataclass(frozen=True)
 class KueueConfiguration(KueueObject):
     fair_sharing_enabled: bool = False
     preemption_strategies: tuple[str, ...] = ()
     feature_gates: dict[str, bool] = field(default_factory=dict)
     exclude_resource_prefixes: tuple[str, ...] = ()
     quota_check_strategy: str = "BlockUndeclared"
-    transformations: tuple[dict, ...] = ()
-    raw: dict = field(default_factory=dict, compare=False, repr=False)
+    transformations: tuple[ResourceTransformation, ...] = ()
+    # waitForPodsReady.requeuingStrategy.timestamp when it is Eviction or Creation, else None
+    requeuing_timestamp: str | None = None
 
 
 # --------------------------------------------------------------------------- builders --------
@@ -359,7 +386,6 @@ def _resource_groups(raw_groups, base: Path) -> tuple[ResourceGroup, ...]:
                         borrowing_limit=as_quantity(rq.get("borrowingLimit")),
                         lending_limit=as_quantity(rq.get("lendingLimit")),
                         path=fpath + ("resources", k),
-                        raw=rq,
                     )
                 )
             flavors.append(FlavorQuotas(as_str(fq.get("name")), tuple(resources), fpath))
@@ -512,6 +538,19 @@ def build_namespace(obj: KubeObject) -> Namespace:
     return Namespace(source=obj, name=obj.name, labels=labels)
 
 
+@dataclass(frozen=True)
+class AdmissionCheck(KueueObject):
+    name: str | None = None
+    active: bool = False  # condition Active=True
+
+
+def build_admission_check(obj: KubeObject) -> AdmissionCheck:
+    """Not in ``BUILDERS``: only the engine options read AdmissionChecks, lint has no rule on them."""
+    conditions = as_list(as_dict(obj.data.get("status")).get("conditions"))
+    active = any(as_dict(c).get("type") == "Active" and as_dict(c).get("status") == "True" for c in conditions)
+    return AdmissionCheck(source=obj, name=obj.name, active=active)
+
+
 def _priority_class_ref(spec: dict, version: str) -> tuple[PriorityClassRef | None, Path]:
     if version == "v1beta1":
         name = as_str(spec.get("priorityClassName"))
@@ -546,9 +585,9 @@ def build_workload(obj: KubeObject) -> Workload:
                 name=as_str(ps.get("name")) or "main",
                 count=1 if count is None else count,
                 min_count=as_int(ps.get("minCount")),
-                template=template,
                 pod=pod_spec_info(template.get("spec")),
                 path=("spec", "podSets", i),
+                resource_holders=resource_holders(template.get("spec")),
                 labels=str_map(tmeta.get("labels")),
                 annotations=str_map(tmeta.get("annotations")),
             )
@@ -606,7 +645,38 @@ def build_workload(obj: KubeObject) -> Workload:
         conditions=conditions,
         reclaimable_pods=reclaimable,
         maximum_execution_time_seconds=as_int(spec.get("maximumExecutionTimeSeconds")),
+        admission_checks=tuple(
+            AdmissionCheckState(as_str(as_dict(c).get("name")), as_str(as_dict(c).get("state")))
+            for c in as_list(status.get("admissionChecks"))),
     )
+
+
+@dataclass(frozen=True)
+class WorkloadRoute:
+    """Where a Workload object queues or holds quota, read without building the whole Workload
+    (``explain`` reads it for every Workload to pick the few it must model)."""
+
+    name: str
+    key: str  # namespace/name
+    queue_name: str | None
+    admitted_cluster_queue: str | None  # status.admission.clusterQueue, any condition
+    reserved_cluster_queue: str | None  # the same, only while QuotaReserved=True
+
+
+def workload_route(obj: KubeObject) -> WorkloadRoute | None:
+    """None for an object without a name (it cannot be looked up)."""
+    name = obj.metadata.get("name")
+    if name is None:
+        return None
+    name = name if isinstance(name, str) else str(name)
+    ns = obj.metadata.get("namespace")
+    status = as_dict(obj.data.get("status"))
+    admitted = as_str(as_dict(status.get("admission")).get("clusterQueue"))
+    reserved = any(as_dict(c).get("type") == "QuotaReserved" and as_dict(c).get("status") == "True"
+                   for c in as_list(status.get("conditions")))
+    return WorkloadRoute(name, f"{ns if isinstance(ns, str) else 'default'}/{name}",
+                         as_str(as_dict(obj.data.get("spec")).get("queueName")), admitted,
+                         admitted if reserved else None)
 
 
 def build_configuration(obj: KubeObject) -> KueueConfiguration:
@@ -628,9 +698,24 @@ def build_configuration(obj: KubeObject) -> KueueConfiguration:
         feature_gates=gates,
         exclude_resource_prefixes=tuple(str(p) for p in as_list(resources.get("excludeResourcePrefixes"))),
         quota_check_strategy=_enum(resources.get("quotaCheckStrategy"), "BlockUndeclared"),
-        transformations=tuple(as_dict(t) for t in as_list(resources.get("transformations"))),
-        raw=data,
+        transformations=tuple(_transformation(t) for t in as_list(resources.get("transformations"))),
+        requeuing_timestamp=_requeuing_timestamp(data),
     )
+
+
+def _transformation(raw) -> ResourceTransformation:
+    raw = as_dict(raw)
+    return ResourceTransformation(
+        input=as_str(raw.get("input")),
+        strategy=as_str(raw.get("strategy")) or "Retain",
+        outputs=quantity_map(raw.get("outputs")),
+    )
+
+
+def _requeuing_timestamp(data: dict) -> str | None:
+    rs = as_dict(as_dict(data.get("waitForPodsReady")).get("requeuingStrategy"))
+    ts = rs.get("timestamp")
+    return ts if ts in ("Eviction", "Creation") else None
 
 
 BUILDERS = {
@@ -652,6 +737,13 @@ def build(obj: KubeObject) -> KueueObject | None:
 
 
 # ------------------------------------------------------------------------- the cluster --------
+
+@dataclass(frozen=True)
+class CohortCycles:
+    """The parentName cycles among the Cohorts (``hierarchy.HasCycle``)."""
+
+    cycles: tuple[tuple[str, ...], ...]  # each cycle once, its members in parent order
+    doomed: frozenset[str]  # every cohort whose parent chain runs into a cycle, members included
 
 @dataclass
 class KueueCluster:
@@ -693,6 +785,30 @@ class KueueCluster:
 
     def child_cohorts(self, cohort: str) -> list[Cohort]:
         return [c for c in self.cohorts.values() if c.parent == cohort]
+
+    def cohort_cycles(self) -> CohortCycles:
+        """One walk up from every Cohort, each visited once (linear in the number of Cohorts).
+        A cohort without an object has no parent, so it can be in no cycle."""
+        if "_cohort_cycles" not in self.__dict__:
+            cycles: list[tuple[str, ...]] = []
+            doomed: set[str] = set()
+            done: set[str] = set()
+            for start in self.cohorts:
+                path: list[str] = []
+                index: dict[str, int] = {}
+                cur: str | None = start
+                while cur is not None and cur not in done and cur not in index:
+                    index[cur] = len(path)
+                    path.append(cur)
+                    co = self.cohorts.get(cur)
+                    cur = (co.parent or None) if co is not None else None
+                if cur is not None and cur in index:
+                    cycles.append(tuple(path[index[cur]:]))
+                if cur is not None and (cur in index or cur in doomed):
+                    doomed.update(path)
+                done.update(path)
+            self.__dict__["_cohort_cycles"] = CohortCycles(tuple(cycles), frozenset(doomed))
+        return self.__dict__["_cohort_cycles"]
 
     def cohort_names(self) -> set[str]:
         """Every cohort that exists, explicitly or implicitly (named by a CQ or as a parent)."""

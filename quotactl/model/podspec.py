@@ -74,6 +74,23 @@ class NodeSelectorTerm:
 
 
 @dataclass(frozen=True)
+class ResourceHolder:
+    """One place of a pod spec that declares requests and limits, as written: a container, an
+    init container (``field`` and ``index``) or the pod itself (pod-level ``spec.resources``,
+    ``field`` None)."""
+
+    field: str | None
+    index: int | None
+    requests: dict[str, Quantity]
+    limits: dict[str, Quantity]
+
+    @property
+    def path(self) -> tuple:
+        """Where it is, relative to the pod spec."""
+        return (self.field, self.index) if self.field is not None else ()
+
+
+@dataclass(frozen=True)
 class PodSpecInfo:
     """What quota engines need from a pod spec."""
 
@@ -166,6 +183,22 @@ def effective_pod_requests(spec: dict) -> dict[str, Quantity]:
         total.update(level)
     total = _add(total, quantity_map(spec.get("overhead")))
     return total
+
+
+def resource_holders(spec: dict) -> tuple[ResourceHolder, ...]:
+    """Every requests/limits pair of the pod spec: init containers, containers, and the pod-level
+    ``resources`` when present (a value that is not a quantity is left out)."""
+    spec = as_dict(spec)
+    out = []
+    for kind in ("initContainers", "containers"):
+        for i, c in enumerate(as_list(spec.get(kind))):
+            res = as_dict(as_dict(c).get("resources"))
+            out.append(ResourceHolder(kind, i, quantity_map(res.get("requests")), quantity_map(res.get("limits"))))
+    pod_level = spec.get("resources")
+    if isinstance(pod_level, dict):
+        out.append(ResourceHolder(None, None, quantity_map(pod_level.get("requests")),
+                                  quantity_map(pod_level.get("limits"))))
+    return tuple(out)
 
 
 def pod_spec_info(spec: dict) -> PodSpecInfo:

@@ -11,7 +11,9 @@ import pytest
 from quotactl.diagnostics import Severity
 from quotactl.lint.context import LintOptions
 from quotactl.lint.k8s_checks import domain_prefixed_path_errors, parse_duration, toleration_cel_problems
-from quotactl.lint.rules.kueue.crossref_helpers import QuotaTree, cohort_cycles
+from quotactl.kueue.admissibility import quota_snapshot
+from quotactl.kueue.options import engine_options
+from quotactl.kueue.quota import potential_available
 from quotactl.lint.runner import lint_paths
 from quotactl.load.objects import load
 from quotactl.model.kueue import build_cluster
@@ -251,12 +253,12 @@ spec:
 def test_potential_available_flat_example(tmp_path):
     # kueue-scheduling.md §3.9
     c = _cluster(tmp_path, _cq("a", "research", 10, bl=5) + _cq("b", "research", 10, ll=4) + _cq("c", "research", 0))
-    tree = QuotaTree(c)
+    snap = quota_snapshot(c, engine_options(c))
     fr = ("default", "cpu")
-    assert tree.subtree_quota(("cohort", "research"), fr) == 14_000
-    assert tree.potential_available(("cq", "a"), fr) == 14_000
-    assert tree.potential_available(("cq", "b"), fr) == 20_000
-    assert tree.potential_available(("cq", "c"), fr) == 14_000
+    assert snap.cohorts["research"].subtree_quota[fr] == 14_000
+    assert potential_available(snap.cluster_queues["a"], fr) == 14_000
+    assert potential_available(snap.cluster_queues["b"], fr) == 20_000
+    assert potential_available(snap.cluster_queues["c"], fr) == 14_000
 
 
 def test_potential_available_hierarchical_example(tmp_path):
@@ -279,14 +281,15 @@ kind: Cohort
 metadata: {name: c2}
 spec: {parentName: r}
 """
-    tree = QuotaTree(_cluster(tmp_path, text))
+    c = _cluster(tmp_path, text)
+    snap = quota_snapshot(c, engine_options(c))
     fr = ("default", "cpu")
-    assert tree.subtree_quota(("cohort", "c1"), fr) == 7_000
-    assert tree.subtree_quota(("cohort", "r"), fr) == 17_000
-    assert tree.potential_available(("cohort", "c1"), fr) == 11_000
-    assert tree.potential_available(("cq", "a"), fr) == 11_000
-    assert tree.potential_available(("cq", "b"), fr) == 14_000
-    assert tree.potential_available(("cq", "d"), fr) == 17_000
+    assert snap.cohorts["c1"].subtree_quota[fr] == 7_000
+    assert snap.cohorts["r"].subtree_quota[fr] == 17_000
+    assert potential_available(snap.cohorts["c1"], fr) == 11_000
+    assert potential_available(snap.cluster_queues["a"], fr) == 11_000
+    assert potential_available(snap.cluster_queues["b"], fr) == 14_000
+    assert potential_available(snap.cluster_queues["d"], fr) == 17_000
 
 
 def test_cohort_cycle_message_and_members(tmp_path):
@@ -307,7 +310,8 @@ def test_cohort_cycle_message_and_members(tmp_path):
     metadata: {name: leaf}
     spec: {parentName: a}
     """
-    assert cohort_cycles(_cluster(tmp_path, text)) == [["a", "b"]]
+    found = _cluster(tmp_path, text).cohort_cycles()
+    assert found.cycles == (("a", "b"),) and found.doomed == {"a", "b", "leaf"}
     diags = lint_text(tmp_path, textwrap.dedent(text) + _cq("team", "leaf", 1))
     msgs = sorted(d.message for d in by_code(diags, "KQ503"))
     assert len(msgs) == 2

@@ -140,24 +140,6 @@ def _inactive_reason(cq: ClusterQueue, snapshot: Snapshot, options: EngineOption
     return None
 
 
-def _cycle_cohorts(cluster: KueueCluster, names: set[str]) -> set[str]:
-    """Cohorts from which the parent chain runs into a cycle (``hierarchy.HasCycle``)."""
-    bad: set[str] = set()
-    for start in names:
-        seen = []
-        node = start
-        while node is not None:
-            if node in seen or node in bad:
-                if node in seen:
-                    bad.update(seen[seen.index(node):])
-                bad.update(seen)
-                break
-            seen.append(node)
-            spec = cluster.cohorts.get(node)
-            node = spec.parent if spec is not None else None
-    return bad
-
-
 def build_snapshot(cluster: KueueCluster, options: EngineOptions | None = None,
                    workload_filter=None) -> Snapshot:
     """The scheduler snapshot for a model: quota tree, usage of every admitted workload.
@@ -172,7 +154,7 @@ def build_snapshot(cluster: KueueCluster, options: EngineOptions | None = None,
     snap.resource_flavors = dict(cluster.resource_flavors)
 
     names = cluster.cohort_names()
-    snap.cycle_cohorts = _cycle_cohorts(cluster, names)
+    snap.cycle_cohorts = set(cluster.cohort_cycles().doomed)
     for name in sorted(names):
         if name in snap.cycle_cohorts:
             continue

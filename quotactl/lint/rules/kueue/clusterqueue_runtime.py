@@ -210,7 +210,7 @@ def check_lonely_cohort_member(cq: ClusterQueue, ctx):
         for fq in rg.flavors:
             for rq in fq.resources:
                 for key in ("borrowingLimit", "lendingLimit"):
-                    if rq.raw.get(key) is not None and key not in settings:
+                    if raw(cq, rq.path + (key,)) is not None and key not in settings:
                         settings.append(key)
     if _policy(cq, "reclaimWithinCohort"):
         settings.append("reclaimWithinCohort")

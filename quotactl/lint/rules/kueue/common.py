@@ -1,5 +1,5 @@
-"""Shared helpers for the Kueue rules: raw-data access, Workload pod sets and conditions, Kueue's
-integer view of resource amounts, and the findings several rules build the same way.
+"""Shared helpers for the Kueue rules: raw-data access, Workload pod sets and conditions, and the
+findings several rules build the same way (Kueue's amounts are ``quotactl.kueue.amounts``).
 
 Kubernetes' own validation (labels, selectors, annotations, tolerations, message rendering) is in
 ``quotactl.lint.k8s_checks``; lenient readers of raw values (``as_list``, ``as_dict``, ``as_int``,
@@ -18,7 +18,6 @@ from quotactl.lint.k8s_checks import annotation_problems, label_map_problems, qu
 from quotactl.lint.rule import Finding
 from quotactl.load.document import get_in
 from quotactl.model.coerce import as_dict, as_int, as_list
-from quotactl.model.quantity import Quantity, format_nanos
 
 QUOTA_RESERVED = "QuotaReserved"
 
@@ -126,28 +125,3 @@ def podset_resource_entries(ps: Any, base: tuple) -> Iterator[tuple[tuple, str, 
     for kind in ("requests", "limits"):
         for rname, v in as_dict(res.get(kind)).items():
             yield tpath + ("resources", kind, str(rname)), str(rname), v, f"pod-level {kind}"
-
-
-def amount(resource: str, q: Quantity) -> int:
-    """Kueue's integer amount (``resources.ResourceValue``): cpu in milli-units, everything else in
-    whole units, both rounded up."""
-    return q.milli_value() if resource == "cpu" else q.value()
-
-
-_BINARY_RESOURCES = ("memory", "ephemeral-storage")
-
-
-def fmt_amount(resource: str, value: int) -> str:
-    """Render an amount the way Kueue prints it (kueue-scheduling.md §2.1)."""
-    if resource == "cpu":
-        return format_nanos(value * 10**6)
-    binary = resource in _BINARY_RESOURCES or resource.startswith("hugepages-")
-    return format_nanos(value * 10**9, binary=binary)
-
-
-def find_request_path(ps: Any, base: tuple, resource: str) -> tuple:
-    """The first place a pod-set template requests ``resource`` (for pointing a finding at it)."""
-    for path, rname, _v, _where in podset_resource_entries(ps, base):
-        if rname == resource:
-            return path
-    return base

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from quotactl.lint.k8s_checks import parse_duration, quote, quoted_list, scalar_text
 from quotactl.lint.rule import Finding, RuleDoc, rule
+from quotactl.lint.rules.kueue.common import raw
 from quotactl.model.coerce import as_dict, as_int, as_list
 
 CFG = ("Configuration",)
@@ -43,7 +44,7 @@ def _negative_duration(section: dict, base: tuple, name: str):
     ),
 )
 def check_fair_sharing(cfg, ctx):
-    fs = cfg.raw.get("fairSharing")
+    fs = raw(cfg, ("fairSharing",))
     if not isinstance(fs, dict):
         return
     path = ("fairSharing", "preemptionStrategies")
@@ -79,7 +80,7 @@ def check_fair_sharing(cfg, ctx):
     ),
 )
 def check_admission_fair_sharing(cfg, ctx):
-    afs = cfg.raw.get("admissionFairSharing")
+    afs = raw(cfg, ("admissionFairSharing",))
     if not isinstance(afs, dict):
         return
     base = ("admissionFairSharing",)
@@ -97,7 +98,7 @@ def check_admission_fair_sharing(cfg, ctx):
 
 
 def _wait_for_pods_ready_enabled(cfg, ctx) -> bool:
-    wfpr = cfg.raw.get("waitForPodsReady")
+    wfpr = raw(cfg, ("waitForPodsReady",))
     if cfg.version == "v1beta1":
         return isinstance(wfpr, dict) and wfpr.get("enable") is True
     return not ctx.gates.enabled("DisableWaitForPodsReady")
@@ -119,7 +120,7 @@ def _wait_for_pods_ready_enabled(cfg, ctx) -> bool:
     ),
 )
 def check_wait_for_pods_ready(cfg, ctx):
-    wfpr = cfg.raw.get("waitForPodsReady")
+    wfpr = raw(cfg, ("waitForPodsReady",))
     if not isinstance(wfpr, dict) or not _wait_for_pods_ready_enabled(cfg, ctx):
         return
     base = ("waitForPodsReady",)
@@ -155,7 +156,7 @@ def check_wait_for_pods_ready(cfg, ctx):
     ),
 )
 def check_resources(cfg, ctx):
-    res = cfg.raw.get("resources")
+    res = raw(cfg, ("resources",))
     if not isinstance(res, dict):
         return
     seen: dict[str, int] = {}

@@ -1,21 +1,25 @@
-"""Pending Workloads that Kueue can never admit through their ClusterQueue (kueue-api.md §16;
-kueue-scheduling.md §2.2, §3.5, §4.2, §5.3)."""
+"""Pending Workloads that Kueue can never admit through their ClusterQueue.  Every verdict is the
+engine's: the requests of a pod set (``workload.pod_set_requests``), the maximum capacity
+(``quota.potential_available`` on a usage-free snapshot) and the resource validation
+(``admissibility.requests_over_limits``) are the ones ``schedule`` and ``explain`` use."""
 
 from __future__ import annotations
 
-from quotactl.lint.k8s_checks import scalar_text
+from quotactl.kueue.admissibility import requests_over_limits
+from quotactl.kueue.amounts import format_amount, saturate
+from quotactl.kueue.quota import potential_available
+from quotactl.kueue.workload import pod_set_requests
 from quotactl.lint.rule import Finding, RuleDoc, rule
-from quotactl.lint.rules.kueue.common import find_request_path, fmt_amount, raw_podsets
 from quotactl.lint.rules.kueue.crossref_helpers import (
-    QuotaTree,
     covered,
+    engine_view,
+    in_cohort_cycle,
     loc,
     objects_of,
     pending,
-    podset_requests,
+    request_path,
     smallest_count,
 )
-from quotactl.model.coerce import as_dict, as_list, as_quantity
 
 
 def _routed(ctx):
@@ -26,11 +30,6 @@ def _routed(ctx):
         cq = ctx.cluster.cluster_queue_for(wl)
         if cq is not None:
             yield wl, cq
-
-
-def _ignore_undeclared(ctx) -> bool:
-    cfg = ctx.cluster.configuration
-    return bool(cfg and cfg.quota_check_strategy == "IgnoreUndeclared" and ctx.gates.enabled("QuotaCheckStrategy"))
 
 
 @rule(
@@ -51,18 +50,16 @@ def _ignore_undeclared(ctx) -> bool:
     ),
 )
 def check_uncovered(ctx):
-    if _ignore_undeclared(ctx):
+    options, _snapshot = engine_view(ctx)
+    if options.ignore_undeclared:
         return
     for wl, cq in _routed(ctx):
         cov = covered(cq)
-        raws = raw_podsets(wl)
-        for i, ps, direct, derived in podset_requests(ctx.cluster, wl):
-            for res in sorted(set(direct) | derived):
-                if res in cov:
-                    continue
-                path = find_request_path(raws[i] if i < len(raws) else {}, ps.path, res)
+        for ps, req in zip(wl.pod_sets, pod_set_requests(wl, options), strict=True):
+            # the flavor assigner ignores a zero request for a resource the ClusterQueue does not know
+            for res in sorted(r for r, v in req.total.items() if v != 0 and r not in cov):
                 yield Finding(
-                    path,
+                    request_path(ps, res),
                     f"couldn't assign flavors to pod set {ps.name}: resource {res} unavailable in ClusterQueue "
                     f"{cq.name} (covered: {', '.join(sorted(cov)) or 'nothing'}); Workload {wl.key} stays pending "
                     "(NoMatchingFlavor)",
@@ -91,18 +88,17 @@ def check_uncovered(ctx):
     ),
 )
 def check_exceeds_max_quota(ctx):
-    tree = QuotaTree(ctx.cluster)
+    options, snapshot = engine_view(ctx)
     for wl, cq in _routed(ctx):
-        node = ("cq", cq.name)
-        if tree.in_cycle(node):
+        node = snapshot.cluster_queues.get(cq.name)
+        if node is None or in_cohort_cycle(snapshot, cq):
             continue
-        raws = raw_podsets(wl)
-        for i, ps, direct, _derived in podset_requests(ctx.cluster, wl):
-            n = smallest_count(ctx, wl, ps)
+        for ps, req in zip(wl.pod_sets, pod_set_requests(wl, options), strict=True):
+            n = smallest_count(ctx, ps, req)
             if n <= 0:
                 continue
             for rg in cq.resource_groups:
-                wanted = {r: direct[r] * n for r in rg.covered_resources if r in direct}
+                wanted = {r: saturate(req.per_pod[r] * n) for r in rg.covered_resources if req.per_pod.get(r, 0) > 0}
                 if not wanted or not rg.flavors:
                     continue
                 best: list[str] = []
@@ -110,17 +106,18 @@ def check_exceeds_max_quota(ctx):
                 for f in rg.flavors:
                     if not f.name:
                         continue
-                    caps = {r: tree.potential_available(node, (f.name, r)) for r in wanted}
-                    if all(c is not None and wanted[r] <= c for r, c in caps.items()):
+                    # the flavor assigner's ExceedsMaxQuota test: request > potential_available
+                    caps = {r: potential_available(node, (f.name, r)) for r in wanted}
+                    over = [r for r, c in caps.items() if wanted[r] > c]
+                    if not over:
                         fits = True
                         break
-                    over = [r for r, c in caps.items() if c is not None and wanted[r] > c]
-                    best.extend(f"{r} in flavor {f.name}: {fmt_amount(r, wanted[r])} > maximum capacity "
-                                f"({fmt_amount(r, caps[r])})" for r in over)
+                    best.extend(f"{r} in flavor {f.name}: {format_amount(r, wanted[r])} > maximum capacity "
+                                f"({format_amount(r, caps[r])})" for r in over)
                 if fits or not best:
                     continue
                 res = next(iter(wanted))
-                path = find_request_path(raws[i] if i < len(raws) else {}, ps.path, res)
+                path = request_path(ps, res)
                 size = f"minCount {n}" if ps.min_count is not None and n == ps.min_count else f"{n} pod(s)"
                 yield Finding(
                     path,
@@ -151,25 +148,15 @@ def check_requests_above_limits(ctx):
     for wl in objects_of(ctx.cluster, "Workload"):
         if wl.is_finished:
             continue
-        for i, ps in enumerate(raw_podsets(wl)):
-            spec = as_dict(as_dict(as_dict(ps).get("template")).get("spec"))
-            base = ("spec", "podSets", i, "template", "spec")
-            holders = [((f, k), as_dict(c)) for f in ("initContainers", "containers")
-                       for k, c in enumerate(as_list(spec.get(f)))]
-            holders.append(((), {"resources": spec.get("resources")}))
-            for where, holder in holders:
-                res = as_dict(holder.get("resources"))
-                limits = as_dict(res.get("limits"))
-                for rname, rv in as_dict(res.get("requests")).items():
-                    req, lim = as_quantity(rv), as_quantity(limits.get(rname))
-                    if req is None or lim is None or req <= lim:
-                        continue
-                    label = f"{where[0]}[{where[1]}]" if where else "pod-level resources"
-                    yield Finding(
-                        base + where + ("resources", "requests", str(rname)),
-                        f"{label} of pod set {i} requests {scalar_text(rv)} {rname} but limits it to "
-                        f"{scalar_text(limits.get(rname))}: requests must be less than or equal to limits, "
-                        f"so Kueue will not admit Workload {wl.key} (Misconfigured)",
-                        type=None, subject=wl,
-                        hint="Raise the limit or lower the request.",
-                    )
+        for v in requests_over_limits(wl):
+            h = v.holder
+            label = f"{h.field}[{h.index}]" if h.field is not None else "pod-level resources"
+            for rname in v.resources:
+                yield Finding(
+                    v.request_path(rname),
+                    f"{label} of pod set {v.pod_set} requests {h.requests[rname]} {rname} but limits it to "
+                    f"{h.limits[rname]}: requests must be less than or equal to limits, "
+                    f"so Kueue will not admit Workload {wl.key} (Misconfigured)",
+                    type=None, subject=wl,
+                    hint="Raise the limit or lower the request.",
+                )

@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
+from quotactl.kueue.amounts import format_amount
+from quotactl.kueue.quota import local_quota, potential_available
 from quotactl.lint.rule import Finding, RuleDoc, rule
-from quotactl.lint.rules.kueue.common import fmt_amount
-from quotactl.lint.rules.kueue.crossref_helpers import QuotaTree, cohort_chain, cohort_cycles
+from quotactl.lint.rules.kueue.crossref_helpers import engine_view, in_cohort_cycle
 
 
 @rule(
@@ -25,9 +26,10 @@ from quotactl.lint.rules.kueue.crossref_helpers import QuotaTree, cohort_chain, 
 )
 def check_cohort_cycles(ctx):
     cluster = ctx.cluster
-    for cycle in cohort_cycles(cluster):
-        affected = sorted(cq.name for cq in cluster.cluster_queues.values()
-                          if cq.cohort and cohort_chain(cluster, cq.cohort) is None)
+    found = cluster.cohort_cycles()
+    for cycle in found.cycles:
+        cycle = list(cycle)
+        affected = sorted(cq.name for cq in cluster.cluster_queues.values() if cq.cohort in found.doomed)
         tail = (f"; inactive ClusterQueues: {', '.join(affected)}" if affected
                 else "; any ClusterQueue joining this tree will be inactive")
         for i, name in enumerate(cycle):
@@ -70,15 +72,14 @@ def _limits(cq, attr):
     ),
 )
 def check_borrowing_limits(ctx):
-    tree = QuotaTree(ctx.cluster)
+    _options, snapshot = engine_view(ctx)
     for cq in ctx.cluster.cluster_queues.values():
-        if not cq.cohort or tree.in_cycle(("cq", cq.name)):
+        if not cq.cohort or in_cohort_cycle(snapshot, cq):
             continue
-        node = ("cq", cq.name)
-        parent = tree.parent(node)
+        node = snapshot.cluster_queues[cq.name]
         for flavor, res, rq in _limits(cq, "borrowing_limit"):
             fr = (flavor, res)
-            extra = tree.local_quota(node, fr) + tree.potential_available(parent, fr) - tree.nominal(node, fr)
+            extra = local_quota(node, fr) + potential_available(node.parent, fr) - node.nominal(fr)
             if extra <= 0:
                 yield Finding(
                     rq.path + ("borrowingLimit",),
@@ -107,22 +108,22 @@ def check_borrowing_limits(ctx):
     ),
 )
 def check_lending_limits(ctx):
-    tree = QuotaTree(ctx.cluster)
-    cqs = list(ctx.cluster.cluster_queues.values())
-    for cq in cqs:
-        if not cq.cohort or tree.in_cycle(("cq", cq.name)):
+    _options, snapshot = engine_view(ctx)
+    nodes = snapshot.cluster_queues
+    for cq in ctx.cluster.cluster_queues.values():
+        if not cq.cohort or in_cohort_cycle(snapshot, cq):
             continue
-        root = tree.root(cq)
+        node = nodes[cq.name]
+        root = node.root()
         for flavor, res, rq in _limits(cq, "lending_limit"):
             fr = (flavor, res)
             borrowers = [
-                o for o in cqs
-                if o.name != cq.name and tree.root(o) == root and o.quota(flavor, res) is not None
-                and tree.borrowing_limit(("cq", o.name), fr) != 0
+                o for o in nodes.values()
+                if o is not node and o.root() is root and o.spec.quota(flavor, res) is not None
+                and o.quota_for(fr).borrowing_limit != 0
             ]
             if not borrowers:
-                lent = fmt_amount(res, max(0, tree.nominal(("cq", cq.name), fr)
-                                           - tree.local_quota(("cq", cq.name), fr)))
+                lent = format_amount(res, max(0, node.nominal(fr) - local_quota(node, fr)))
                 yield Finding(
                     rq.path + ("lendingLimit",),
                     f"no other ClusterQueue in cohort {cq.cohort}'s tree can borrow {res} in flavor {flavor}: the "

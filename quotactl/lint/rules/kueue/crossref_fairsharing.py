@@ -5,6 +5,7 @@ ClusterQueue/Cohort fair-sharing weights without fair sharing are KQ116."""
 from __future__ import annotations
 
 from quotactl.lint.rule import Finding, RuleDoc, rule
+from quotactl.lint.rules.kueue.common import raw
 from quotactl.lint.rules.kueue.crossref_helpers import loc, objects_of
 
 
@@ -28,7 +29,7 @@ from quotactl.lint.rules.kueue.crossref_helpers import loc, objects_of
 )
 def check_admission_fair_sharing(ctx):
     cfg = ctx.cluster.configuration
-    if cfg is None or isinstance(cfg.raw.get("admissionFairSharing"), dict):
+    if cfg is None or isinstance(raw(cfg, ("admissionFairSharing",)), dict):
         return
     where = loc(cfg)
     for lq in objects_of(ctx.cluster, "LocalQueue"):

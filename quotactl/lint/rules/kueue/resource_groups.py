@@ -78,7 +78,7 @@ def _limits_without_parent(model, limit: str) -> Iterator[tuple[FlavorQuotas, Re
     if _has_parent(model):
         return
     for _, fq, _, rq in _quotas(model):
-        value = rq.raw.get(limit)
+        value = raw(model, rq.path + (limit,))
         if value is not None:
             yield fq, rq, value
 

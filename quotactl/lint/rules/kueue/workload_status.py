@@ -4,10 +4,10 @@ WL-23 .. WL-28)."""
 
 from __future__ import annotations
 
+from quotactl.kueue.amounts import to_amount
 from quotactl.lint.k8s_checks import quote, quoted_list, scalar_text, toleration_cel_problems
 from quotactl.lint.rule import Finding, RuleDoc, rule
 from quotactl.lint.rules.kueue.common import (
-    amount,
     annotation_findings,
     any_quota_reserved_true,
     given,
@@ -147,7 +147,7 @@ def check_usage_multiple(wl, ctx):
             q = as_quantity(v)
             if q is None:
                 continue
-            val = amount(str(rname), q)
+            val = to_amount(str(rname), q)
             if val % count:
                 unit = "m" if rname == "cpu" else ""
                 yield Finding(
