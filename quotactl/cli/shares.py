@@ -8,21 +8,13 @@ from dataclasses import replace
 
 import typer
 
-from quotactl.cli.common import (
-    EXIT_OK,
-    FileOption,
-    MaxFileSizeOption,
-    OutputFormat,
-    emit,
-    fail_usage,
-)
-from quotactl.cli.engine_input import load_engine_input
+from quotactl.cli.common import FileOption, MaxFileSizeOption, OutputFormat, fail_usage
+from quotactl.cli.inputs import engine_input, finish
 from quotactl.kueue.fairshare import ShareTree, ranked_heads, share_tree
-from quotactl.kueue.options import admission_check_states, engine_options
 from quotactl.kueue.quota import build_snapshot
 from quotactl.load.objects import Dialect
 from quotactl.model.kueue import build_cluster
-from quotactl.report import shares_json, shares_text
+from quotactl.report.renderers import Outcome
 
 
 def _only(tree: ShareTree, name: str) -> ShareTree | None:
@@ -60,17 +52,13 @@ def shares_command(
 
     Exit status: 0, or 2 for unusable input.
     """
-    if not files:
-        fail_usage("no input: give the cluster snapshot with -f FILE (or -f - for stdin)")
-    loaded, gates = load_engine_input(files, max_file_size, feature_gates)
-    if Dialect.YUNIKORN in loaded.dialects:
+    inp = engine_input(files, max_file_size, feature_gates)
+    if Dialect.YUNIKORN in inp.dialects:
         fail_usage("'quotactl shares' shows Kueue's fair-share tree; for YuniKorn queues use 'quotactl queues'")
-    cluster = build_cluster(loaded.objects)
+    cluster = build_cluster(inp.loaded.objects)
     if not cluster.cluster_queues:
         fail_usage("the input holds no Kueue ClusterQueue objects")
-    options = engine_options(cluster, fair_sharing=fair_sharing, feature_gates=gates,
-                             admission_checks=admission_check_states(loaded.objects))
-    snapshot = build_snapshot(cluster, options)
+    snapshot = build_snapshot(cluster, inp.kueue_options(cluster, fair_sharing))
     tree = share_tree(snapshot)
     if cohort:
         sub = _only(tree, cohort)
@@ -81,7 +69,4 @@ def shares_command(
     if cohort:
         names = {n.name for n in tree.nodes if n.kind == "ClusterQueue"}
         ranked = tuple(replace(h, order=i) for i, h in enumerate((h for h in ranked if h.cluster_queue in names), 1))
-    emit(output, lambda: shares_json.render(tree, ranked),
-         lambda color: shares_text.render_table(tree, ranked, color=color),
-         lambda: shares_text.render_plain(tree, ranked))
-    raise typer.Exit(EXIT_OK)
+    finish("shares", Outcome(tree, ranked), output)

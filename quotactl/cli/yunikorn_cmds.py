@@ -16,7 +16,7 @@ import typer
 from quotactl.cli.common import EXIT_OK, EXIT_USAGE, OutputFormat, emit
 from quotactl.load.objects import Dialect, LoadResult
 from quotactl.load.yunikorn import DEFAULT_CONFIG_TEXT, YuniKornInput, load_inputs, load_text
-from quotactl.report import yunikorn_json, yunikorn_text
+from quotactl.report.renderers import Outcome
 from quotactl.yunikorn.cluster import Cluster
 from quotactl.yunikorn.explain import Explanation, explain_pod, find_pod
 from quotactl.yunikorn.live import LiveState, live_state
@@ -94,9 +94,7 @@ def run_explain(loaded: LoadResult, pod: str, output: OutputFormat, **opts) -> i
     e, code = _explanation(loaded, pod, direct)
     if e is None:
         return code
-    emit(output, lambda: yunikorn_json.render_explain(e, direct),
-         lambda color: yunikorn_text.render_explain_table(e, color=color),
-         lambda: yunikorn_text.render_explain_plain(e))
+    emit("yunikorn-explain", Outcome(e, direct), output)
     return EXIT_OK
 
 
@@ -105,9 +103,7 @@ def run_preempt(loaded: LoadResult, pod: str, output: OutputFormat, direct: bool
     e, code = _explanation(loaded, pod, direct)
     if e is None:
         return code
-    emit(output, lambda: yunikorn_json.render_preempt(e, direct),
-         lambda color: yunikorn_text.render_preempt_table(e, color=color),
-         lambda: yunikorn_text.render_preempt_plain(e))
+    emit("yunikorn-preempt", Outcome(e, direct), output)
     return EXIT_OK
 
 

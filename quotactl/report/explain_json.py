@@ -8,6 +8,7 @@ import json
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.assign import Assignment, FlavorAttempt, Mode, PodSetAssignment
 from quotactl.kueue.explain import ADMITTED, Explanation
+from quotactl.report.renderers import register
 
 SCHEMA_VERSION = 1
 
@@ -175,3 +176,7 @@ def _summary(explanations: list[Explanation]) -> dict:
         key = e.reason or ("Fits" if e.representative_mode == "Fit" else e.status)
         by_reason[key] = by_reason.get(key, 0) + 1
     return {"pending": len(explanations), "byReason": dict(sorted(by_reason.items()))}
+
+
+register("explain", "json", lambda e, color: render(e))
+register("explain-all", "json", lambda explanations, color: render_all(explanations))

@@ -11,6 +11,7 @@ from rich.text import Text
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.explain import ADMITTED, PENDING, Explanation, fmt, quota_rows
 from quotactl.report.console import render_to_text, sectioned
+from quotactl.report.renderers import register
 
 _VERDICT_STYLE = {"Fit": "green", "Reclaim": "yellow", "Preempt": "yellow", "NoCandidates": "red", "NoFit": "red"}
 _MODE_STYLE = {"Fit": "bold green", "Preempt": "bold yellow", "NoFit": "bold red"}
@@ -244,3 +245,9 @@ def render_all_plain(explanations: list[Explanation], width: int | None = None) 
 
 def render_all_table(explanations: list[Explanation], width: int | None = None, color: bool = False) -> str:
     return render_to_text([_all_table(explanations, False), _all_summary(explanations)], width=width, color=color)
+
+
+register("explain", "table", lambda e, color: render_table(e, color=color))
+register("explain", "plain", lambda e, color: render_plain(e))
+register("explain-all", "table", lambda explanations, color: render_all_table(explanations, color=color))
+register("explain-all", "plain", lambda explanations, color: render_all_plain(explanations))
