@@ -35,6 +35,13 @@ FileOption = typer.Option(
     None, "-f", "--file", metavar="PATH",
     help="YAML/JSON file, directory (recursive) or '-' for stdin; repeatable.",
 )
+FairSharingOption = typer.Option(
+    None, "--fair-sharing/--no-fair-sharing",
+    help="Treat fair sharing as on/off (default: from the input's Configuration).",
+)
+FeatureGatesOption = typer.Option(
+    None, "--feature-gates", metavar="A=true,B=false", help="Kueue feature gates (override the input's Configuration).",
+)
 MaxFileSizeOption = typer.Option(
     None, "--max-file-size", metavar="SIZE", help="Refuse input files larger than this (default 16MiB).",
     envvar="QUOTACTL_MAX_FILE_SIZE",

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import typer
 
-from quotactl.cli.common import FileOption, MaxFileSizeOption, OutputFormat, fail_usage
+from quotactl.cli.common import (
+    FairSharingOption,
+    FeatureGatesOption,
+    FileOption,
+    MaxFileSizeOption,
+    OutputFormat,
+    fail_usage,
+)
 from quotactl.cli.engine_input import require_workload
 from quotactl.cli.inputs import NO_SNAPSHOT, engine_input, finish
 from quotactl.kueue.explain import explain_workload, pending_workloads
@@ -21,10 +28,8 @@ def explain_command(
     files: list[str] = FileOption,
     all_pending: bool = typer.Option(False, "--all", help="Explain every pending workload in one table."),
     output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
-    fair_sharing: bool = typer.Option(None, "--fair-sharing/--no-fair-sharing",
-                                      help="Treat fair sharing as on/off (default: from the input's Configuration)."),
-    feature_gates: str = typer.Option(None, "--feature-gates", metavar="A=true,B=false",
-                                      help="Kueue feature gates (override the input's Configuration)."),
+    fair_sharing: bool = FairSharingOption,
+    feature_gates: str = FeatureGatesOption,
     top: int = typer.Option(5, "--top", min=1, help="How many quota holders to list per resource."),
     max_file_size: str = MaxFileSizeOption,
 ) -> None:

@@ -8,6 +8,8 @@ from quotactl.cli.common import (
     EXIT_FINDINGS,
     EXIT_OK,
     EXIT_USAGE,
+    FairSharingOption,
+    FeatureGatesOption,
     FileOption,
     LintFormat,
     MaxFileSizeOption,
@@ -30,10 +32,8 @@ def lint_command(
     strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too."),
     cross_refs: bool = typer.Option(None, "--cross-refs/--no-cross-refs",
                                     help="Check references between objects. Default: only to kinds present in the input."),
-    feature_gates: str = typer.Option(None, "--feature-gates", metavar="A=true,B=false",
-                                      help="Kueue feature gates (override the input's Configuration)."),
-    fair_sharing: bool = typer.Option(None, "--fair-sharing/--no-fair-sharing",
-                                      help="Treat fair sharing as on/off (default: from the input's Configuration)."),
+    feature_gates: str = FeatureGatesOption,
+    fair_sharing: bool = FairSharingOption,
     max_file_size: str = MaxFileSizeOption,
 ) -> None:
     """Check Kueue objects or a YuniKorn queues.yaml: schemas, admission rules, cross-object references.

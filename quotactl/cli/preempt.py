@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from quotactl.cli.common import FileOption, MaxFileSizeOption, OutputFormat, fail_usage
+from quotactl.cli.common import FeatureGatesOption, FileOption, MaxFileSizeOption, OutputFormat, fail_usage
 from quotactl.cli.engine_input import require_workload
 from quotactl.cli.inputs import engine_input, finish
 from quotactl.kueue.preemption.decision import check_pins, decide
@@ -39,8 +39,7 @@ def preempt_command(
     fair_sharing: bool = typer.Option(None, "--fair-sharing/--no-fair-sharing",
                                       help="Kueue: treat fair sharing as on/off (default: from the input's "
                                            "Configuration)."),
-    feature_gates: str = typer.Option(None, "--feature-gates", metavar="A=true,B=false",
-                                      help="Kueue feature gates (override the input's Configuration)."),
+    feature_gates: str = FeatureGatesOption,
     direct: bool = typer.Option(False, "--direct",
                                 help="YuniKorn only: run YuniKorn's preemptor on the ask now, even if it would fit, "
                                      "with no delay, re-check interval or queue-headroom gate (\"what would the "

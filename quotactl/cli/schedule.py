@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import typer
 
-from quotactl.cli.common import FileOption, MaxFileSizeOption, OutputFormat
+from quotactl.cli.common import (
+    FairSharingOption,
+    FeatureGatesOption,
+    FileOption,
+    MaxFileSizeOption,
+    OutputFormat,
+)
 from quotactl.cli.inputs import finish, kueue_input
 from quotactl.kueue.cycle import schedule
 
@@ -15,10 +21,8 @@ def schedule_command(
     cycles: int = typer.Option(None, "--cycles", "-n", min=1, help="Run exactly N cycles (default: to the fixpoint)."),
     max_cycles: int = typer.Option(10_000, "--max-cycles", min=1, help="Give up after this many cycles."),
     output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
-    fair_sharing: bool = typer.Option(None, "--fair-sharing/--no-fair-sharing",
-                                      help="Treat fair sharing as on/off (default: from the input's Configuration)."),
-    feature_gates: str = typer.Option(None, "--feature-gates", metavar="A=true,B=false",
-                                      help="Kueue feature gates (override the input's Configuration)."),
+    fair_sharing: bool = FairSharingOption,
+    feature_gates: str = FeatureGatesOption,
     max_file_size: str = MaxFileSizeOption,
 ) -> None:
     """Dry-run Kueue's scheduling cycles on a cluster snapshot: which pending workloads get

@@ -8,7 +8,14 @@ from dataclasses import replace
 
 import typer
 
-from quotactl.cli.common import FileOption, MaxFileSizeOption, OutputFormat, fail_usage
+from quotactl.cli.common import (
+    FairSharingOption,
+    FeatureGatesOption,
+    FileOption,
+    MaxFileSizeOption,
+    OutputFormat,
+    fail_usage,
+)
 from quotactl.cli.inputs import engine_input, finish
 from quotactl.kueue.fairshare import ShareTree, ranked_heads, share_tree
 from quotactl.kueue.quota import build_snapshot
@@ -36,10 +43,8 @@ def shares_command(
     output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
     cohort: str = typer.Option(None, "--cohort", "-c", metavar="NAME",
                                help="Show only the tree holding this cohort (or ClusterQueue)."),
-    fair_sharing: bool = typer.Option(None, "--fair-sharing/--no-fair-sharing",
-                                      help="Treat fair sharing as on/off (default: from the input's Configuration)."),
-    feature_gates: str = typer.Option(None, "--feature-gates", metavar="A=true,B=false",
-                                      help="Kueue feature gates (override the input's Configuration)."),
+    fair_sharing: bool = FairSharingOption,
+    feature_gates: str = FeatureGatesOption,
     heads: bool = typer.Option(True, "--heads/--no-heads",
                                help="Also rank the pending queue heads by the fair-sharing tournament."),
     max_file_size: str = MaxFileSizeOption,

@@ -90,20 +90,19 @@ def _explanation(loaded: LoadResult, pod: str | None, direct: bool) -> tuple[Exp
 
 def run_explain(loaded: LoadResult, pod: str, output: OutputFormat, **opts) -> int:
     """``quotactl explain POD`` for YuniKorn: why the pod is pending (or what it holds)."""
-    direct = bool(opts.get("direct", False))
-    e, code = _explanation(loaded, pod, direct)
-    if e is None:
-        return code
-    emit("yunikorn-explain", Outcome(e, direct), output)
-    return EXIT_OK
+    return _report("yunikorn-explain", loaded, pod, output, bool(opts.get("direct", False)))
 
 
 def run_preempt(loaded: LoadResult, pod: str, output: OutputFormat, direct: bool = False, **opts) -> int:
     """``quotactl preempt POD [--direct]`` for YuniKorn: what YuniKorn would preempt for the pod."""
+    return _report("yunikorn-preempt", loaded, pod, output, direct)
+
+
+def _report(command: str, loaded: LoadResult, pod: str, output: OutputFormat, direct: bool) -> int:
     e, code = _explanation(loaded, pod, direct)
     if e is None:
         return code
-    emit("yunikorn-preempt", Outcome(e, direct), output)
+    emit(command, Outcome(e, direct), output)
     return EXIT_OK
 
 

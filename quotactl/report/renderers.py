@@ -12,6 +12,7 @@ import importlib
 import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 
 Renderer = Callable[[object, bool], str]
 
@@ -43,7 +44,9 @@ def formats(command: str) -> tuple[str, ...]:
     return tuple(f for c, f in _RENDERERS if c == command)
 
 
+@cache
 def _import_all() -> None:
+    """Import every report module once, which registers their renderers."""
     import quotactl.report as package
 
     for info in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
