@@ -9,6 +9,7 @@ import typer
 
 from quotactl.load.sources import UsageError
 from quotactl.report.console import stdout_is_tty, use_color
+from quotactl.report.renderers import render
 
 
 class OutputFormat(str, Enum):
@@ -34,6 +35,13 @@ FileOption = typer.Option(
     None, "-f", "--file", metavar="PATH",
     help="YAML/JSON file, directory (recursive) or '-' for stdin; repeatable.",
 )
+FairSharingOption = typer.Option(
+    None, "--fair-sharing/--no-fair-sharing",
+    help="Treat fair sharing as on/off (default: from the input's Configuration).",
+)
+FeatureGatesOption = typer.Option(
+    None, "--feature-gates", metavar="A=true,B=false", help="Kueue feature gates (override the input's Configuration).",
+)
 MaxFileSizeOption = typer.Option(
     None, "--max-file-size", metavar="SIZE", help="Refuse input files larger than this (default 16MiB).",
     envvar="QUOTACTL_MAX_FILE_SIZE",
@@ -51,15 +59,14 @@ def write(text: str) -> None:
     sys.stdout.flush()
 
 
-def emit(output: OutputFormat, as_json, as_table, as_plain) -> None:
-    """Write one report in the chosen format: JSON; rich tables (colour when allowed) only on a
-    terminal; plain text when piped. The renderers are callables, so only one of them runs."""
-    if output == OutputFormat.json:
-        write(as_json())
-    elif output == OutputFormat.table and stdout_is_tty():
-        write(as_table(use_color()))
-    else:
-        write(as_plain())
+def emit(command: str, result: object, output: Enum) -> None:
+    """Write ``command``'s result in the chosen format; rich tables (colour when allowed) only on a
+    terminal, plain text when piped."""
+    write(render(command, shown_format(output.value), result, color=use_color()))
+
+
+def shown_format(fmt: str) -> str:
+    return "plain" if fmt == "table" and not stdout_is_tty() else fmt
 
 
 def split_codes(values: list[str] | None) -> tuple[str, ...]:

@@ -9,13 +9,12 @@ from quotactl.cli.common import (
     EXIT_OK,
     MaxFileSizeOption,
     OutputFormat,
-    emit,
     fail_usage,
     split_codes,
 )
-from quotactl.cli.schedule import load_kueue
+from quotactl.cli.inputs import finish, kueue_input
 from quotactl.kueue.diff import diff
-from quotactl.report import diff_json, diff_text
+from quotactl.report.renderers import Outcome
 
 FAIL_ON = {"EVICTIONS", "STARVATION", "LIVELOCK", "ANY"}
 
@@ -52,8 +51,8 @@ def diff_command(
         fail_usage(f"unknown --fail-on value(s): {', '.join(sorted(unknown)).lower()} "
                    "(use evictions, starvation, livelock, any)")
     shared = list(files or [])
-    _lb, cb, ob = load_kueue(list(base) + shared, max_file_size, fair_sharing, feature_gates, "--base")
-    _lh, ch, oh = load_kueue(list(head) + shared, max_file_size, fair_sharing, feature_gates, "--head")
+    cb, ob = kueue_input(list(base) + shared, max_file_size, fair_sharing, feature_gates, "--base")
+    ch, oh = kueue_input(list(head) + shared, max_file_size, fair_sharing, feature_gates, "--head")
     d = diff(cb, ob, ch, oh, max_cycles=max_cycles)
     failed = []
     if ("EVICTIONS" in codes or "ANY" in codes) and d.evictions:
@@ -64,8 +63,4 @@ def diff_command(
         failed.append("livelock")
     if "ANY" in codes and (d.workloads or d.capacity) and not failed:
         failed.append("any")
-    failed_t = tuple(failed)
-    emit(output, lambda: diff_json.render(d, failed_t),
-         lambda color: diff_text.render_table(d, failed_t, color=color),
-         lambda: diff_text.render_plain(d, failed_t))
-    raise typer.Exit(EXIT_FINDINGS if failed else EXIT_OK)
+    finish("diff", Outcome(d, tuple(failed)), output, EXIT_FINDINGS if failed else EXIT_OK)

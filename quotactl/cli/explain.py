@@ -5,23 +5,22 @@ from __future__ import annotations
 import typer
 
 from quotactl.cli.common import (
-    EXIT_OK,
+    FairSharingOption,
+    FeatureGatesOption,
     FileOption,
     MaxFileSizeOption,
     OutputFormat,
-    emit,
     fail_usage,
 )
-from quotactl.cli.engine_input import load_engine_input, require_workload
+from quotactl.cli.engine_input import require_workload
+from quotactl.cli.inputs import NO_SNAPSHOT, engine_input, finish
 from quotactl.kueue.explain import explain_workload
 from quotactl.kueue.lookup import pending_workloads
-from quotactl.kueue.options import admission_check_states, engine_options
 from quotactl.kueue.queueing import QueueIndex
 from quotactl.kueue.quota import build_snapshot
 from quotactl.kueue.scope import scoped_cluster
 from quotactl.load.objects import Dialect
 from quotactl.model.kueue import build_cluster
-from quotactl.report import explain_json, explain_text
 
 
 def explain_command(
@@ -30,10 +29,8 @@ def explain_command(
     files: list[str] = FileOption,
     all_pending: bool = typer.Option(False, "--all", help="Explain every pending workload in one table."),
     output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
-    fair_sharing: bool = typer.Option(None, "--fair-sharing/--no-fair-sharing",
-                                      help="Treat fair sharing as on/off (default: from the input's Configuration)."),
-    feature_gates: str = typer.Option(None, "--feature-gates", metavar="A=true,B=false",
-                                      help="Kueue feature gates (override the input's Configuration)."),
+    fair_sharing: bool = FairSharingOption,
+    feature_gates: str = FeatureGatesOption,
     top: int = typer.Option(5, "--top", min=1, help="How many quota holders to list per resource."),
     max_file_size: str = MaxFileSizeOption,
 ) -> None:
@@ -46,15 +43,15 @@ def explain_command(
     Exit status: 0 (a pending workload is a result), 2 unknown workload or unusable input.
     """
     if not files:
-        fail_usage("no input: give the cluster snapshot with -f FILE (or -f - for stdin)")
+        fail_usage(NO_SNAPSHOT)  # before the questions about the workload
     if workload and all_pending:
         fail_usage("give either a WORKLOAD or --all, not both")
     if not workload and not all_pending:
         fail_usage("which workload? give namespace/name (or --all for every pending workload)")
-    loaded, gates = load_engine_input(files, max_file_size, feature_gates)
-    if len(loaded.dialects) > 1:
-        fail_usage("the input mixes Kueue objects and YuniKorn objects; run quotactl once per scheduler")
-    if Dialect.YUNIKORN in loaded.dialects:
+    inp = engine_input(files, max_file_size, feature_gates)
+    inp.refuse_mixed()
+    loaded = inp.loaded
+    if Dialect.YUNIKORN in inp.dialects:
         if all_pending:
             fail_usage("--all is for Kueue workloads; for YuniKorn, explain one pod (namespace/name)")
         from quotactl.cli.yunikorn_cmds import run_explain  # the YuniKorn engine
@@ -65,22 +62,14 @@ def explain_command(
         cluster = build_cluster(loaded.objects)
     if not cluster.workloads and not all_pending:
         fail_usage("the input holds no Kueue Workload objects (kubectl get workloads -A -o yaml)")
-    options = engine_options(cluster, fair_sharing=fair_sharing, feature_gates=gates,
-                             admission_checks=admission_check_states(loaded.objects))
+    options = inp.kueue_options(cluster, fair_sharing)
     snapshot = build_snapshot(cluster, options)
 
     if all_pending:
         queues = QueueIndex(cluster, options)
         explanations = [explain_workload(cluster, snapshot, wl, top=top, queues=queues)
                         for wl in pending_workloads(cluster)]
-        emit(output, lambda: explain_json.render_all(explanations),
-             lambda color: explain_text.render_all_table(explanations, color=color),
-             lambda: explain_text.render_all_plain(explanations))
-        raise typer.Exit(EXIT_OK)
+        finish("explain-all", explanations, output)
 
     target = require_workload(cluster, workload)
-    e = explain_workload(cluster, snapshot, target, top=top)
-    emit(output, lambda: explain_json.render(e),
-         lambda color: explain_text.render_table(e, color=color),
-         lambda: explain_text.render_plain(e))
-    raise typer.Exit(EXIT_OK)
+    finish("explain", explain_workload(cluster, snapshot, target, top=top), output)

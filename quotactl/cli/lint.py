@@ -8,22 +8,18 @@ from quotactl.cli.common import (
     EXIT_FINDINGS,
     EXIT_OK,
     EXIT_USAGE,
+    FairSharingOption,
+    FeatureGatesOption,
     FileOption,
     LintFormat,
     MaxFileSizeOption,
-    UsageError,
     fail_usage,
     split_codes,
-    write,
 )
+from quotactl.cli.inputs import config_input, finish
 from quotactl.diagnostics import Severity
 from quotactl.lint.context import LintOptions
 from quotactl.lint.runner import LintReport, lint
-from quotactl.load.objects import load
-from quotactl.load.sources import limits_from_env
-from quotactl.model.features import parse_gate_list
-from quotactl.report import lint_github, lint_json, lint_sarif, lint_text
-from quotactl.report.console import stdout_is_tty, use_color
 
 
 def lint_command(
@@ -36,10 +32,8 @@ def lint_command(
     strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too."),
     cross_refs: bool = typer.Option(None, "--cross-refs/--no-cross-refs",
                                     help="Check references between objects. Default: only to kinds present in the input."),
-    feature_gates: str = typer.Option(None, "--feature-gates", metavar="A=true,B=false",
-                                      help="Kueue feature gates (override the input's Configuration)."),
-    fair_sharing: bool = typer.Option(None, "--fair-sharing/--no-fair-sharing",
-                                      help="Treat fair sharing as on/off (default: from the input's Configuration)."),
+    feature_gates: str = FeatureGatesOption,
+    fair_sharing: bool = FairSharingOption,
     max_file_size: str = MaxFileSizeOption,
 ) -> None:
     """Check Kueue objects or a YuniKorn queues.yaml: schemas, admission rules, cross-object references.
@@ -49,32 +43,13 @@ def lint_command(
     inputs = list(paths or []) + list(files or [])
     if not inputs:
         fail_usage("no input: give files or directories to check (or '-' for stdin)")
-    try:
-        gates = parse_gate_list(feature_gates) if feature_gates else {}
-        limits = limits_from_env(max_file_size)
-        loaded = load(inputs, limits=limits)
-    except (UsageError, ValueError) as exc:
-        fail_usage(str(exc))
-        return
+    loaded, gates = config_input(inputs, max_file_size, feature_gates)
     options = LintOptions(
         select=split_codes(select), ignore=split_codes(ignore), strict=strict, cross_refs=cross_refs,
         feature_gates=gates, fair_sharing=fair_sharing,
     )
     report = lint(loaded, options)
-    write(render(report, output))
-    raise typer.Exit(exit_code(report, strict))
-
-
-def render(report: LintReport, output: LintFormat) -> str:
-    if output == LintFormat.json:
-        return lint_json.render(report)
-    if output == LintFormat.sarif:
-        return lint_sarif.render(report)
-    if output == LintFormat.github:
-        return lint_github.render(report)
-    if output == LintFormat.table and stdout_is_tty():
-        return lint_text.render_table(report, color=use_color())
-    return lint_text.render_plain(report)
+    finish("lint", report, output, exit_code(report, strict))
 
 
 def exit_code(report: LintReport, strict: bool) -> int:

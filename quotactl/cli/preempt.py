@@ -8,23 +8,15 @@ from __future__ import annotations
 
 import typer
 
-from quotactl.cli.common import (
-    EXIT_OK,
-    FileOption,
-    MaxFileSizeOption,
-    OutputFormat,
-    emit,
-    fail_usage,
-)
-from quotactl.cli.engine_input import load_engine_input, require_workload
-from quotactl.kueue.options import admission_check_states, engine_options
+from quotactl.cli.common import FeatureGatesOption, FileOption, MaxFileSizeOption, OutputFormat, fail_usage
+from quotactl.cli.engine_input import require_workload
+from quotactl.cli.inputs import engine_input, finish
 from quotactl.kueue.preempt_decision import check_pins, decide
 from quotactl.kueue.queueing import cluster_queue_of
 from quotactl.kueue.quota import build_snapshot
 from quotactl.kueue.scope import scoped_cluster
 from quotactl.load.objects import Dialect
 from quotactl.model.kueue import build_cluster
-from quotactl.report import preempt_json, preempt_text
 
 
 def _parse_pins(values: list[str]) -> dict[tuple[str | None, str], str]:
@@ -47,8 +39,7 @@ def preempt_command(
     fair_sharing: bool = typer.Option(None, "--fair-sharing/--no-fair-sharing",
                                       help="Kueue: treat fair sharing as on/off (default: from the input's "
                                            "Configuration)."),
-    feature_gates: str = typer.Option(None, "--feature-gates", metavar="A=true,B=false",
-                                      help="Kueue feature gates (override the input's Configuration)."),
+    feature_gates: str = FeatureGatesOption,
     direct: bool = typer.Option(False, "--direct",
                                 help="YuniKorn only: run YuniKorn's preemptor on the ask now, even if it would fit, "
                                      "with no delay, re-check interval or queue-headroom gate (\"what would the "
@@ -69,31 +60,22 @@ def preempt_command(
 
     Exit status: 0 (no victims is a result too), 2 unknown workload or unusable input.
     """
-    if not files:
-        fail_usage("no input: give the cluster snapshot with -f FILE (or -f - for stdin)")
-    loaded, gates = load_engine_input(files, max_file_size, feature_gates)
-    if len(loaded.dialects) > 1:
-        fail_usage("the input mixes Kueue objects and YuniKorn objects; run quotactl once per scheduler")
-    if loaded.dialects == {Dialect.YUNIKORN}:
+    inp = engine_input(files, max_file_size, feature_gates)
+    inp.refuse_mixed()
+    if inp.dialects == {Dialect.YUNIKORN}:
         from quotactl.cli.yunikorn_cmds import run_preempt  # the YuniKorn engine
 
-        raise typer.Exit(run_preempt(loaded, workload, output, direct=direct))
+        raise typer.Exit(run_preempt(inp.loaded, workload, output, direct=direct))
     if direct:
         fail_usage("--direct is for YuniKorn input; Kueue's preemption always follows the scheduler's path")
     pinned = _parse_pins(flavor or [])
-    cluster = scoped_cluster(loaded.objects, workload) or build_cluster(loaded.objects)
+    cluster = scoped_cluster(inp.loaded.objects, workload) or build_cluster(inp.loaded.objects)
     if not cluster.workloads:
         fail_usage("the input holds no Kueue Workload objects (kubectl get workloads -A -o yaml)")
     target = require_workload(cluster, workload)
-    options = engine_options(cluster, fair_sharing=fair_sharing, feature_gates=gates,
-                             admission_checks=admission_check_states(loaded.objects))
-    snapshot = build_snapshot(cluster, options)
+    snapshot = build_snapshot(cluster, inp.kueue_options(cluster, fair_sharing))
     if pinned:
         problem = check_pins(snapshot, cluster_queue_of(cluster, target), pinned)
         if problem:
             fail_usage(f"--flavor: {problem}")
-    d = decide(cluster, snapshot, target, pinned)
-    emit(output, lambda: preempt_json.render(d),
-         lambda color: preempt_text.render_table(d, color=color),
-         lambda: preempt_text.render_plain(d))
-    raise typer.Exit(EXIT_OK)
+    finish("preempt", decide(cluster, snapshot, target, pinned), output)

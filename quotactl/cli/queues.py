@@ -7,21 +7,11 @@ from enum import Enum
 
 import typer
 
-from quotactl.cli.common import (
-    EXIT_OK,
-    EXIT_USAGE,
-    FileOption,
-    MaxFileSizeOption,
-    UsageError,
-    fail_usage,
-    write,
-)
+from quotactl.cli.common import EXIT_USAGE, FileOption, MaxFileSizeOption, fail_usage
+from quotactl.cli.inputs import config_input, finish
 from quotactl.diagnostics import Severity
-from quotactl.load.objects import Dialect, load
-from quotactl.load.sources import limits_from_env
+from quotactl.load.objects import Dialect
 from quotactl.load.yunikorn import load_inputs
-from quotactl.report import queues_json, queues_text
-from quotactl.report.console import stdout_is_tty, use_color
 from quotactl.yunikorn.tree import ConfigView, build_views
 
 
@@ -51,11 +41,7 @@ def queues_command(
     inputs = list(paths or []) + list(files or [])
     if not inputs:
         fail_usage("no input: give a queues.yaml or the yunikorn-configs ConfigMap (-f FILE, or '-' for stdin)")
-    try:
-        loaded = load(inputs, limits=limits_from_env(max_file_size))
-    except (UsageError, ValueError) as exc:
-        fail_usage(str(exc))
-        return
+    loaded, _gates = config_input(inputs, max_file_size)
     fatal = [d for d in loaded.diagnostics if d.input_error and d.severity == Severity.ERROR]
     if fatal:
         d = fatal[0]
@@ -74,8 +60,7 @@ def queues_command(
     attach_live(reports, loaded, inputs)
     if partition and not any(r.partitions for r in reports):
         fail_usage(f"no partition named {partition!r} in the input")
-    write(render(reports, output))
-    raise typer.Exit(EXIT_OK)
+    finish("queues", reports, output)
 
 
 def build_reports(inputs, partition: str | None = None) -> list[ConfigView]:
@@ -103,16 +88,6 @@ def attach_live(reports: list[ConfigView], loaded, inputs) -> None:
 
     for report, live in zip(reports, live_states(loaded, inputs), strict=True):
         report.live = live
-
-
-def render(reports: list[ConfigView], output: QueuesFormat) -> str:
-    if output == QueuesFormat.json:
-        return queues_json.render(reports)
-    if output == QueuesFormat.plain or (output == QueuesFormat.table and not stdout_is_tty()):
-        return queues_text.render_plain(reports)
-    if output == QueuesFormat.tree:
-        return queues_text.render_tree(reports, color=use_color())
-    return queues_text.render_table(reports, color=use_color())
 
 
 __all__ = ["queues_command", "QueuesFormat", "EXIT_USAGE"]

@@ -6,31 +6,14 @@ from __future__ import annotations
 import typer
 
 from quotactl.cli.common import (
-    EXIT_OK,
+    FairSharingOption,
+    FeatureGatesOption,
     FileOption,
     MaxFileSizeOption,
     OutputFormat,
-    emit,
-    fail_usage,
 )
-from quotactl.cli.engine_input import load_engine_input
+from quotactl.cli.inputs import finish, kueue_input
 from quotactl.kueue.cycle import schedule
-from quotactl.kueue.options import admission_check_states, engine_options
-from quotactl.load.objects import Dialect
-from quotactl.model.kueue import KueueCluster, build_cluster
-from quotactl.report import schedule_json, schedule_text
-
-
-def load_kueue(files: list[str], max_file_size: str | None, fair_sharing: bool | None, feature_gates: str | None,
-               what: str = "input"):
-    """Load a Kueue input and its engine options (exits 2 on unusable input)."""
-    loaded, gates = load_engine_input(files, max_file_size, feature_gates, what)
-    if loaded.dialects and loaded.dialects != {Dialect.KUEUE}:
-        fail_usage(f"{what}: schedule and diff simulate Kueue; the input holds YuniKorn objects")
-    cluster: KueueCluster = build_cluster(loaded.objects)
-    options = engine_options(cluster, fair_sharing=fair_sharing, feature_gates=gates,
-                             admission_checks=admission_check_states(loaded.objects))
-    return loaded, cluster, options
 
 
 def schedule_command(
@@ -38,10 +21,8 @@ def schedule_command(
     cycles: int = typer.Option(None, "--cycles", "-n", min=1, help="Run exactly N cycles (default: to the fixpoint)."),
     max_cycles: int = typer.Option(10_000, "--max-cycles", min=1, help="Give up after this many cycles."),
     output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
-    fair_sharing: bool = typer.Option(None, "--fair-sharing/--no-fair-sharing",
-                                      help="Treat fair sharing as on/off (default: from the input's Configuration)."),
-    feature_gates: str = typer.Option(None, "--feature-gates", metavar="A=true,B=false",
-                                      help="Kueue feature gates (override the input's Configuration)."),
+    fair_sharing: bool = FairSharingOption,
+    feature_gates: str = FeatureGatesOption,
     max_file_size: str = MaxFileSizeOption,
 ) -> None:
     """Dry-run Kueue's scheduling cycles on a cluster snapshot: which pending workloads get
@@ -55,11 +36,5 @@ def schedule_command(
 
     Exit status: 0 (pending workloads and livelocks are results), 2 unusable input.
     """
-    if not files:
-        fail_usage("no input: give the cluster snapshot with -f FILE (or -f - for stdin)")
-    _loaded, cluster, options = load_kueue(files, max_file_size, fair_sharing, feature_gates)
-    result = schedule(cluster, options, cycles=cycles, max_cycles=max_cycles)
-    emit(output, lambda: schedule_json.render(result),
-         lambda color: schedule_text.render_table(result, color=color),
-         lambda: schedule_text.render_plain(result))
-    raise typer.Exit(EXIT_OK)
+    cluster, options = kueue_input(files, max_file_size, fair_sharing, feature_gates)
+    finish("schedule", schedule(cluster, options, cycles=cycles, max_cycles=max_cycles), output)

@@ -9,20 +9,19 @@ from dataclasses import replace
 import typer
 
 from quotactl.cli.common import (
-    EXIT_OK,
+    FairSharingOption,
+    FeatureGatesOption,
     FileOption,
     MaxFileSizeOption,
     OutputFormat,
-    emit,
     fail_usage,
 )
-from quotactl.cli.engine_input import load_engine_input
+from quotactl.cli.inputs import engine_input, finish
 from quotactl.kueue.fairshare import ShareTree, ranked_heads, share_tree
-from quotactl.kueue.options import admission_check_states, engine_options
 from quotactl.kueue.quota import build_snapshot
 from quotactl.load.objects import Dialect
 from quotactl.model.kueue import build_cluster
-from quotactl.report import shares_json, shares_text
+from quotactl.report.renderers import Outcome
 
 
 def _only(tree: ShareTree, name: str) -> ShareTree | None:
@@ -44,10 +43,8 @@ def shares_command(
     output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
     cohort: str = typer.Option(None, "--cohort", "-c", metavar="NAME",
                                help="Show only the tree holding this cohort (or ClusterQueue)."),
-    fair_sharing: bool = typer.Option(None, "--fair-sharing/--no-fair-sharing",
-                                      help="Treat fair sharing as on/off (default: from the input's Configuration)."),
-    feature_gates: str = typer.Option(None, "--feature-gates", metavar="A=true,B=false",
-                                      help="Kueue feature gates (override the input's Configuration)."),
+    fair_sharing: bool = FairSharingOption,
+    feature_gates: str = FeatureGatesOption,
     heads: bool = typer.Option(True, "--heads/--no-heads",
                                help="Also rank the pending queue heads by the fair-sharing tournament."),
     max_file_size: str = MaxFileSizeOption,
@@ -60,17 +57,13 @@ def shares_command(
 
     Exit status: 0, or 2 for unusable input.
     """
-    if not files:
-        fail_usage("no input: give the cluster snapshot with -f FILE (or -f - for stdin)")
-    loaded, gates = load_engine_input(files, max_file_size, feature_gates)
-    if Dialect.YUNIKORN in loaded.dialects:
+    inp = engine_input(files, max_file_size, feature_gates)
+    if Dialect.YUNIKORN in inp.dialects:
         fail_usage("'quotactl shares' shows Kueue's fair-share tree; for YuniKorn queues use 'quotactl queues'")
-    cluster = build_cluster(loaded.objects)
+    cluster = build_cluster(inp.loaded.objects)
     if not cluster.cluster_queues:
         fail_usage("the input holds no Kueue ClusterQueue objects")
-    options = engine_options(cluster, fair_sharing=fair_sharing, feature_gates=gates,
-                             admission_checks=admission_check_states(loaded.objects))
-    snapshot = build_snapshot(cluster, options)
+    snapshot = build_snapshot(cluster, inp.kueue_options(cluster, fair_sharing))
     tree = share_tree(snapshot)
     if cohort:
         sub = _only(tree, cohort)
@@ -81,7 +74,4 @@ def shares_command(
     if cohort:
         names = {n.name for n in tree.nodes if n.kind == "ClusterQueue"}
         ranked = tuple(replace(h, order=i) for i, h in enumerate((h for h in ranked if h.cluster_queue in names), 1))
-    emit(output, lambda: shares_json.render(tree, ranked),
-         lambda color: shares_text.render_table(tree, ranked, color=color),
-         lambda: shares_text.render_plain(tree, ranked))
-    raise typer.Exit(EXIT_OK)
+    finish("shares", Outcome(tree, ranked), output)

@@ -16,7 +16,7 @@ import typer
 from quotactl.cli.common import EXIT_OK, EXIT_USAGE, OutputFormat, emit
 from quotactl.load.objects import Dialect, LoadResult
 from quotactl.load.yunikorn import DEFAULT_CONFIG_TEXT, YuniKornInput, load_inputs, load_text
-from quotactl.report import yunikorn_json, yunikorn_text
+from quotactl.report.renderers import Outcome
 from quotactl.yunikorn.cluster import Cluster
 from quotactl.yunikorn.explain import Explanation, explain_pod, find_pod
 from quotactl.yunikorn.live import LiveState, live_state
@@ -90,24 +90,19 @@ def _explanation(loaded: LoadResult, pod: str | None, direct: bool) -> tuple[Exp
 
 def run_explain(loaded: LoadResult, pod: str, output: OutputFormat, **opts) -> int:
     """``quotactl explain POD`` for YuniKorn: why the pod is pending (or what it holds)."""
-    direct = bool(opts.get("direct", False))
-    e, code = _explanation(loaded, pod, direct)
-    if e is None:
-        return code
-    emit(output, lambda: yunikorn_json.render_explain(e, direct),
-         lambda color: yunikorn_text.render_explain_table(e, color=color),
-         lambda: yunikorn_text.render_explain_plain(e))
-    return EXIT_OK
+    return _report("yunikorn-explain", loaded, pod, output, bool(opts.get("direct", False)))
 
 
 def run_preempt(loaded: LoadResult, pod: str, output: OutputFormat, direct: bool = False, **opts) -> int:
     """``quotactl preempt POD [--direct]`` for YuniKorn: what YuniKorn would preempt for the pod."""
+    return _report("yunikorn-preempt", loaded, pod, output, direct)
+
+
+def _report(command: str, loaded: LoadResult, pod: str, output: OutputFormat, direct: bool) -> int:
     e, code = _explanation(loaded, pod, direct)
     if e is None:
         return code
-    emit(output, lambda: yunikorn_json.render_preempt(e, direct),
-         lambda color: yunikorn_text.render_preempt_table(e, color=color),
-         lambda: yunikorn_text.render_preempt_plain(e))
+    emit(command, Outcome(e, direct), output)
     return EXIT_OK
 
 

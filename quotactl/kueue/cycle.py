@@ -23,8 +23,8 @@ import gc
 import math
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import NamedTuple
 from datetime import datetime, timedelta, timezone
+from typing import NamedTuple
 
 from quotactl.kueue.admissibility import resource_validation_error
 from quotactl.kueue.assign import Assignment, FlavorAssigner, Mode, initial_assignment
@@ -40,6 +40,14 @@ from quotactl.kueue.options import EngineOptions
 from quotactl.kueue.preemption.common import Preemptor, Target
 from quotactl.kueue.priority import parse_time, workload_priority
 from quotactl.kueue.queueing import queue_order_key
+from quotactl.kueue.quota import (
+    ClusterQueueNode,
+    Snapshot,
+    UsageOverlay,
+    borrowing,
+    build_snapshot,
+    cq_available,
+)
 from quotactl.kueue.reasons import (
     MISCONFIGURED,
     MSG_DEFERRED,
@@ -52,14 +60,6 @@ from quotactl.kueue.reasons import (
     WAITING_FOR_QUOTA,
     cluster_queue_inactive,
     pending_preemption,
-)
-from quotactl.kueue.quota import (
-    ClusterQueueNode,
-    Snapshot,
-    UsageOverlay,
-    borrowing,
-    build_snapshot,
-    cq_available,
 )
 from quotactl.kueue.workload import AdmittedWorkload, PodSetRequest, nomination_requests, pod_set_requests
 from quotactl.model.kueue import KueueCluster, Workload

@@ -23,8 +23,8 @@ from quotactl.kueue.assign import (
     initial_assignment,
 )
 from quotactl.kueue.counterfactual import Change, find_changes
-from quotactl.kueue.options import EngineOptions
 from quotactl.kueue.nomination import Blocker, make_assigner, namespace_check, queue_blocker, resource_blocker
+from quotactl.kueue.options import EngineOptions
 from quotactl.kueue.preemption.targets import candidate_workloads
 from quotactl.kueue.priority import PriorityInfo, workload_priority
 from quotactl.kueue.queueing import QueueIndex, ahead_in_queue

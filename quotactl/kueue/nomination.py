@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from quotactl.kueue import reasons
+from quotactl.kueue.admissibility import resource_validation_error
 from quotactl.kueue.assign import FlavorAssigner
 from quotactl.kueue.preemption.common import Preemptor
 from quotactl.kueue.priority import queue_order_timestamp, workload_priority
 from quotactl.kueue.quota import ClusterQueueNode, InactiveReason, Snapshot
-from quotactl.kueue.admissibility import resource_validation_error
 from quotactl.kueue.workload import admission_checks_failed, nomination_requests
 from quotactl.model.kueue import KueueCluster, LocalQueue, Workload
 

@@ -17,6 +17,12 @@ class LintOptions:
     feature_gates: dict[str, bool] = field(default_factory=dict)  # from --feature-gates
     fair_sharing: bool | None = None  # --fair-sharing / --no-fair-sharing
 
+    def selects(self, code: str) -> bool:
+        """Whether diagnostics with ``code`` are reported (--select / --ignore)."""
+        if self.select and not any(code.startswith(p) for p in self.select):
+            return False
+        return not any(code.startswith(p) for p in self.ignore)
+
 
 @dataclass
 class LintContext:

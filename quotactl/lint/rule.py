@@ -1,8 +1,10 @@
-"""Lint rules: one function each, registered with its code, name, severity and documentation.
+"""Lint rules of both dialects: one function each, registered one way (``rule``) with its code,
+name, severity and documentation.
 
-A rule is a generator over one model object (``scope="object"``, restricted to ``kinds``) or
-over the whole input (``scope="cluster"``).  It yields ``Finding``s; the runner turns them into
-``Diagnostic``s with the source position of the finding's path.
+What a check runs on depends on its scope: one Kueue model object (``scope="object"``, restricted
+to ``kinds``), the whole Kueue input (``scope="cluster"``), or one YuniKorn scheduler config
+(``scope="config"``).  It yields findings; the runner (``quotactl.lint.apply``) turns them into
+``Diagnostic``s with the source position of the finding.
 
     @rule(code="KQ201", name="borrow-within-cohort-needs-reclaim", kinds=("ClusterQueue",), ...)
     def check(cq: ClusterQueue, ctx: LintContext):
@@ -51,7 +53,7 @@ class Rule:
     dialect: str  # "kueue" | "yunikorn" | "input"
     layer: str  # schema | cel | webhook | runtime | reference | input | config
     kinds: tuple[str, ...] = ()
-    scope: str = "object"  # "object" | "cluster"
+    scope: str = "object"  # "object" | "cluster" (Kueue) | "config" (YuniKorn)
     gate: str | None = None  # Kueue feature gate the rule depends on
     check: Callable[..., Iterable[Finding]] | None = field(default=None, compare=False, repr=False)
 
@@ -63,9 +65,10 @@ def rule(
     *, code: str, name: str, severity: Severity | str, summary: str, doc: RuleDoc, dialect: str = "kueue",
     layer: str = "webhook", kinds: tuple[str, ...] = (), scope: str = "object", gate: str | None = None,
 ):
-    """Register the decorated generator function as a lint rule."""
+    """Register the decorated check function as a lint rule; ``rule(...)(None)`` registers a code
+    whose diagnostics another stage emits (loader, schema), so that ``quotactl rules`` documents it."""
 
-    def wrap(fn: Callable[..., Iterable[Finding]]):
+    def wrap(fn: Callable[..., Iterable] | None):
         register(
             Rule(code, name, Severity(severity), summary, doc, dialect, layer, tuple(kinds), scope, gate, fn)
         )
@@ -85,3 +88,8 @@ def registry() -> dict[str, Rule]:
     from quotactl.lint import rules  # noqa: F401  (imports every rule module once)
 
     return dict(sorted(_REGISTRY.items()))
+
+
+def checks_of(dialect: str) -> list[Rule]:
+    """The rules of ``dialect`` that have a check to run, by code."""
+    return [r for r in registry().values() if r.dialect == dialect and r.check is not None]

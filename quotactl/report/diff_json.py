@@ -6,6 +6,7 @@ import json
 
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.diff import DiffResult
+from quotactl.report.renderers import register
 from quotactl.report.schedule_json import document as schedule_document
 
 
@@ -40,3 +41,6 @@ def document(d: DiffResult, failed: tuple[str, ...] = ()) -> dict:
 
 def render(d: DiffResult, failed: tuple[str, ...] = ()) -> str:
     return json.dumps(document(d, failed), indent=2) + "\n"
+
+
+register("diff", "json", lambda o, color: render(o.result, o.context))

@@ -8,6 +8,7 @@ from rich.text import Text
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.diff import DiffResult
 from quotactl.report.console import render_to_text
+from quotactl.report.renderers import register
 
 TITLES = {"losesAdmission": "loses admission", "newlyPreempted": "newly preempted",
           "newlyAdmitted": "newly admitted", "moved": "moved", "noLongerPreempted": "no longer preempted"}
@@ -70,3 +71,7 @@ def render_table(d: DiffResult, failed: tuple[str, ...] = (), color: bool = True
         u.add_row(f"{r.kind} {r.node}", f"{r.resource}/{r.flavor}", format_amount(r.resource, r.before),
                   Text(format_amount(r.resource, r.after), style="" if r.before == r.after else "bold"))
     return render_to_text([w, cap, u, Text(summary_line(d, failed), style="bold")], width=width, color=color)
+
+
+register("diff", "table", lambda o, color: render_table(o.result, o.context, color=color))
+register("diff", "plain", lambda o, color: render_plain(o.result, o.context))

@@ -10,6 +10,7 @@ from quotactl.kueue.assign import Assignment, FlavorAttempt, Mode, PodSetAssignm
 from quotactl.kueue.counterfactual import Change
 from quotactl.kueue.explain import ADMITTED, Explanation, Holders, Holding, PreemptionVerdict
 from quotactl.kueue.quota import QuotaView
+from quotactl.report.renderers import register
 
 SCHEMA_VERSION = 1
 
@@ -215,3 +216,7 @@ def _summary(explanations: list[Explanation]) -> dict:
         key = e.reason or ("Fits" if e.representative_mode == "Fit" else e.status)
         by_reason[key] = by_reason.get(key, 0) + 1
     return {"pending": len(explanations), "byReason": dict(sorted(by_reason.items()))}
+
+
+register("explain", "json", lambda e, color: render(e))
+register("explain-all", "json", lambda explanations, color: render_all(explanations))

@@ -11,6 +11,8 @@ from rich.text import Text
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.explain import ADMITTED, PENDING, Explanation, quota_rows
 from quotactl.report.console import render_to_text, sectioned
+from quotactl.report.renderers import register
+
 
 def fmt(resource: str, v: int | None) -> str:
     return "-" if v is None else format_amount(resource, v)
@@ -248,3 +250,9 @@ def render_all_plain(explanations: list[Explanation], width: int | None = None) 
 
 def render_all_table(explanations: list[Explanation], width: int | None = None, color: bool = False) -> str:
     return render_to_text([_all_table(explanations, False), _all_summary(explanations)], width=width, color=color)
+
+
+register("explain", "table", lambda e, color: render_table(e, color=color))
+register("explain", "plain", lambda e, color: render_plain(e))
+register("explain-all", "table", lambda explanations, color: render_all_table(explanations, color=color))
+register("explain-all", "plain", lambda explanations, color: render_all_plain(explanations))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from quotactl.diagnostics import Severity
 from quotactl.lint.runner import LintReport
+from quotactl.report.renderers import register
 
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
@@ -24,3 +25,6 @@ def render(report: LintReport) -> str:
         text = d.message + (f" ({where})" if where else "") + (f"\nhint: {d.hint}" if d.hint else "")
         lines.append(f"::{_LEVEL[d.severity]} {props}::{_escape_data(text)}")
     return "\n".join(lines) + ("\n" if lines else "")
+
+
+register("lint", "github", lambda report, color: render(report))

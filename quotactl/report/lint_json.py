@@ -6,6 +6,7 @@ import json
 
 from quotactl.diagnostics import Diagnostic
 from quotactl.lint.runner import LintReport
+from quotactl.report.renderers import register
 
 SCHEMA_VERSION = 1
 
@@ -52,3 +53,6 @@ def summary(report: LintReport) -> dict:
         "warnings": report.count(Severity.WARNING),
         "infos": report.count(Severity.INFO),
     }
+
+
+register("lint", "json", lambda report, color: render(report))

@@ -10,6 +10,7 @@ from quotactl import __version__
 from quotactl.diagnostics import Severity
 from quotactl.lint.rule import Rule, registry
 from quotactl.lint.runner import LintReport
+from quotactl.report.renderers import register
 
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -82,3 +83,6 @@ def render(report: LintReport) -> str:
         }],
     }
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+register("lint", "sarif", lambda report, color: render(report))

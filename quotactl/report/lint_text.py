@@ -8,6 +8,7 @@ from rich.text import Text
 from quotactl.diagnostics import Diagnostic, Severity
 from quotactl.lint.runner import LintReport
 from quotactl.report.console import render_to_text
+from quotactl.report.renderers import register
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
@@ -61,3 +62,7 @@ def render_table(report: LintReport, width: int | None = None, color: bool = Fal
         renderables.append(table)
     renderables.append(Text(summary_line(report), style="bold"))
     return render_to_text(renderables, width=width, color=color)
+
+
+register("lint", "table", lambda report, color: render_table(report, color=color))
+register("lint", "plain", lambda report, color: render_plain(report))

@@ -7,6 +7,7 @@ import json
 
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.preempt_decision import PreemptDecision, Step
+from quotactl.report.renderers import register
 
 SCHEMA_VERSION = 1
 
@@ -102,3 +103,6 @@ def _signed(resource: str, v: int) -> str:
 
 def render(d: PreemptDecision) -> str:
     return json.dumps(decision_dict(d), indent=2, ensure_ascii=False) + "\n"
+
+
+register("preempt", "json", lambda d, color: render(d))

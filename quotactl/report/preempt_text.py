@@ -12,6 +12,7 @@ from rich.text import Text
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.preempt_decision import PreemptDecision
 from quotactl.report.console import render_to_text, sectioned
+from quotactl.report.renderers import register
 
 _ACTION_STYLE = {"removed": "yellow", "kept": "bold red", "put-back": "green", "skipped": "dim",
                  "deferred": "cyan", "rejected": "dim"}
@@ -210,3 +211,7 @@ def render_plain(d: PreemptDecision, width: int | None = None) -> str:
 
 def render_table(d: PreemptDecision, width: int | None = None, color: bool = False) -> str:
     return render_to_text(renderables(d, plain=False), width=width, color=color)
+
+
+register("preempt", "table", lambda d, color: render_table(d, color=color))
+register("preempt", "plain", lambda d, color: render_plain(d))

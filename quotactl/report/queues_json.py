@@ -10,6 +10,7 @@ import json
 
 from quotactl.model.yunikorn import Limit
 from quotactl.model.yunikorn_resources import parse_lenient
+from quotactl.report.renderers import register
 from quotactl.yunikorn import properties as props
 from quotactl.yunikorn.tree import ConfigView, PartitionView, QueueView
 
@@ -113,3 +114,6 @@ def config_dict(r: ConfigView) -> dict:
 def render(reports: list[ConfigView]) -> str:
     doc = {"version": SCHEMA_VERSION, "configs": [config_dict(r) for r in reports]}
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+register("queues", "json", lambda reports, color: render(reports))

@@ -10,6 +10,7 @@ from rich.tree import Tree
 
 from quotactl.model.yunikorn_resources import format_resource, parse_lenient
 from quotactl.report.console import render_to_text
+from quotactl.report.renderers import register
 from quotactl.yunikorn import properties as props
 from quotactl.yunikorn.tree import ConfigView, PartitionView, QueueView
 
@@ -340,3 +341,8 @@ def render_plain(reports: list[ConfigView]) -> str:
 
 def _flat(text: str) -> str:
     return text.replace(", ", ",").replace(" ", "_") if text else "-"
+
+
+register("queues", "table", lambda reports, color: render_table(reports, color=color))
+register("queues", "tree", lambda reports, color: render_tree(reports, color=color))
+register("queues", "plain", lambda reports, color: render_plain(reports))

@@ -7,6 +7,7 @@ import json
 
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.cycle import ScheduleResult
+from quotactl.report.renderers import register
 
 SCHEMA_VERSION = 1
 
@@ -60,3 +61,6 @@ def document(result: ScheduleResult) -> dict:
 
 def render(result: ScheduleResult) -> str:
     return json.dumps(document(result), indent=2) + "\n"
+
+
+register("schedule", "json", lambda result, color: render(result))

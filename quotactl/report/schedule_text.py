@@ -9,6 +9,7 @@ from rich.text import Text
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.cycle import ADMITTED, ScheduleResult, UsageRow
 from quotactl.report.console import render_to_text
+from quotactl.report.renderers import register
 
 BAR = 20
 
@@ -131,3 +132,7 @@ def render_table(r: ScheduleResult, color: bool = True, width: int | None = None
         parts.append(Text("Livelock:\n" + "\n".join(_livelock_lines(r)), style="bold red"))
     parts += [u, Text(summary_line(r), style="bold")]
     return render_to_text(parts, width=width, color=color)
+
+
+register("schedule", "table", lambda result, color: render_table(result, color=color))
+register("schedule", "plain", lambda result, color: render_plain(result))

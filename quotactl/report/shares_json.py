@@ -7,6 +7,7 @@ import json
 
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.fairshare import RankedHead, ShareNode, ShareTree
+from quotactl.report.renderers import register
 
 SCHEMA_VERSION = 1
 
@@ -48,3 +49,6 @@ def shares_dict(tree: ShareTree, heads: tuple[RankedHead, ...] = ()) -> dict:
 
 def render(tree: ShareTree, heads: tuple[RankedHead, ...] = ()) -> str:
     return json.dumps(shares_dict(tree, heads), indent=2, ensure_ascii=False) + "\n"
+
+
+register("shares", "json", lambda o, color: render(o.result, o.context))

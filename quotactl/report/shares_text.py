@@ -10,6 +10,7 @@ from rich.text import Text
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.fairshare import RankedHead, ShareNode, ShareTree
 from quotactl.report.console import render_to_text
+from quotactl.report.renderers import register
 
 
 def _share(v: float | None) -> str:
@@ -121,3 +122,7 @@ def render_plain(tree: ShareTree, heads: tuple[RankedHead, ...] = (), width: int
 def render_table(tree: ShareTree, heads: tuple[RankedHead, ...] = (), width: int | None = None,
                  color: bool = False) -> str:
     return render_to_text(renderables(tree, heads, plain=False), width=width, color=color)
+
+
+register("shares", "table", lambda o, color: render_table(o.result, o.context, color=color))
+register("shares", "plain", lambda o, color: render_plain(o.result, o.context))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 
+from quotactl.report.renderers import register
 from quotactl.yunikorn.explain import Explanation
 from quotactl.yunikorn.preemptor import PreemptionResult, Victim
 
@@ -130,3 +131,7 @@ def render_explain(e: Explanation, direct: bool = False) -> str:
 
 def render_preempt(e: Explanation, direct: bool = False) -> str:
     return json.dumps(preempt_dict(e, direct), indent=2, ensure_ascii=False) + "\n"
+
+
+register("yunikorn-explain", "json", lambda o, color: render_explain(o.result, o.context))
+register("yunikorn-preempt", "json", lambda o, color: render_preempt(o.result, o.context))

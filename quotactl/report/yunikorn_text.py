@@ -11,6 +11,7 @@ from rich.text import Text
 
 from quotactl.model.yunikorn_resources import format_resource
 from quotactl.report.console import render_to_text
+from quotactl.report.renderers import register
 from quotactl.yunikorn.explain import Explanation
 from quotactl.yunikorn.preemptor import PreemptionResult
 
@@ -225,3 +226,9 @@ def render_explain_table(e: Explanation, width: int | None = None, color: bool =
 
 def render_preempt_table(e: Explanation, width: int | None = None, color: bool = False) -> str:
     return _rich(preempt_blocks(e), width, color)
+
+
+register("yunikorn-explain", "table", lambda o, color: render_explain_table(o.result, color=color))
+register("yunikorn-explain", "plain", lambda o, color: render_explain_plain(o.result))
+register("yunikorn-preempt", "table", lambda o, color: render_preempt_table(o.result, color=color))
+register("yunikorn-preempt", "plain", lambda o, color: render_preempt_plain(o.result))

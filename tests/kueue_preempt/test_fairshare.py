@@ -9,8 +9,8 @@ import json
 import pytest
 
 from quotactl.kueue.assign import initial_assignment
-from quotactl.kueue.nomination import make_assigner
 from quotactl.kueue.fairshare import FairSharingIterator, Head, share_tree, tournament_order
+from quotactl.kueue.nomination import make_assigner
 from quotactl.kueue.preempt_decision import decide
 from tests.helpers import FIXTURES, run_cli
 from tests.kueue.builders import admitted, cohort, configuration, cq, flavor, pending, snapshot_of

@@ -9,11 +9,11 @@ import textwrap
 import pytest
 
 from quotactl.diagnostics import Severity
-from quotactl.lint.context import LintOptions
-from quotactl.lint.k8s_checks import domain_prefixed_path_errors, parse_duration, toleration_cel_problems
 from quotactl.kueue.admissibility import quota_snapshot
 from quotactl.kueue.options import engine_options
 from quotactl.kueue.quota import potential_available
+from quotactl.lint.context import LintOptions
+from quotactl.lint.k8s_checks import domain_prefixed_path_errors, parse_duration, toleration_cel_problems
 from quotactl.lint.runner import lint_paths
 from quotactl.load.objects import load
 from quotactl.model.kueue import build_cluster

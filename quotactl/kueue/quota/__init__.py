@@ -27,7 +27,13 @@ from quotactl.kueue.quota.arithmetic import (
     quantities_fit_in_quota,
     remove_usage,
 )
-from quotactl.kueue.quota.drs import DRS, NEGATIVE_DRS, calculate_lendable, compare_drs, dominant_resource_share
+from quotactl.kueue.quota.drs import (
+    DRS,
+    NEGATIVE_DRS,
+    calculate_lendable,
+    compare_drs,
+    dominant_resource_share,
+)
 from quotactl.kueue.quota.nodes import (
     FR,
     ZERO_QUOTA,

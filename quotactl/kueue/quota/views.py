@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from quotactl.kueue.quota.arithmetic import available, borrowing, cq_available, local_quota, potential_available
+from quotactl.kueue.quota.arithmetic import (
+    available,
+    borrowing,
+    cq_available,
+    local_quota,
+    potential_available,
+)
 from quotactl.kueue.quota.nodes import FR, ZERO_QUOTA, ClusterQueueNode, QuotaNode
 
 # ----------------------------------------------------------------------------- read views ---

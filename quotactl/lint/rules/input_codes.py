@@ -1,13 +1,12 @@
 """Input diagnostics (IN0xx): emitted by the loader, registered here so ``quotactl rules``
 documents them.  They have no check function: the loader produces them."""
 
-from quotactl.diagnostics import Severity
-from quotactl.lint.rule import Rule, RuleDoc, register
+from quotactl.lint.rule import RuleDoc, rule
 
 
 def _input(code: str, name: str, severity: str, summary: str, what: str, why: str, fix: str) -> None:
-    register(Rule(code, name, Severity(severity), summary, RuleDoc(what, why, fix, source="quotactl loader"),
-                  "input", "input"))
+    rule(code=code, name=name, severity=severity, summary=summary, doc=RuleDoc(what, why, fix, source="quotactl loader"),
+         dialect="input", layer="input")(None)
 
 
 _input("IN001", "yaml-syntax", "error", "YAML or JSON syntax error",

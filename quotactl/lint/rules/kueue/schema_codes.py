@@ -1,15 +1,14 @@
 """Schema diagnostics (KQ001-KQ012): emitted by quotactl/lint/schema.py from the JSON Schemas in
 ``schemas/``, registered here so ``quotactl rules`` documents them."""
 
-from quotactl.diagnostics import Severity
-from quotactl.lint.rule import Rule, RuleDoc, register
+from quotactl.lint.rule import RuleDoc, rule
 
 
 def _schema(code: str, name: str, summary: str, what: str, why: str, fix: str, bad: str = "", good: str = "",
             severity: str = "error") -> None:
-    register(Rule(code, name, Severity(severity), summary,
-                  RuleDoc(what, why, fix, bad, good, source="kueue-api.md §1 (CRD OpenAPI schema); schemas/kueue/"),
-                  "kueue", "schema"))
+    rule(code=code, name=name, severity=severity, summary=summary,
+         doc=RuleDoc(what, why, fix, bad, good, source="kueue-api.md §1 (CRD OpenAPI schema); schemas/kueue/"),
+         layer="schema")(None)
 
 
 _schema(

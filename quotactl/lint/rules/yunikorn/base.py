@@ -2,8 +2,8 @@
 
 A YuniKorn rule is ``check(inp: YuniKornInput, ctx: YKContext) -> Iterable[Issue]``: findings are
 about queues, partitions and placement rules of one scheduler config (a queues.yaml, or the queue
-document of the ConfigMaps), not about Kubernetes objects.  ``quotactl.lint.yunikorn`` turns them
-into Diagnostics with the config's own positions.
+document of the ConfigMaps), not about Kubernetes objects.  ``quotactl.lint.yunikorn`` places them
+at the config's own positions.
 """
 
 from __future__ import annotations
@@ -12,8 +12,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from quotactl.diagnostics import Severity
-from quotactl.lint.rule import Rule, RuleDoc, register
+from quotactl.lint.rule import RuleDoc, rule
 from quotactl.load.yunikorn import YuniKornInput
 from quotactl.model.yunikorn import QueueRef, walk_queues
 from quotactl.yunikorn.issues import Issue
@@ -48,16 +47,17 @@ class YKContext:
 
 
 def yk_rule(*, code: str, name: str, severity: str, summary: str, doc: RuleDoc, layer: str,
-            check: Callable[[YuniKornInput, YKContext], Iterable[Issue]]) -> Rule:
-    return register(Rule(code, name, Severity(severity), summary, doc, "yunikorn", layer, KINDS, "cluster", None,
-                         check))
+            check: Callable[[YuniKornInput, YKContext], Iterable[Issue]]) -> None:
+    """``rule`` for a YuniKorn check, which runs once per scheduler config."""
+    rule(code=code, name=name, severity=severity, summary=summary, doc=doc, dialect="yunikorn", layer=layer,
+         kinds=KINDS, scope="config")(check)
 
 
-def validator_rule(code: str, name: str, kinds: tuple[str, ...], summary: str, doc: RuleDoc) -> Rule:
+def validator_rule(code: str, name: str, kinds: tuple[str, ...], summary: str, doc: RuleDoc) -> None:
     """A YK1xx rule: the validator issues of the given kinds."""
 
     def check(inp: YuniKornInput, ctx: YKContext) -> Iterator[Issue]:
         return ctx.of_kind(*kinds)
 
     check.__name__ = f"check_{code.lower()}"
-    return yk_rule(code=code, name=name, severity="error", summary=summary, doc=doc, layer="validator", check=check)
+    yk_rule(code=code, name=name, severity="error", summary=summary, doc=doc, layer="validator", check=check)

@@ -1,0 +1,53 @@
+"""One interface for every command's output: a renderer per (command, format).
+
+A renderer is ``fn(result, color) -> str``; each report module registers its own at import, so a
+new format or command is one module.  ``render`` finds them all.
+
+    register("schedule", "json", lambda result, color: render(result))
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+Renderer = Callable[[object, bool], str]
+
+_RENDERERS: dict[tuple[str, str], Renderer] = {}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A result plus what the command adds to it for the report (diff's failed gates, the
+    ranked queue heads of shares, YuniKorn's --direct)."""
+
+    result: object
+    context: object = None
+
+
+def register(command: str, fmt: str, fn: Renderer) -> None:
+    if (command, fmt) in _RENDERERS:
+        raise ValueError(f"duplicate renderer for {command} -o {fmt}")
+    _RENDERERS[(command, fmt)] = fn
+
+
+def render(command: str, fmt: str, result: object, color: bool = False) -> str:
+    _import_all()
+    return _RENDERERS[(command, fmt)](result, color)
+
+
+def formats(command: str) -> tuple[str, ...]:
+    _import_all()
+    return tuple(f for c, f in _RENDERERS if c == command)
+
+
+@cache
+def _import_all() -> None:
+    """Import every report module once, which registers their renderers."""
+    import quotactl.report as package
+
+    for info in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
+        importlib.import_module(info.name)
