@@ -5,4 +5,3 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("NO_COLOR", "1")
-SHARED = ROOT.parent / "shared"

@@ -1,5 +1,5 @@
 """Random Kueue clusters for the preemption property tests, in the spirit of the kueue-diff
-generator (../shared/cases/kueue-diff-preempt/README.md): flat and hierarchical cohorts, cohort
+generator (tests/acceptance/cases/kueue-diff-preempt/README.md): flat and hierarchical cohorts, cohort
 quotas, borrowing and lending limits, every preemption policy, borrowWithinCohort thresholds,
 fair sharing with weights (0 included) and strategies, priorities with ties, and admitted
 workloads added greedily only while they fit (a state Kueue could have reached)."""

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import json
 
-from tests.helpers import FIXTURES, SHARED, run_cli, run_subprocess
+from tests.helpers import FIXTURES, CASES, run_cli, run_subprocess
 
 STORY3 = str(FIXTURES / "kep-1714-story3")
 CLUSTER = str(FIXTURES / "cluster")
-YK_CASE = SHARED / "cases" / "yunikorn-preempt" / "check-queue-guarantees-ask-too-large"
+YK_CASE = CASES / "yunikorn-preempt" / "check-queue-guarantees-ask-too-large"
 
 
 def test_preempt_json_contract_minimum():

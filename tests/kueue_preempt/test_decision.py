@@ -1,5 +1,5 @@
-"""``preemption.decision``: the preempt report model on kueue-scheduling.md's worked examples
-(§6.9–§6.11, §7.1, §8.7), every rule that can stop preemption, and the traced search."""
+"""``preemption.decision``: the preempt report model on worked examples (flat and hierarchical
+reclaim, own-ClusterQueue preemption while borrowing, KEP-1337, fair-sharing strategies), every rule that can stop preemption, and the traced search."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Fair sharing: dominant resource shares (kueue-scheduling.md §8.2, §8.5), the admission
-tournament (§8.3, §8.6), and KEP-1714 User Story 3 (§8.8) — the fixture's share table, its
+"""Fair sharing: dominant resource shares (Kueue's fair_sharing.go), the admission
+tournament (fair_sharing_iterator.go), and KEP-1714 User Story 3 — the fixture's share table, its
 stability, and the weighted split reached by fair-sharing preemption from an even start."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Unit tests of the cycle engine: in-cycle interactions (§4.4), requeueing (§4.1), the fixpoint
-and the livelock detection (§14)."""
+"""Unit tests of the cycle engine: in-cycle interactions (Kueue's ``processEntry``), requeueing
+(``requeueAndUpdate``), the fixpoint and the livelock detection."""
 
 from __future__ import annotations
 
@@ -119,7 +119,7 @@ def test_preemptor_admitted_in_a_later_cycle_and_victim_released():
 
 
 def test_flavor_scan_progress_retakes_head_with_untried_flavors():
-    """§5.6: a head whose scan stopped before the last flavor (pod set "main" fitted in f0) is
+    """Flavor scan progress (``AssignmentClusterQueueState``): a head whose scan stopped before the last flavor (pod set "main" fitted in f0) is
     requeued at once; next cycle its scan resumes at f1, and only then it is parked."""
     dicts = [flavor("f0"), flavor("f1"), cq("a", _q(f0=(2, 4), f1=(2, 4)))]
     dicts += [pending("big", "q-a", created=1000,

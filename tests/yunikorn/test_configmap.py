@@ -1,4 +1,4 @@
-"""The ConfigMap form (yunikorn.md §1.2): unwrapping, merging, policy group, and line numbers that point
+"""The ConfigMap form (the shim's ``FlattenConfigMaps``): unwrapping, merging, policy group, and line numbers that point
 at the real line inside the ConfigMap."""
 
 import base64

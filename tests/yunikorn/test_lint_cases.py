@@ -1,4 +1,4 @@
-"""The shared ``yunikorn-lint`` acceptance cases, through ``lint_yunikorn`` and through the CLI."""
+"""The ``yunikorn-lint`` acceptance cases, through ``lint_yunikorn`` and through the CLI."""
 
 import json
 import re
@@ -8,10 +8,10 @@ import pytest
 from quotactl.diagnostics import Severity
 from quotactl.lint.yunikorn import lint_yunikorn
 from quotactl.load.objects import Dialect, load
-from tests.helpers import SHARED, run_cli
+from tests.acceptance.accept import field_matches
+from tests.helpers import CASES, run_cli
 
-SUITE = SHARED / "cases" / "yunikorn-lint"
-CASES = sorted(p.parent for p in SUITE.glob("*/case.json"))
+LINT_CASES = sorted(p.parent for p in (CASES / "yunikorn-lint").glob("*/case.json"))
 
 
 def _files(case):
@@ -23,7 +23,7 @@ def _norm(field):
 
 
 def check(spec, diagnostics) -> str | None:
-    """accept.py's check_lint, on diagnostic dicts."""
+    """The scorer's ``lint`` check, on diagnostic dicts."""
     errors = [d for d in diagnostics if str(d.get("severity", "error")).lower() == "error"]
     exp = spec["expect"]
     if exp.get("valid"):
@@ -31,19 +31,16 @@ def check(spec, diagnostics) -> str | None:
     if not errors:
         return "expected errors, got none"
     for e in exp.get("errors", []):
-        want = _norm(e.get("field"))
-        leaf = want.split(".")[-1].replace("[]", "")
-        if not any(want and (f == want or f.endswith(want) or want.endswith(f) and f) or (leaf and leaf in f)
-                   for f in (_norm(d.get("field")) for d in errors)):
+        if not any(field_matches(e.get("field"), d.get("field")) for d in errors):
             return f"no error at {e.get('field')}"
     return None
 
 
 def test_suite_is_present():
-    assert len(CASES) >= 100
+    assert len(LINT_CASES) >= 100
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+@pytest.mark.parametrize("case", LINT_CASES, ids=[c.name for c in LINT_CASES])
 def test_case(case):
     spec = json.loads((case / "case.json").read_text())
     loaded = load(_files(case))
@@ -51,7 +48,7 @@ def test_case(case):
     as_dicts = [{"severity": d.severity.value, "field": d.field, "message": d.message, "object": d.object}
                 for d in diags]
     assert check(spec, as_dicts) is None
-    # stricter than accept.py: the object, the exact field suffix and YuniKorn's text
+    # stricter than the scorer: the object, the exact field suffix and YuniKorn's text
     errors = [d for d in diags if d.severity == Severity.ERROR]
     for e in spec["expect"].get("errors", []):
         exact = [d for d in errors if d.object == e["object"] and _norm(d.field).endswith(_norm(e["field"]))
@@ -65,7 +62,7 @@ def test_case(case):
         assert not verdict
 
 
-@pytest.mark.parametrize("case", CASES[::9], ids=[c.name for c in CASES[::9]])
+@pytest.mark.parametrize("case", LINT_CASES[::9], ids=[c.name for c in LINT_CASES[::9]])
 def test_case_through_the_cli(case, wired):
     spec = json.loads((case / "case.json").read_text())
     result = run_cli("lint", *_files(case), "--output", "json")

@@ -10,7 +10,7 @@ from quotactl.cli.queues import build_reports
 from quotactl.load.objects import load
 from quotactl.load.yunikorn import load_inputs
 from quotactl.report import queues_json, queues_text
-from tests.helpers import FIXTURES, ROOT, SHARED, run_cli
+from tests.helpers import CASES, FIXTURES, ROOT, run_cli
 
 CLEAN = "fixtures/yunikorn/clean/queues.yaml"
 CLEAN_CM = "fixtures/yunikorn/clean/configmap.yaml"
@@ -52,7 +52,7 @@ def test_broken_table_snapshot(snapshot):
 def test_json_matches_schema_for_every_input():
     validator = jsonschema.Draft202012Validator(SCHEMA)
     paths = [CLEAN, CLEAN_CM, BROKEN, "fixtures/yunikorn/broken/configmap.yaml"]
-    paths += sorted(str(p) for p in (SHARED / "cases" / "yunikorn-lint").glob("*/queues.yaml"))
+    paths += sorted(str(p) for p in (CASES / "yunikorn-lint").glob("*/queues.yaml"))
     for path in paths:
         doc = json.loads(queues_json.render(reports(path)))
         validator.validate(doc)

@@ -1,4 +1,4 @@
-"""YuniKorn quantities and resource arithmetic (yunikorn.md §3)."""
+"""YuniKorn quantities and resource arithmetic (quantity.go, resources.go)."""
 
 import pytest
 from hypothesis import given
@@ -25,7 +25,7 @@ from quotactl.model.yunikorn_resources import (
     sub,
 )
 
-SPEC_TABLE = [  # yunikorn.md §3.2
+SPEC_TABLE = [  # quantity.go ParseQuantity / ParseVCore
     ("10", "vcore", 10000), ("500m", "vcore", 500), ("2k", "vcore", 2000000), ("1Gi", "memory", 1073741824),
     ("10 Gi", "memory", 10737418240), ("1G", "memory", 1000000000),
     ("1.5Gi", "memory", "invalid quantity"), ("-1", "vcore", "invalid quantity"),

@@ -58,7 +58,7 @@ def test_every_yunikorn_rule_is_documented():
 
 
 def test_rule_codes_are_in_spec_order():
-    """YK1xx follow the order of yunikorn.md §5 (validator step order)."""
+    """YK1xx follow the order of configvalidator.go ``Validate`` (validator step order)."""
     from quotactl.yunikorn.validate import Validator  # noqa: F401  (the checks live there)
 
     codes = sorted(c for c, r in registry().items() if r.dialect == "yunikorn" and c.startswith("YK1"))

@@ -7,11 +7,11 @@ import pytest
 from ruamel.yaml import YAML
 
 from quotactl.load.yunikorn_yaml import STRUCTS
-from tests.helpers import FIXTURES, ROOT, SHARED
+from tests.helpers import CASES, FIXTURES, ROOT
 
 SCHEMA = json.loads((ROOT / "schemas" / "yunikorn" / "queues.json").read_text())
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
-CASES = SHARED / "cases" / "yunikorn-lint"
+LINT_CASES = CASES / "yunikorn-lint"
 
 
 def _yaml(path):
@@ -37,7 +37,7 @@ def test_clean_fixture_validates():
 
 
 def _valid_cases():
-    for case in sorted(CASES.glob("*/case.json")):
+    for case in sorted(LINT_CASES.glob("*/case.json")):
         spec = json.loads(case.read_text())
         if spec["expect"]["valid"] and (case.parent / "queues.yaml").exists():
             yield case.parent

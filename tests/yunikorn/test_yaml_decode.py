@@ -1,4 +1,4 @@
-"""Decoding as YuniKorn does (yaml.v3, strict): resolution, error texts, lines (yunikorn.md §1.3)."""
+"""Decoding as YuniKorn does (yaml.v3, strict): resolution, error texts, lines (config.go ``ParseAndValidateConfig``)."""
 
 import math
 import textwrap

@@ -1,5 +1,5 @@
-"""Run ``quotactl preempt`` / ``explain`` for YuniKorn in-process and score shared acceptance cases
-with the matching logic of ../shared/tools/accept.py (imported, not copied).
+"""Run ``quotactl preempt`` / ``explain`` for YuniKorn in-process and score the acceptance cases
+with the acceptance scorer's matching rule (tests/acceptance/accept_preempt.py).
 
 Until the top-level ``preempt`` command exists, ``cli_json`` mimics the CLI: it loads the ``-f`` files
 exactly as the commands do and calls ``quotactl.cli.yunikorn_cmds.run_preempt`` / ``run_explain``,
@@ -9,26 +9,12 @@ capturing standard output.  Once the command is registered in the Typer app, the
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import io
 import json
-from pathlib import Path
 
 from quotactl.cli.common import OutputFormat
 from quotactl.load.objects import load
-from tests.helpers import SHARED, run_cli
-
-ACCEPT = SHARED / "tools" / "accept.py"
-
-
-def _accept_module():
-    spec = importlib.util.spec_from_file_location("shared_accept", ACCEPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-accept = _accept_module()
+from tests.helpers import run_cli
 
 
 def registered(command: str) -> bool:
@@ -84,20 +70,3 @@ def cli_json(args: list[str]) -> dict:
     assert code == 0, f"exit {code}: {out[-300:]}"
     return json.loads(out)
 
-
-def check_case(case: Path) -> str | None:
-    """None when the case passes accept.py's ``check_preempt``, else why not."""
-    spec = json.loads((case / "case.json").read_text())
-
-    def run(cmd, timeout):  # accept.run's signature; cmd = base + arguments
-        try:
-            return cli_json(list(cmd)), None
-        except Exception as exc:  # noqa: BLE001 - reported as the case's failure
-            return None, f"{type(exc).__name__}: {exc}"
-
-    saved = accept.run
-    accept.run = run
-    try:
-        return accept.check_preempt(case, spec, [], 30)
-    finally:
-        accept.run = saved

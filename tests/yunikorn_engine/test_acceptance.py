@@ -1,16 +1,17 @@
 """Every ``yunikorn-preempt`` and ``yunikorn-diff-preempt`` case through ``quotactl preempt``
-(the real CLI once the command is wired, the in-process harness until then), scored with
-../shared/tools/accept.py's own ``check_preempt``; plus the refusal message each case records."""
+through the real CLI, scored with
+the acceptance scorer's ``preempt`` check; plus the refusal message each case records."""
 
 import json
 
 import pytest
 
-from tests.helpers import SHARED
-from tests.yunikorn_engine.harness import check_case, cli_json
+from tests.acceptance.accept_preempt import check_preempt
+from tests.helpers import CASES
+from tests.yunikorn_engine.harness import cli_json
 
-PREEMPT = sorted(p.parent for p in (SHARED / "cases" / "yunikorn-preempt").glob("*/case.json"))
-DIFF = sorted(p.parent for p in (SHARED / "cases" / "yunikorn-diff-preempt").glob("*/case.json"))
+PREEMPT = sorted(p.parent for p in (CASES / "yunikorn-preempt").glob("*/case.json"))
+DIFF = sorted(p.parent for p in (CASES / "yunikorn-diff-preempt").glob("*/case.json"))
 
 
 def test_suites_are_present():
@@ -19,12 +20,12 @@ def test_suites_are_present():
 
 @pytest.mark.parametrize("case", PREEMPT, ids=[c.name for c in PREEMPT])
 def test_yunikorn_preempt_case(case):
-    assert check_case(case) is None
+    assert check_preempt(case) is None
 
 
 @pytest.mark.parametrize("case", DIFF, ids=[c.name for c in DIFF])
 def test_yunikorn_diff_preempt_case(case):
-    assert check_case(case) is None
+    assert check_preempt(case) is None
 
 
 def _args(case):
@@ -39,7 +40,7 @@ def _args(case):
 
 @pytest.mark.parametrize("case", PREEMPT + DIFF, ids=[c.name for c in PREEMPT + DIFF])
 def test_refusal_and_log(case):
-    """Beyond accept.py: the refusal text YuniKorn logged, and (diff cases) its allocation log."""
+    """Beyond the scorer: the refusal text YuniKorn logged, and (diff cases) its allocation log."""
     spec, args = _args(case)
     doc = cli_json(args)
     exp = spec["expect"]

@@ -11,15 +11,15 @@ import pytest
 from quotactl.cli.common import OutputFormat
 from quotactl.cli.yunikorn_cmds import run_explain, run_preempt
 from quotactl.load.objects import load
-from tests.helpers import ROOT, SHARED, run_cli
+from tests.helpers import CASES, ROOT, run_cli
 from tests.yunikorn_engine.harness import cli, cli_json
 
 CLEAN = ["-f", "fixtures/yunikorn/clean/queues.yaml", "-f", "fixtures/yunikorn/clean/state.yaml"]
 SCHEMAS = {name: jsonschema.Draft202012Validator(json.loads((ROOT / "schemas" / "output" / f"yunikorn-{name}.json")
                                                             .read_text()))
            for name in ("explain", "preempt")}
-CASES = sorted(p.parent for s in ("yunikorn-preempt", "yunikorn-diff-preempt")
-               for p in (SHARED / "cases" / s).glob("*/case.json"))
+PREEMPT_CASES = sorted(p.parent for s in ("yunikorn-preempt", "yunikorn-diff-preempt")
+                       for p in (CASES / s).glob("*/case.json"))
 FIXTURE_PODS = ["analytics/report-gen-1", "research/train-b-0", "batch/etl-20", "batch/etl-3", "prometheus-0"]
 
 
@@ -33,7 +33,7 @@ def _case_args(case):
     return spec["workload"], ["-f", str(case / "queues.yaml"), "-f", str(case / "state.yaml")], spec
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+@pytest.mark.parametrize("case", PREEMPT_CASES, ids=[c.name for c in PREEMPT_CASES])
 def test_json_documents_match_their_schemas(case):
     pod, files, _ = _case_args(case)
     for command in ("explain", "preempt"):
@@ -114,7 +114,7 @@ def test_no_pods_is_an_input_error(capsys):
 
 
 def test_an_invalid_config_is_still_evaluated(tmp_path):
-    case = SHARED / "cases" / "yunikorn-diff-preempt" / "seed1099-victims-2"
+    case = CASES / "yunikorn-diff-preempt" / "seed1099-victims-2"
     text = (case / "queues.yaml").read_text().replace("memory: 9728Mi", "memory: 99Gi")  # guaranteed > max
     (tmp_path / "queues.yaml").write_text(text)
     doc = cli_json(["preempt", "default/pending-team1-ml1", "-f", str(tmp_path / "queues.yaml"),

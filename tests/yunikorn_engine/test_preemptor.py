@@ -1,4 +1,4 @@
-"""The preemptor's steps on small clusters, each from an example of yunikorn.md §7 (fence, candidate
+"""The preemptor's steps on small clusters, each from an example of YuniKorn's preemptor (fence, candidate
 priorities, guarantee check, node victims, additional victims, final cut, outcomes)."""
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ partitions:
 
 
 def _worked_example(tmp_path):
-    """§7.13: n1 has 10 vcore; b runs b1..b3 (3 each); a asks for 4."""
+    """End to end: n1 has 10 vcore; b runs b1..b3 (3 each); a asks for 4."""
     return cluster_from(
         tmp_path, AB, node("n1", "{cpu: '10'}"),
         pod("b1", "root.b", "{cpu: '3'}", node="n1", minute=1, app="app-b"),

@@ -1,4 +1,4 @@
-"""Property tests of the preemptor on random clusters (yunikorn.md §7 laws):
+"""Property tests of the preemptor on random clusters (laws of YuniKorn's preemptor):
 
 * a victim's priority is at most the ask's priority *as seen at the victim's queue* (offsets
   subtracted on the way down from the fence; any priority inside a priority-fenced subtree whose

@@ -1,5 +1,5 @@
 """The "Preemption Hardening" resource math (``GetPreemptableResource`` /
-``GetRemainingGuaranteedResource``), on every example of the design and of yunikorn.md §7.4.
+``GetRemainingGuaranteedResource``), on every example of the design and of preemption.go's snapshot arithmetic.
 
 Where today's code (the spec) and the 2023 design text disagree, the test asserts today's value
 and says what the design wrote.  The shared ``yunikorn-math`` cases (upstream unit tests) run in
@@ -21,7 +21,7 @@ from quotactl.yunikorn.snapshot import (
     is_ask_queue_under_guaranteed,
     is_victim_queue_over_guaranteed,
 )
-from tests.helpers import SHARED
+from tests.helpers import CASES
 
 # ------------------------------------------------------------------ design: one queue --------
 
@@ -90,7 +90,7 @@ def test_design_example_2_guarantee_only_on_the_children():
     assert is_victim_queue_over_guaranteed({"vcores": 5}, s["root.parent.parent1.child1"].remaining_guaranteed())
 
 
-# ------------------------------------------------------------------ yunikorn.md §7.4 table ---
+# ------------------------------------------------------ preemption.go snapshot arithmetic table ---
 
 def test_spec_preemptable_table():
     assert QueueSnapshot("root.q", {"vcore": 5}, {"vcore": 6}).preemptable() == {"vcore": 1}
@@ -126,7 +126,7 @@ def test_remove_and_add_allocation_walk_up():
 
 # ------------------------------------------------------------------ the shared cases ---------
 
-CASES = sorted(p.parent for p in (SHARED / "cases" / "yunikorn-math").glob("*/case.json"))
+CASES = sorted(p.parent for p in (CASES / "yunikorn-math").glob("*/case.json"))
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])

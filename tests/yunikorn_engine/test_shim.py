@@ -1,4 +1,4 @@
-"""Pods and nodes -> YuniKorn applications, asks and allocations, as the k8s shim maps them (yunikorn.md §8)."""
+"""Pods and nodes -> YuniKorn applications, asks and allocations, as the k8s shim maps them (yunikorn-k8shim pkg/common)."""
 
 from __future__ import annotations
 

@@ -11,11 +11,11 @@ from quotactl.load.objects import load
 from quotactl.load.yunikorn import load_inputs
 from quotactl.report import queues_json, queues_text, yunikorn_json, yunikorn_text
 from quotactl.yunikorn.explain import explain_pod, find_pod
-from tests.helpers import ROOT, SHARED
+from tests.helpers import ROOT, CASES
 
 CLEAN = ["fixtures/yunikorn/clean/queues.yaml", "fixtures/yunikorn/clean/state.yaml"]
-DIFF = SHARED / "cases" / "yunikorn-diff-preempt" / "seed1099-victims-2"
-UNIT = SHARED / "cases" / "yunikorn-preempt" / "try-preemption-on-queue-victims-on-different-nodes"
+DIFF = CASES / "yunikorn-diff-preempt" / "seed1099-victims-2"
+UNIT = CASES / "yunikorn-preempt" / "try-preemption-on-queue-victims-on-different-nodes"
 
 
 @pytest.fixture(autouse=True)

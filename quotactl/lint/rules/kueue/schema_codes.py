@@ -8,7 +8,11 @@ from quotactl.lint.rule import Rule, RuleDoc, register
 def _schema(code: str, name: str, summary: str, what: str, why: str, fix: str, bad: str = "", good: str = "",
             severity: str = "error") -> None:
     register(Rule(code, name, Severity(severity), summary,
-                  RuleDoc(what, why, fix, bad, good, source="kueue-api.md §1 (CRD OpenAPI schema); schemas/kueue/"),
+                  RuleDoc(what, why, fix, bad, good, source=("Kueue CRDs (kueue "
+                                                             "config/components/crd/bases/kueue.x-k8s.io_*.yaml, "
+                                                             "from the kubebuilder markers in "
+                                                             "apis/kueue/*/*_types.go); quotactl's copy: "
+                                                             "schemas/kueue/")),
                   "kueue", "schema"))
 
 
