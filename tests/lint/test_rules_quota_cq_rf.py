@@ -488,7 +488,7 @@ def _mutations(obj, rnd: random.Random, n: int):
 
 def test_rules_never_crash_on_broken_input(tmp_path):
     rnd = random.Random(20260822)
-    fixtures = sorted((ROOT / "tests" / "rules" / "kueue").glob("KQ[123]*/*.yaml"))
+    fixtures = sorted((ROOT / "tests" / "lint" / "rules" / "kueue").glob("KQ[123]*/*.yaml"))
     assert fixtures
     docs = []
     for f in fixtures:

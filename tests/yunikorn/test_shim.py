@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from quotactl.yunikorn.priority import queue_priorities, sorted_children
-from tests.yunikorn_engine.util import cluster_from, node
+from tests.yunikorn.util import cluster_from, node
 
 QUEUES = """
 partitions:

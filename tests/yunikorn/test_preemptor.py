@@ -14,7 +14,7 @@ from quotactl.yunikorn.preemptor import (
     try_preemption,
 )
 from quotactl.yunikorn.scheduling import schedule_ask
-from tests.yunikorn_engine.util import cluster_from, node, pod
+from tests.yunikorn.util import cluster_from, node, pod
 
 AB = """
 partitions:

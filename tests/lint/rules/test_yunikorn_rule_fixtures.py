@@ -1,5 +1,5 @@
-"""Every YuniKorn rule fails on tests/rules/yunikorn/<CODE>/fail.yaml and passes on pass.yaml, run
-through ``lint_yunikorn`` directly (tests/rules/test_rule_fixtures.py runs the same fixtures through
+"""Every YuniKorn rule fails on tests/lint/rules/yunikorn/<CODE>/fail.yaml and passes on pass.yaml, run
+through ``lint_yunikorn`` directly (tests/lint/rules/test_rule_fixtures.py runs the same fixtures through
 the full linter once it dispatches to it)."""
 
 import json
@@ -11,7 +11,7 @@ from quotactl.lint.rule import registry
 from quotactl.lint.yunikorn import lint_yunikorn
 from quotactl.load.objects import Dialect, load
 
-HERE = Path(__file__).resolve().parents[1] / "rules" / "yunikorn"
+HERE = Path(__file__).resolve().parent / "yunikorn"
 CASES = sorted(p for p in HERE.glob("YK*") if p.is_dir())
 
 

@@ -50,7 +50,7 @@ def test_exit_codes(wired):
     assert run_cli("lint", CLEAN_DIR).exit_code == 0
     assert run_cli("lint", BROKEN).exit_code == 1
     assert run_cli("lint", BROKEN_CM).exit_code == 1
-    warn_only = "tests/rules/yunikorn/YK201/fail.yaml"
+    warn_only = "tests/lint/rules/yunikorn/YK201/fail.yaml"
     assert run_cli("lint", warn_only).exit_code == 0
     assert run_cli("lint", warn_only, "--strict").exit_code == 1
 

@@ -8,7 +8,7 @@ import pytest
 
 from tests.acceptance.accept_preempt import check_preempt
 from tests.helpers import CASES
-from tests.yunikorn_engine.harness import cli_json
+from tests.yunikorn.harness import cli_json
 
 PREEMPT = sorted(p.parent for p in (CASES / "yunikorn-preempt").glob("*/case.json"))
 DIFF = sorted(p.parent for p in (CASES / "yunikorn-diff-preempt").glob("*/case.json"))

@@ -1,6 +1,6 @@
 """Snapshot tests (syrupy) of the ``preempt`` and ``shares`` reports: plain, table and JSON (each
 JSON document also validated against its schema), over the fixture cluster, the KEP-1714 Story 3
-fixture and the small scenarios in tests/kueue_preempt/data."""
+fixture and the small scenarios in tests/kueue/preemption/data."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from quotactl.model.kueue import build_cluster
 from quotactl.report import preempt_json, preempt_text, shares_json, shares_text
 from tests.helpers import FIXTURES, ROOT
 
-DATA = ROOT / "tests" / "kueue_preempt" / "data"
+DATA = ROOT / "tests" / "kueue" / "preemption" / "data"
 PREEMPT_SCHEMA = json.loads((ROOT / "schemas" / "output" / "preempt.json").read_text())
 SHARES_SCHEMA = json.loads((ROOT / "schemas" / "output" / "shares.json").read_text())
 

@@ -12,7 +12,7 @@ from quotactl.cli.common import OutputFormat
 from quotactl.cli.yunikorn_cmds import run_explain, run_preempt
 from quotactl.load.objects import load
 from tests.helpers import CASES, ROOT, run_cli
-from tests.yunikorn_engine.harness import cli, cli_json
+from tests.yunikorn.harness import cli, cli_json
 
 CLEAN = ["-f", "fixtures/yunikorn/clean/queues.yaml", "-f", "fixtures/yunikorn/clean/state.yaml"]
 SCHEMAS = {name: jsonschema.Draft202012Validator(json.loads((ROOT / "schemas" / "output" / f"yunikorn-{name}.json")

@@ -15,7 +15,7 @@ from quotactl.load.objects import load
 from quotactl.model.kueue import build_cluster
 from quotactl.report import diff_json, diff_text, schedule_json, schedule_text
 from tests.helpers import FIXTURES, ROOT, run_cli
-from tests.kueue_schedule.test_cycle import livelock_world
+from tests.kueue.cycle.test_cycle import livelock_world
 
 CI = FIXTURES / "ci-diff"
 SCHEDULE_SCHEMA = json.loads((ROOT / "schemas" / "output" / "schedule.json").read_text())

@@ -1,4 +1,4 @@
-"""Every rule has a failing and a passing fixture: tests/rules/<dialect>/<CODE>/{fail,pass}.yaml.
+"""Every rule has a failing and a passing fixture: tests/lint/rules/<dialect>/<CODE>/{fail,pass}.yaml.
 
 ``fail.yaml`` must produce at least one diagnostic with the rule's code (and, if ``meta.json``
 gives ``field``, one at that field); ``pass.yaml`` must produce none with that code.
@@ -57,7 +57,7 @@ def test_rule_passes_on_good_input(case, monkeypatch):
 def test_every_rule_has_fixtures():
     have = {c.name for c in CASES}
     missing = sorted(code for code, r in registry().items() if r.check is not None and code not in have)
-    assert not missing, f"rules without tests/rules/<dialect>/<CODE>/ fixtures: {missing}"
+    assert not missing, f"rules without tests/lint/rules/<dialect>/<CODE>/ fixtures: {missing}"
 
 
 def test_every_rule_is_documented():

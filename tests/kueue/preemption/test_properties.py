@@ -1,4 +1,4 @@
-"""Property tests of the preemption engine over random clusters (tests/kueue_preempt/generator.py).
+"""Property tests of the preemption engine over random clusters (tests/kueue/preemption/generator.py).
 
 For every pending workload whose assignment needs preemption and gets victims:
 
@@ -27,7 +27,7 @@ from quotactl.kueue.quota import build_snapshot, cq_available, is_within_nominal
 from quotactl.model.kueue import build_cluster
 from quotactl.report import preempt_json
 from tests.kueue.builders import objects, with_queues
-from tests.kueue_preempt.generator import random_cluster
+from tests.kueue.preemption.generator import random_cluster
 
 SETTINGS = settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SEEDS = st.integers(min_value=0, max_value=2**31)
