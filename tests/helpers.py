@@ -14,7 +14,8 @@ from quotactl.cli.app import app
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures"
-SHARED = ROOT.parent / "shared"
+# The acceptance cases (upstream scheduler tests as YAML), one folder per suite: tests/acceptance/cases/FORMAT.md.
+CASES = ROOT / "tests" / "acceptance" / "cases"
 
 
 def run_cli(*args: str, input: str | None = None):

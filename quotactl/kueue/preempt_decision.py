@@ -341,7 +341,7 @@ def _no_fit_blocking(a: Assignment, cq: ClusterQueueNode, fair: bool) -> Blockin
                     "the request is above the ClusterQueue's nominal quota ("
                     + ("; ".join(dict.fromkeys(over)) or "every flavor")
                     + ") and Kueue only preempts for such a request when it may preempt while borrowing "
-                    f"(kueue-scheduling.md §5.3): {how}")
+                    f"(Kueue's flavor assigner, fitsResourceQuota): {how}")
 
 
 def _shortfall_text(a: Attempt) -> str:

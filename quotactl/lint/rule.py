@@ -27,7 +27,7 @@ class RuleDoc:
     fix: str  # how to fix it
     bad: str = ""  # a YAML snippet that trips the rule
     good: str = ""  # the fixed snippet
-    source: str = ""  # where the behaviour comes from (spec section, Kueue source)
+    source: str = ""  # where the behaviour comes from: the upstream repository, file and function
 
 
 @dataclass(frozen=True)

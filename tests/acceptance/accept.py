@@ -1,7 +1,7 @@
-"""The acceptance checks of ../shared/cases/FORMAT.md, run through the real CLI (Typer's runner).
+"""The acceptance checks of tests/acceptance/cases/FORMAT.md, run through the real CLI (Typer's runner).
 
-Cases are read from ../shared/cases when present (the full, current set), else from the copy
-in tests/acceptance/cases.
+The matching rules are those of the developers' acceptance scorer (``accept.py``, one check per case
+kind), re-implemented here so that the test suite needs nothing outside the repository.
 """
 
 from __future__ import annotations
@@ -10,14 +10,11 @@ import json
 import re
 from pathlib import Path
 
-from tests.helpers import SHARED, run_cli
-
-LOCAL = Path(__file__).parent / "cases"
+from tests.helpers import CASES, run_cli
 
 
 def suite_dir(suite: str) -> Path:
-    shared = SHARED / "cases" / suite
-    return shared if shared.is_dir() else LOCAL / suite
+    return CASES / suite
 
 
 def cases(suite: str) -> list[Path]:
@@ -36,8 +33,15 @@ def _norm(field: str | None) -> str:
     return re.sub(r"\[\d+\]", "[]", field or "").strip(".")
 
 
+def field_matches(want: str | None, got: str | None) -> bool:
+    """The scorer's field rule: index-insensitive, either path a suffix of the other, or the same leaf."""
+    want, got = _norm(want), _norm(got)
+    leaf = want.split(".")[-1].replace("[]", "")
+    return bool(want and (got == want or got.endswith(want) or (got and want.endswith(got)))) or bool(leaf and leaf in got)
+
+
 def check_lint(case: Path) -> str | None:
-    """None when the case passes, else why not (same matching rule as shared/tools/accept.py)."""
+    """None when the case passes, else why not (the scorer's matching rule)."""
     s = spec(case)
     result = run_cli("lint", *inputs(case), "--output", "json")
     doc = json.loads(result.stdout)
@@ -47,14 +51,6 @@ def check_lint(case: Path) -> str | None:
     if not errors:
         return "expected errors, got none"
     for e in s["expect"].get("errors", []):
-        want = _norm(e.get("field"))
-        leaf = want.split(".")[-1].replace("[]", "")
-        ok = any(
-            (want and (_norm(d["field"]) == want or _norm(d["field"]).endswith(want)
-                       or (want.endswith(_norm(d["field"])) and _norm(d["field"]))))
-            or (leaf and leaf in _norm(d["field"]))
-            for d in errors
-        )
-        if not ok:
+        if not any(field_matches(e.get("field"), d["field"]) for d in errors):
             return f"no error at {e.get('field')} (got {[(d['code'], d['field']) for d in errors]})"
     return None

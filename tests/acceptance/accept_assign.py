@@ -1,5 +1,5 @@
-"""The ``assign`` check of ../shared/cases/FORMAT.md through the real CLI (Typer's runner), with
-the same matching rule as shared/tools/accept.py."""
+"""The ``assign`` check of tests/acceptance/cases/FORMAT.md through the real CLI (Typer's runner),
+with the acceptance scorer's matching rule."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""The ``preempt`` check of ../shared/cases/FORMAT.md through the real CLI (Typer's runner), with
-the same matching rule as shared/tools/accept.py (victim set, and each reason the case gives)."""
+"""The ``preempt`` check of tests/acceptance/cases/FORMAT.md through the real CLI (Typer's runner),
+with the acceptance scorer's matching rule: the victim set, each reason the case gives, and for
+YuniKorn whether the ask is placed and on which node."""
 
 from __future__ import annotations
 
@@ -51,4 +52,13 @@ def check_preempt(case: Path, *extra: str) -> str | None:
     anyof = exp.get("victimsIncludeAnyOf")
     if anyof and not set(anyof) & set(have):
         return f"victims must include one of {anyof}, got {sorted(have)}"
+    return _check_placement(exp, got)
+
+
+def _check_placement(exp: dict, got: dict) -> str | None:
+    """YuniKorn cases: ``placed`` and ``node`` where both the case and the report give them."""
+    if exp.get("placed") is not None and got.get("placed") is not None and bool(got["placed"]) != bool(exp["placed"]):
+        return f"placed want {exp['placed']} got {got['placed']}"
+    if exp.get("node") and got.get("node") and exp["node"] != got["node"]:
+        return f"node want {exp['node']} got {got['node']}"
     return None

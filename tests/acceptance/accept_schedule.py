@@ -1,5 +1,5 @@
-"""The ``schedule`` check of ../shared/cases/FORMAT.md through the real CLI (Typer's runner), with
-the same matching rule as shared/tools/accept.py (one-cycle suites and fixpoint suites)."""
+"""The ``schedule`` check of tests/acceptance/cases/FORMAT.md through the real CLI (Typer's runner),
+with the acceptance scorer's matching rule (one-cycle suites and fixpoint suites)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Flavor assignment: fungibility (§5.8), eligibility, reasons and messages (§10), early stop,
+"""Flavor assignment: fungibility, eligibility, reasons and messages (Kueue's own texts), early stop,
 partial admission."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ OD, SPOT = ("on-demand", "cpu"), ("spot", "cpu")
 
 
 def example3(**ff):
-    """§5.8: ml in cohort co with on-demand (10) and spot (0); another CQ lends 20 spot."""
+    """Fungibility: ml in cohort co with on-demand (10) and spot (0); another CQ lends 20 spot."""
     return [
         flavor("on-demand"), flavor("spot"),
         cq("ml", [(["cpu"], [("on-demand", {"cpu": 10}), ("spot", {"cpu": 0})])], cohort="co",
@@ -138,7 +138,7 @@ def test_partial_admission_reduces_counts():
 
 
 def test_no_candidates_is_still_preempt_mode():
-    """§13.1: the request could fit after preemption in principle, but nothing can be preempted."""
+    """The request could fit after preemption in principle, but nothing can be preempted."""
     objs = [flavor("default"), cq("c", [(["cpu"], [("default", {"cpu": 4})])], within="LowerPriority"),
             admitted("same", "c", {("default", "cpu"): 4}, priority=5), pending("p", "q-c", {"cpu": 2}, priority=5)]
     _, _, assigner = assigner_for(objs, "default/p")

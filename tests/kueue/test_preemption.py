@@ -1,5 +1,5 @@
 """The preemption oracle and target search against the worked examples of
-kueue-scheduling.md §6.9–§6.11, §7.1 and §8.7."""
+flat and hierarchical reclaim, KEP-1337 and the fair-sharing strategies."""
 
 from __future__ import annotations
 

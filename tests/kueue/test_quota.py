@@ -1,4 +1,4 @@
-"""The quota tree against the worked examples of kueue-scheduling.md §3 and §8.5."""
+"""The quota tree (Kueue's resource_node.go) against worked examples, flat and hierarchical."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ CPU = ("default", "cpu")
 
 
 def example1():
-    """§3.9: flat cohort research with limits."""
+    """Flat cohort research with limits."""
     return [
         flavor("default"),
         cq("a", [(["cpu"], [("default", {"cpu": (10, 5, None)})])], cohort="research"),
@@ -34,7 +34,7 @@ def example1():
 
 
 def example2():
-    """§3.10: R (no quota) -> C1 (borrowingLimit 4) -> A, B (lendingLimit 1); R -> C2 -> D."""
+    """Hierarchical: R (no quota) -> C1 (borrowingLimit 4) -> A, B (lendingLimit 1); R -> C2 -> D."""
     return [
         flavor("default"),
         cohort("r"),

@@ -17,9 +17,10 @@ from quotactl.lint.k8s_checks import domain_prefixed_path_errors, parse_duration
 from quotactl.lint.runner import lint_paths
 from quotactl.load.objects import load
 from quotactl.model.kueue import build_cluster
-from tests.lint.util import SHARED, by_code, lint_text, norm_field
+from tests.acceptance.accept import field_matches
+from tests.helpers import CASES
+from tests.lint.util import by_code, lint_text
 
-CASES = SHARED / "cases"
 MINE = ("KQ4", "KQ5", "KQ8")
 
 
@@ -33,7 +34,7 @@ STATES = sorted(
     p for suite in ("kueue-assign", "kueue-preempt", "kueue-schedule") for p in (CASES / suite).glob("*/state.yaml")
 )
 
-# The scheduler tests' shared fixtures deliberately contain one ClusterQueue naming a missing flavor and
+# The scheduler tests' common fixtures deliberately contain one ClusterQueue naming a missing flavor and
 # one LocalQueue naming a missing ClusterQueue (to test inactive queues).  Those two findings are true
 # positives at the severity the rules define; everything else in these clusters must be error-free.
 KNOWN_BROKEN_FIXTURES = {
@@ -42,7 +43,6 @@ KNOWN_BROKEN_FIXTURES = {
 }
 
 
-@pytest.mark.skipif(not STATES, reason="shared cases not available")
 @pytest.mark.parametrize("state", STATES, ids=[f"{p.parent.parent.name}/{p.parent.name}"[:90] for p in STATES])
 def test_real_cluster_states_have_no_errors(state):
     diags = lint_paths([str(state)]).diagnostics
@@ -56,7 +56,6 @@ def test_real_cluster_states_have_no_errors(state):
 LINT_CASES = sorted((CASES / "kueue-lint").glob("*/case.json"))
 
 
-@pytest.mark.skipif(not LINT_CASES, reason="shared cases not available")
 @pytest.mark.parametrize("case", LINT_CASES, ids=[p.parent.name for p in LINT_CASES])
 def test_lint_cases(case):
     spec = json.loads(case.read_text())
@@ -70,13 +69,7 @@ def test_lint_cases(case):
         kind = (e.get("object") or "").split("/")[0]
         if kind not in ("Workload", "LocalQueue", "WorkloadPriorityClass"):
             continue  # ClusterQueue / Cohort / ResourceFlavor cases belong to other rules
-        want = norm_field(e.get("field"))
-        leaf = want.split(".")[-1].replace("[]", "")
-        assert any(
-            want and (norm_field(d.field) == want or norm_field(d.field).endswith(want) or (d.field and want.endswith(norm_field(d.field))))
-            or (leaf and leaf in norm_field(d.field))
-            for d in errors
-        ), (e, [(d.code, d.field) for d in errors])
+        assert any(field_matches(e.get("field"), d.field) for d in errors), (e, [(d.code, d.field) for d in errors])
 
 
 # ------------------------------------------------------------- robustness ----------------
@@ -251,7 +244,7 @@ spec:
 
 
 def test_potential_available_flat_example(tmp_path):
-    # kueue-scheduling.md §3.9
+    # a flat cohort with limits
     c = _cluster(tmp_path, _cq("a", "research", 10, bl=5) + _cq("b", "research", 10, ll=4) + _cq("c", "research", 0))
     snap = quota_snapshot(c, engine_options(c))
     fr = ("default", "cpu")
@@ -262,7 +255,7 @@ def test_potential_available_flat_example(tmp_path):
 
 
 def test_potential_available_hierarchical_example(tmp_path):
-    # kueue-scheduling.md §3.10
+    # hierarchical cohorts
     text = _cq("a", "c1", 6) + _cq("b", "c1", 4, ll=1) + _cq("d", "c2", 10) + """
 ---
 apiVersion: kueue.x-k8s.io/v1beta2

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import textwrap
 from pathlib import Path
 
@@ -10,7 +9,6 @@ from quotactl.lint.context import LintOptions
 from quotactl.lint.runner import lint_paths
 
 ROOT = Path(__file__).resolve().parents[2]
-SHARED = ROOT.parent / "shared"
 
 
 def lint_text(tmp_path, text: str, **opts):
@@ -22,8 +20,3 @@ def lint_text(tmp_path, text: str, **opts):
 
 def by_code(diags, code):
     return [d for d in diags if d.code == code]
-
-
-def norm_field(f):
-    """A field path with list indices blanked (``a[3].b`` -> ``a[].b``), for comparing with case files."""
-    return re.sub(r"\[\d+\]", "[]", f or "").strip(".")

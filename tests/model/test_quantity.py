@@ -38,7 +38,7 @@ def test_yaml_numbers():
 
 
 def test_kueue_integer_views():
-    # memory 0.5 counts as 1; cpu 1.0005 counts as 1001m (kueue-api.md §4)
+    # memory 0.5 counts as 1; cpu 1.0005 counts as 1001m (Kubernetes quantities round up to the unit Kueue counts in)
     assert Quantity.parse("0.5").value() == 1
     assert Quantity.parse("1.0005").milli_value() == 1001
     assert Quantity.parse("-0.0000000001").value() == -1

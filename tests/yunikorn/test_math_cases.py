@@ -11,9 +11,9 @@ from quotactl.yunikorn.snapshot import (
     is_ask_queue_under_guaranteed,
     is_victim_queue_over_guaranteed,
 )
-from tests.helpers import SHARED
+from tests.helpers import CASES
 
-SUITE = SHARED / "cases" / "yunikorn-math"
+SUITE = CASES / "yunikorn-math"
 CASES = sorted(p.parent for p in SUITE.glob("*/case.json"))
 
 

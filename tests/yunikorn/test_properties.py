@@ -1,4 +1,4 @@
-"""Queue properties: YuniKorn's lenient parsers, inheritance, and the effective tree (yunikorn.md §4, §6)."""
+"""Queue properties: YuniKorn's lenient parsers, inheritance, and the effective tree (queue.go ``UpdateQueueProperties``, ``recalculatePriority``)."""
 
 import textwrap
 
@@ -72,7 +72,7 @@ def find(view, path):
 
 
 def test_inheritance_example_from_the_spec():
-    """yunikorn.md §4: root.a {preemption.policy: disabled, priority.offset: 10, application.sort.policy: fair},
+    """Properties: root.a {preemption.policy: disabled, priority.offset: 10, application.sort.policy: fair},
     root.a.b {priority.policy: fence} -> b: fair, enabled, disabled, fence, offset 0."""
     root = tree("""\
         partitions:
@@ -98,7 +98,7 @@ def test_inheritance_example_from_the_spec():
 
 
 def test_fence_preemption_is_not_inherited_and_priority_seen_by_root():
-    """yunikorn.md §6.5: tenant fence offset 10; q2 offset 5 -> root sees tenant's queues as 10."""
+    """Priority fences: tenant fence offset 10; q2 offset 5 -> root sees tenant's queues as 10."""
     root = tree("""\
         partitions:
           - name: default

@@ -28,7 +28,8 @@ _FUNGIBILITY_VALUES = ("MayStopSearch", "TryNextFlavor", "Borrow", "Preempt")
         fix="Set reclaimWithinCohort to LowerPriority or Any, or drop borrowWithinCohort.",
         bad="preemption:\n  borrowWithinCohort:\n    policy: LowerPriority\n",
         good="preemption:\n  reclaimWithinCohort: Any\n  borrowWithinCohort:\n    policy: LowerPriority\n",
-        source="kueue-api.md §7.2 (CQ-10); CRD x-kubernetes-validations on spec.preemption; validatePreemption",
+        source=("kueue apis/kueue/v1beta2/clusterqueue_types.go ClusterQueuePreemption (CEL); kueue "
+                "pkg/webhooks/clusterqueue_webhook.go validatePreemption"),
     ),
 )
 def check_borrow_needs_reclaim(cq, ctx):
@@ -67,7 +68,8 @@ def check_borrow_needs_reclaim(cq, ctx):
         bad="flavorFungibility:\n  preference: PreemptionOverBorrowing\n",
         good="flavorFungibility:\n  whenCanBorrow: TryNextFlavor\n  whenCanPreempt: TryNextFlavor\n"
              "  preference: PreemptionOverBorrowing\n",
-        source="kueue-api.md §7.3 (CQ-11, CQ-12); validateFlavorFungibility",
+        source=("kueue apis/kueue/v1beta2/clusterqueue_types.go FlavorFungibility (CEL); kueue "
+                "pkg/webhooks/clusterqueue_webhook.go validateFlavorFungibility"),
     ),
 )
 def check_fungibility_preference(cq, ctx):
@@ -115,7 +117,8 @@ def check_fungibility_preference(cq, ctx):
         fix="Fix the selector as the message says. To admit every namespace use namespaceSelector: {}.",
         bad="namespaceSelector:\n  matchExpressions:\n  - key: team\n    operator: In\n",
         good="namespaceSelector:\n  matchExpressions:\n  - key: team\n    operator: In\n    values: [ml]\n",
-        source="kueue-api.md §7.4 item 2 (CQ-16..CQ-20); metav1validation.ValidateLabelSelector",
+        source=("k8s.io/apimachinery pkg/apis/meta/v1/validation/validation.go ValidateLabelSelector "
+                "(called by kueue pkg/webhooks/clusterqueue_webhook.go validateClusterQueueSpec)"),
     ),
 )
 def check_namespace_selector(cq, ctx):
@@ -153,7 +156,7 @@ def check_namespace_selector(cq, ctx):
         fix="Use the name of one of the ClusterQueue's flavors, or add the flavor to a resource group.",
         bad="admissionChecksStrategy:\n  admissionChecks:\n  - name: prov\n    onFlavors: [spot]   # no flavor spot\n",
         good="admissionChecksStrategy:\n  admissionChecks:\n  - name: prov\n    onFlavors: [on-demand]\n",
-        source="kueue-api.md §7.4 item 10 (CQ-26); validateAdmissionCheckOnFlavors",
+        source="kueue pkg/webhooks/clusterqueue_webhook.go validateAdmissionCheckOnFlavors",
     ),
 )
 def check_admission_check_flavors(cq, ctx):
@@ -191,7 +194,7 @@ def check_admission_check_flavors(cq, ctx):
         bad="spec:\n  admissionChecks: [prov]\n  admissionChecksStrategy:\n    admissionChecks:\n"
             "    - {name: prov, onFlavors: [spot]}\n",
         good="spec:\n  admissionChecksStrategy:\n    admissionChecks:\n    - {name: prov, onFlavors: [spot]}\n",
-        source="kueue-api.md §7.6; apis/kueue/v1beta1/clusterqueue_conversion.go",
+        source="kueue apis/kueue/v1beta1/clusterqueue_conversion.go",
     ),
 )
 def check_v1beta1_both_checks(cq, ctx):

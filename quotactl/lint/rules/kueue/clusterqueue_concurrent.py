@@ -52,7 +52,7 @@ def _group_count(cq) -> int:
             "- coveredResources: [cpu]\n  ...\n- coveredResources: [nvidia.com/gpu]\n  ...\n",
         good="concurrentAdmissionPolicy:\n  migration: {mode: TryPreferredFlavors}\nresourceGroups:\n"
              "- coveredResources: [cpu, nvidia.com/gpu]\n  ...\n",
-        source="kueue-api.md §7.4 item 9 (CQ-27); validateConcurrentAdmissionPolicy",
+        source="kueue pkg/webhooks/clusterqueue_webhook.go validateConcurrentAdmissionPolicy",
     ),
 )
 def check_one_group(cq, ctx):
@@ -81,7 +81,7 @@ def check_one_group(cq, ctx):
             "- coveredResources: [cpu]\n  flavors: [f0, ..., f16]   # 17 flavors\n",
         good="concurrentAdmissionPolicy:\n  migration: {mode: TryPreferredFlavors}\nresourceGroups:\n"
              "- coveredResources: [cpu]\n  flavors: [f0, ..., f15]   # 16 flavors\n",
-        source="kueue-api.md §7.4 item 9 (CQ-28)",
+        source="kueue pkg/webhooks/clusterqueue_webhook.go validateConcurrentAdmissionPolicy",
     ),
 )
 def check_max_flavors(cq, ctx):
@@ -111,7 +111,8 @@ def check_max_flavors(cq, ctx):
             "is nothing to constrain).",
         bad="migration:\n  mode: RetainFirstAdmission\n  constraints: {lastAcceptableFlavorName: spot}\n",
         good="migration:\n  mode: TryPreferredFlavors\n  constraints: {lastAcceptableFlavorName: spot}\n",
-        source="kueue-api.md §7.4 item 9 (CQ-29)",
+        source=("kueue pkg/webhooks/clusterqueue_webhook.go validateConcurrentAdmissionPolicy "
+                "(migration.constraints)"),
     ),
 )
 def check_constraints_mode(cq, ctx):
@@ -142,7 +143,8 @@ def check_constraints_mode(cq, ctx):
             "the resource group lists them).",
         bad="constraints:\n  lastAcceptableFlavorName: non-existent-flavor\n",
         good="constraints:\n  lastAcceptableFlavorName: flavor1\n",
-        source="kueue-api.md §7.4 item 9 (CQ-30)",
+        source=("kueue pkg/webhooks/clusterqueue_webhook.go validateConcurrentAdmissionPolicy "
+                "(lastAcceptableFlavorName)"),
     ),
 )
 def check_last_acceptable_flavor(cq, ctx):
@@ -180,7 +182,7 @@ def check_last_acceptable_flavor(cq, ctx):
         fix="Use queueingStrategy: BestEffortFIFO (the default), or drop concurrentAdmissionPolicy.",
         bad="queueingStrategy: StrictFIFO\nconcurrentAdmissionPolicy:\n  migration: {mode: TryPreferredFlavors}\n",
         good="queueingStrategy: BestEffortFIFO\nconcurrentAdmissionPolicy:\n  migration: {mode: TryPreferredFlavors}\n",
-        source="kueue-api.md §7.4 item 9 (CQ-31)",
+        source="kueue pkg/webhooks/clusterqueue_webhook.go validateConcurrentAdmissionPolicy",
     ),
 )
 def check_strict_fifo(cq, ctx):

@@ -31,7 +31,8 @@ def _policy(cq, *path) -> str | None:
             "use the queue.",
         bad="spec:\n  resourceGroups: [...]\n",
         good="spec:\n  namespaceSelector: {}\n  resourceGroups: [...]\n",
-        source="kueue-api.md §7.1, §16; kueue-scheduling.md §4 (namespace check)",
+        source=("kueue pkg/workload/resources.go ValidateAdmissibility (a nil namespaceSelector matches no "
+                "namespace)"),
     ),
 )
 def check_namespace_selector_missing(cq, ctx):
@@ -61,7 +62,8 @@ def check_namespace_selector_missing(cq, ctx):
         fix="Set stopPolicy: None (or remove it) when the queue should admit workloads again.",
         bad="stopPolicy: Hold\n",
         good="stopPolicy: None\n",
-        source="kueue-api.md §7.1, §16; kueue-scheduling.md §3.8",
+        source=("kueue pkg/cache/scheduler/clusterqueue.go inactiveReason (stopPolicy); kueue "
+                "pkg/cache/scheduler/snapshot.go skipInactiveCQReason"),
     ),
 )
 def check_stopped(cq, ctx):
@@ -95,7 +97,8 @@ def check_stopped(cq, ctx):
             "is what you want.",
         bad="preemption:\n  reclaimWithinCohort: Any\n  borrowWithinCohort: {policy: LowerPriority}\n",
         good="preemption:\n  reclaimWithinCohort: Any\n",
-        source="kueue-api.md §7.2, §16; kueue-scheduling.md §7, §11 item 21",
+        source=("kueue pkg/scheduler/preemption/preemption.go GetTargets (fair sharing uses "
+                "fairPreemptions, which ignore borrowWithinCohort)"),
     ),
 )
 def check_borrow_within_cohort_fair_sharing(cq, ctx):
@@ -125,7 +128,8 @@ def check_borrow_within_cohort_fair_sharing(cq, ctx):
         fix="Set spec.cohortName (v1beta1: spec.cohort) if the queue should share quota, or remove the policies.",
         bad="spec:\n  preemption:\n    reclaimWithinCohort: Any\n",
         good="spec:\n  cohortName: research\n  preemption:\n    reclaimWithinCohort: Any\n",
-        source="kueue-api.md §7.2, §16",
+        source=("kueue pkg/scheduler/preemption/classical/hierarchical_preemption.go (reclaim and "
+                "borrowWithinCohort act only inside a cohort)"),
     ),
 )
 def check_cohort_policy_without_cohort(cq, ctx):
@@ -196,7 +200,8 @@ def _cohort_has_quota(cluster: KueueCluster, names: set[str]) -> bool:
         bad="# team-a: cohortName: reserch   (team-b: cohortName: research)\n"
             "resources:\n- {name: cpu, nominalQuota: 8, borrowingLimit: 4}\n",
         good="# team-a and team-b: cohortName: research\n",
-        source="kueue-api.md §16; kueue-scheduling.md §3",
+        source=("kueue pkg/cache/scheduler/resource_node.go (a cohort with one member has no one to borrow "
+                "from or lend to)"),
     ),
 )
 def check_lonely_cohort_member(cq: ClusterQueue, ctx):

@@ -40,7 +40,7 @@ def _negative_duration(section: dict, base: tuple, name: str):
         bad="apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\nfairSharing: {}\n",
         good="apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\nfairSharing:\n"
              "  preemptionStrategies: [LessThanOrEqualToFinalShare, LessThanInitialShare]\n",
-        source="kueue-api.md §13.1, CFG-1",
+        source="kueue pkg/config/validation.go validateFairSharing",
     ),
 )
 def check_fair_sharing(cfg, ctx):
@@ -76,7 +76,7 @@ def check_fair_sharing(cfg, ctx):
         fix="Use non-negative durations (a positive sampling interval) and non-negative weights.",
         bad="admissionFairSharing:\n  usageHalfLifeTime: -1h\n  usageSamplingInterval: 0s\n",
         good="admissionFairSharing:\n  usageHalfLifeTime: 168h\n  usageSamplingInterval: 5m\n",
-        source="kueue-api.md §13.1, CFG-2",
+        source="kueue pkg/config/validation.go validateAdmissionFairSharing",
     ),
 )
 def check_admission_fair_sharing(cfg, ctx):
@@ -116,7 +116,7 @@ def _wait_for_pods_ready_enabled(cfg, ctx) -> bool:
         fix="Use positive durations such as 5m and non-negative counts.",
         bad="waitForPodsReady:\n  timeout: -5m\n  requeuingStrategy:\n    backoffLimitCount: -1\n",
         good="waitForPodsReady:\n  timeout: 5m\n  requeuingStrategy:\n    timestamp: Eviction\n",
-        source="kueue-api.md §13.2, CFG-3",
+        source="kueue pkg/config/validation.go validateWaitForPodsReady",
     ),
 )
 def check_wait_for_pods_ready(cfg, ctx):
@@ -152,7 +152,7 @@ def check_wait_for_pods_ready(cfg, ctx):
             "excludeResourcePrefixes.",
         bad="resources:\n  quotaCheckStrategy: IgnoreUndeclared\n  excludeResourcePrefixes: [example.com/]\n",
         good="resources:\n  quotaCheckStrategy: IgnoreUndeclared\n",
-        source="kueue-api.md §13.3, CFG-4",
+        source="kueue pkg/config/validation.go validateResourceTransformations, validateQuotaCheckStrategy",
     ),
 )
 def check_resources(cfg, ctx):

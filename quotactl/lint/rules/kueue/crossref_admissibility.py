@@ -46,7 +46,8 @@ def _routed(ctx):
             "exclude it with resources.excludeResourcePrefixes, or stop requesting it.",
         bad="# ClusterQueue covers [cpu, memory]\nrequests:\n  cpu: \"1\"\n  nvidia.com/gpu: \"1\"\n",
         good="# ClusterQueue covers [cpu, memory, nvidia.com/gpu]\nrequests:\n  cpu: \"1\"\n  nvidia.com/gpu: \"1\"\n",
-        source="kueue-api.md §13.3, §16; kueue-scheduling.md §2.2",
+        source=("kueue pkg/scheduler/flavorassigner/flavorassigner.go findFlavorForPodSets (resource "
+                "unavailable in ClusterQueue); kueue pkg/workload/resources.go"),
     ),
 )
 def check_uncovered(ctx):
@@ -84,7 +85,8 @@ def check_uncovered(ctx):
             "cohort more quota; with partial admission set minCount to a size that fits.",
         bad="# ClusterQueue: cpu nominalQuota 8, no cohort\npodSets:\n- count: 10\n  ... requests: {cpu: \"1\"}\n",
         good="podSets:\n- count: 8\n  ... requests: {cpu: \"1\"}\n",
-        source="kueue-scheduling.md §3.5, §5.3, §10.1",
+        source=("kueue pkg/scheduler/flavorassigner/flavorassigner.go fitsResourceQuota (request above the "
+                "maximum capacity, ExceedsMaxQuota)"),
     ),
 )
 def check_exceeds_max_quota(ctx):
@@ -141,7 +143,8 @@ def check_exceeds_max_quota(ctx):
         fix="Raise the limit or lower the request.",
         bad="resources:\n  requests: {cpu: 200m}\n  limits: {cpu: 100m}\n",
         good="resources:\n  requests: {cpu: 100m}\n  limits: {cpu: 200m}\n",
-        source="kueue-scheduling.md §4.2 item 5 (ValidateAdmissibility)",
+        source=("kueue pkg/workload/resources.go ValidateAdmissibility (ValidateResources, "
+                "ValidateLimitRange)"),
     ),
 )
 def check_requests_above_limits(ctx):

@@ -21,7 +21,8 @@ from quotactl.lint.rules.kueue.crossref_helpers import engine_view, in_cohort_cy
         bad="kind: Cohort\nmetadata: {name: a}\nspec: {parentName: b}\n---\nkind: Cohort\nmetadata: {name: b}\n"
             "spec: {parentName: a}\n",
         good="kind: Cohort\nmetadata: {name: a}\nspec: {parentName: b}\n---\nkind: Cohort\nmetadata: {name: b}\n",
-        source="kueue-api.md §8, §16; kueue-scheduling.md §3.1",
+        source=("kueue pkg/cache/hierarchy/cycle.go HasCycle; kueue pkg/cache/scheduler/clusterqueue.go "
+                "inactiveReason"),
     ),
 )
 def check_cohort_cycles(ctx):
@@ -68,7 +69,8 @@ def _limits(cq, attr):
             "  - coveredResources: [cpu]\n    flavors:\n    - name: spot\n      resources:\n"
             "      - {name: cpu, nominalQuota: 4, borrowingLimit: 4}\n# no other queue in cohort c has spot/cpu\n",
         good="# another ClusterQueue in cohort c with quota for spot/cpu to lend\n",
-        source="kueue-api.md §5.3, §16; kueue-scheduling.md §3.2, §3.5",
+        source=("kueue pkg/cache/scheduler/resource_node.go (borrowing needs unused quota elsewhere in the "
+                "cohort)"),
     ),
 )
 def check_borrowing_limits(ctx):
@@ -104,7 +106,8 @@ def check_borrowing_limits(ctx):
             "  - coveredResources: [cpu]\n    flavors:\n    - name: spot\n      resources:\n"
             "      - {name: cpu, nominalQuota: 4, lendingLimit: 2}\n# no other queue in cohort c covers spot/cpu\n",
         good="# another ClusterQueue in cohort c covering spot/cpu\n",
-        source="kueue-api.md §5.3, §16",
+        source=("kueue pkg/cache/scheduler/resource_node.go (lending needs a borrower elsewhere in the "
+                "cohort)"),
     ),
 )
 def check_lending_limits(ctx):

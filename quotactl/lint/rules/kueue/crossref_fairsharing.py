@@ -24,7 +24,8 @@ from quotactl.lint.rules.kueue.crossref_helpers import loc, objects_of
             "the per-queue settings.",
         bad="# Configuration without admissionFairSharing\nkind: LocalQueue\nspec:\n  fairSharing: {weight: 2}\n",
         good="# Configuration:\nadmissionFairSharing:\n  usageHalfLifeTime: 168h\n  usageSamplingInterval: 5m\n",
-        source="kueue-api.md §9, §13.1",
+        source=("kueue pkg/cache/scheduler/cache.go ClusterQueueUsesAdmissionFairSharing; kueue "
+                "pkg/config/validation.go validateAdmissionFairSharing"),
     ),
 )
 def check_admission_fair_sharing(ctx):

@@ -23,7 +23,7 @@ from quotactl.lint.rules.kueue.crossref_helpers import loc, objects_of
             "  namespaceSelector: {matchLabels: {dep: eng}}\n---\nkind: LocalQueue\n"
             "metadata: {name: main, namespace: sales}\nspec: {clusterQueue: eng}\n",
         good="kind: Namespace\nmetadata: {name: sales, labels: {dep: eng}}\n...\n",
-        source="kueue-api.md §7.1, §16; kueue-scheduling.md §4.2",
+        source="kueue pkg/workload/resources.go ValidateAdmissibility (ErrNamespaceMismatch)",
     ),
 )
 def check_namespace_selector(ctx):

@@ -79,7 +79,7 @@ def check_partial_input(ctx):
             "    flavors:\n    - name: ondemand\n",
         good="kind: ResourceFlavor\nmetadata: {name: on-demand}\n---\nkind: ClusterQueue\n...\n"
              "    flavors:\n    - name: on-demand\n",
-        source="kueue-api.md §7.1 (Active reasons), §16",
+        source="kueue pkg/cache/scheduler/clusterqueue.go inactiveReason (FlavorNotFound)",
     ),
 )
 def check_flavor_refs(ctx):
@@ -116,7 +116,8 @@ def check_flavor_refs(ctx):
             "matches).",
         bad="kind: LocalQueue\nmetadata: {name: main, namespace: team-a}\nspec:\n  clusterQueue: team-a-cq\n",
         good="kind: LocalQueue\nmetadata: {name: main, namespace: team-a}\nspec:\n  clusterQueue: team-a\n",
-        source="kueue-api.md §9, §16; kueue-scheduling.md §10.2",
+        source=("kueue pkg/controller/core/workload_controller.go getQueueBlocker; "
+                "pkg/cache/queue/manager.go (ErrClusterQueueDoesNotExist)"),
     ),
 )
 def check_cluster_queue_refs(ctx):
@@ -156,7 +157,9 @@ def check_cluster_queue_refs(ctx):
         fix="Create the class, or correct the name.",
         bad="priorityClassRef: {group: kueue.x-k8s.io, kind: WorkloadPriorityClass, name: hihg}\n",
         good="priorityClassRef: {group: kueue.x-k8s.io, kind: WorkloadPriorityClass, name: high}\n",
-        source="kueue-api.md §10, §11",
+        source=("kueue pkg/controller/jobframework/reconciler.go ExtractPriority "
+                "(WorkloadPriorityClassNotFound); kueue pkg/util/priority/priority.go "
+                "GetPriorityFromPriorityClass"),
     ),
 )
 def check_priority_class_refs(ctx):
@@ -193,7 +196,7 @@ def check_priority_class_refs(ctx):
             "while quota is reserved).",
         bad="kind: Workload\nmetadata: {name: job-1, namespace: team-a}\nspec:\n  queueName: team-a-queue\n",
         good="kind: LocalQueue\nmetadata: {name: team-a-queue, namespace: team-a}\n...\n",
-        source="kueue-api.md §9, §16; kueue-scheduling.md §10.2",
+        source="kueue pkg/controller/core/workload_controller.go getQueueBlocker (LocalQueue doesn't exist)",
     ),
 )
 def check_local_queue_refs(ctx):
@@ -227,7 +230,8 @@ def check_local_queue_refs(ctx):
         fix="Declare the Cohort (to give it quota, limits or a parent), or correct the name.",
         bad="kind: Cohort\nmetadata: {name: research}\n---\nkind: ClusterQueue\nspec:\n  cohortName: reserch\n",
         good="kind: Cohort\nmetadata: {name: research}\n---\nkind: ClusterQueue\nspec:\n  cohortName: research\n",
-        source="kueue-api.md §1, §8; kueue-scheduling.md §1.1",
+        source=("kueue pkg/cache/hierarchy/manager.go UpdateClusterQueueEdge (a cohort named by a "
+                "ClusterQueue exists implicitly)"),
     ),
 )
 def check_implicit_cohorts(ctx):
@@ -265,7 +269,8 @@ def check_implicit_cohorts(ctx):
         fix="Add the flavor to a ClusterQueue's resource group, or delete it.",
         bad="kind: ResourceFlavor\nmetadata: {name: spot}\n# no ClusterQueue lists spot\n",
         good="kind: ClusterQueue\n...\n    flavors:\n    - name: spot\n      resources: [...]\n",
-        source="kueue-api.md §6",
+        source=("kueue pkg/cache/scheduler/clusterqueue.go (a flavor only counts when a ClusterQueue names "
+                "it)"),
     ),
 )
 def check_unused_flavors(ctx):
@@ -299,7 +304,8 @@ def check_unused_flavors(ctx):
             "    - {name: main, flavors: {cpu: old-flavor}, ...}\n",
         good="status:\n  admission:\n    clusterQueue: team-a\n    podSetAssignments:\n"
              "    - {name: main, flavors: {cpu: on-demand}, ...}\n",
-        source="kueue-scheduling.md §2.3 (usage read from status.admission)",
+        source=("kueue pkg/workload/workload.go totalRequestsFromAdmission (usage is read from "
+                "status.admission)"),
     ),
 )
 def check_admissions(ctx):

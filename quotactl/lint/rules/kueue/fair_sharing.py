@@ -34,7 +34,7 @@ def _shown(model, q: Quantity) -> str:
             "always yield when it borrows.",
         bad="fairSharing:\n  weight: -1\n",
         good="fairSharing:\n  weight: \"0.5\"\n",
-        source="kueue-api.md §5.4 (CQ-21, CO-3); pkg/webhooks/common.go validateFairSharing",
+        source="kueue pkg/webhooks/common.go validateFairSharing",
     ),
 )
 def check_negative_weight(model, ctx):
@@ -61,7 +61,8 @@ def check_negative_weight(model, ctx):
         fix="Use a weight of at least 2n (in practice something like 0.1 or 1m), or exactly 0.",
         bad="fairSharing:\n  weight: 1n\n",
         good="fairSharing:\n  weight: 1m\n",
-        source="kueue-api.md §4 (rounding), §5.4, §7.5 (CQ-22); validateFairSharing",
+        source=("kueue pkg/webhooks/common.go validateFairSharing (quantities round up to 1n: "
+                "k8s.io/apimachinery pkg/api/resource/quantity.go)"),
     ),
 )
 def check_tiny_weight(model, ctx):
@@ -87,7 +88,8 @@ def check_tiny_weight(model, ctx):
         fix="Keep 0 only for a best-effort queue; otherwise use a small positive weight such as 0.1.",
         bad="fairSharing:\n  weight: 0\n",
         good="fairSharing:\n  weight: \"0.1\"\n",
-        source="kueue-api.md §5.4; kueue-scheduling.md §8.2 (weight 0 ⇒ +Inf share)",
+        source=("kueue pkg/cache/scheduler/fair_sharing.go dominantResourceShare (weight 0 gives an "
+                "infinite share)"),
     ),
 )
 def check_zero_weight(model, ctx):

@@ -18,7 +18,7 @@ from quotactl.lint.rule import Finding, RuleDoc, rule
         fix="Set stopPolicy: None (or remove it) to resume admission.",
         bad="spec:\n  clusterQueue: team-a\n  stopPolicy: HoldAndDrain\n",
         good="spec:\n  clusterQueue: team-a\n",
-        source="kueue-api.md §9, §7.1 (stopPolicy semantics), kueue-scheduling.md §10.2",
+        source="kueue pkg/controller/core/workload_controller.go getQueueBlocker (LocalQueue stopPolicy)",
     ),
 )
 def check_stop_policy(lq, ctx):

@@ -26,7 +26,8 @@ def _loc(model) -> str:
         fix="Use a value of at most 1000000000; order your classes below that.",
         bad="kind: PriorityClass\nmetadata: {name: critical-batch}\nvalue: 2000000000\n",
         good="kind: PriorityClass\nmetadata: {name: critical-batch}\nvalue: 1000000000\n",
-        source="kueue-api.md §11; Kubernetes pkg/apis/scheduling/validation",
+        source=("kubernetes pkg/apis/scheduling/validation/validation.go ValidatePriorityClass "
+                "(HighestUserDefinablePriority)"),
     ),
 )
 def check_value(pc, ctx):
@@ -54,7 +55,7 @@ def check_value(pc, ctx):
         fix="Rename the class (e.g. platform-critical) and keep its value at or below 1000000000.",
         bad="kind: PriorityClass\nmetadata: {name: system-batch}\nvalue: 1000\n",
         good="kind: PriorityClass\nmetadata: {name: batch-high}\nvalue: 1000\n",
-        source="kueue-api.md §11; Kubernetes pkg/apis/scheduling (IsKnownSystemPriorityClass)",
+        source="kubernetes pkg/apis/scheduling/helpers.go IsKnownSystemPriorityClass",
     ),
 )
 def check_system_prefix(pc, ctx):
@@ -88,7 +89,8 @@ def check_system_prefix(pc, ctx):
             "kind: PriorityClass\nmetadata: {name: normal}\nvalue: 100\nglobalDefault: true\n",
         good="kind: PriorityClass\nmetadata: {name: low}\nvalue: 10\n---\n"
              "kind: PriorityClass\nmetadata: {name: normal}\nvalue: 100\nglobalDefault: true\n",
-        source="kueue-api.md §11 (pkg/util/priority/priority.go: lowest value wins)",
+        source=("kueue pkg/util/priority/priority.go getDefaultPriorityClass (several globalDefault "
+                "classes: the lowest value wins)"),
     ),
 )
 def check_global_defaults(ctx):
@@ -125,7 +127,8 @@ def check_global_defaults(ctx):
         fix="Nothing, if intended. Otherwise rename the class, or disable the gate.",
         bad="",
         good="kind: WorkloadPriorityClass\nmetadata: {name: default}\nvalue: 0\n",
-        source="kueue-api.md §10, §14",
+        source=("kueue pkg/controller/jobframework/defaults.go ApplyDefaultWorkloadPriorityClass (feature "
+                "gate WorkloadPriorityClassDefaulting)"),
     ),
 )
 def check_default_wpc(wpc, ctx):

@@ -102,7 +102,7 @@ def _related(model, path: tuple) -> tuple[str, ...]:
             "require a domain prefix for extended resources.",
         bad="coveredResources: [\"@cpu\", memory]\n",
         good="coveredResources: [cpu, memory]\n",
-        source="kueue-api.md §3 (resource names), §5.3 step 1; pkg/webhooks/common.go validateResourceName",
+        source="kueue pkg/webhooks/common.go validateResourceName (called by validateResourceGroups)",
     ),
 )
 def check_resource_names(model, ctx):
@@ -130,7 +130,7 @@ def check_resource_names(model, ctx):
             "- coveredResources: [memory]\n  flavors: [...]\n",
         good="resourceGroups:\n- coveredResources: [cpu, memory]\n  flavors: [...]\n"
              "- coveredResources: [nvidia.com/gpu]\n  flavors: [...]\n",
-        source="kueue-api.md §5.3 step 2 (RG-7); validateResourceGroups",
+        source="kueue pkg/webhooks/clusterqueue_webhook.go validateResourceGroups",
     ),
 )
 def check_duplicate_resources(model, ctx):
@@ -169,7 +169,9 @@ def check_duplicate_resources(model, ctx):
             "    - {name: cpu, nominalQuota: 8}\n    - {name: memory, nominalQuota: 32Gi}\n",
         good="- coveredResources: [cpu, memory]\n  flavors:\n  - name: alpha\n    resources:\n"
              "    - {name: cpu, nominalQuota: 8}\n    - {name: memory, nominalQuota: 32Gi}\n",
-        source="kueue-api.md §5.1 (RG-5); CRD x-kubernetes-validations on ResourceGroup",
+        source=("kueue apis/kueue/v1beta2/clusterqueue_types.go ResourceGroup (CEL "
+                "x-kubernetes-validations: flavors must have the same number of resources as the "
+                "coveredResources)"),
     ),
 )
 def check_flavor_sizes(model, ctx):
@@ -215,7 +217,8 @@ def check_flavor_sizes(model, ctx):
             "      resources:\n      - {name: cpu, nominalQuota: 8, borrowingLimit: 4}\n",
         good="spec:\n  cohortName: research\n  resourceGroups:\n  - coveredResources: [cpu]\n    flavors:\n"
              "    - name: x86\n      resources:\n      - {name: cpu, nominalQuota: 8, borrowingLimit: 4}\n",
-        source="kueue-api.md §5.3 step 3, §7.4 (CQ-9, CQ-14), §8 (CO-2); validateLimit",
+        source=("kueue apis/kueue/v1beta2/clusterqueue_types.go ClusterQueueSpec (CEL: borrowingLimit must "
+                "be nil when cohort is empty); kueue pkg/webhooks/clusterqueue_webhook.go validateLimit"),
     ),
 )
 def check_borrowing_limit_parent(model, ctx):
@@ -245,7 +248,7 @@ def check_borrowing_limit_parent(model, ctx):
         fix="Set the cohort / parent, or delete lendingLimit.",
         bad="resources:\n- {name: cpu, nominalQuota: 8, lendingLimit: 2}   # no cohortName\n",
         good="# spec.cohortName: research\nresources:\n- {name: cpu, nominalQuota: 8, lendingLimit: 2}\n",
-        source="kueue-api.md §5.3 step 3 (CQ-13, CO-2); validateLimit",
+        source="kueue pkg/webhooks/clusterqueue_webhook.go validateLimit",
     ),
 )
 def check_lending_limit_parent(model, ctx):
@@ -274,7 +277,7 @@ def check_lending_limit_parent(model, ctx):
             "  - {name: memory, nominalQuota: 32Gi}\n  - {name: cpu, nominalQuota: 8}\n",
         good="coveredResources: [cpu, memory]\nflavors:\n- name: x86\n  resources:\n"
              "  - {name: cpu, nominalQuota: 8}\n  - {name: memory, nominalQuota: 32Gi}\n",
-        source="kueue-api.md §5.3 step 3 (RG-8); validateFlavorQuotas",
+        source="kueue pkg/webhooks/clusterqueue_webhook.go validateFlavorQuotas",
     ),
 )
 def check_resource_order(model, ctx):
@@ -310,7 +313,7 @@ def check_resource_order(model, ctx):
             "keep all its quota set lendingLimit: 0.",
         bad="- {name: cpu, nominalQuota: -1}\n",
         good="- {name: cpu, nominalQuota: 0}\n",
-        source="kueue-api.md §5.3 step 3 (RG-9); validateResourceQuantity",
+        source="kueue pkg/webhooks/clusterqueue_webhook.go validateResourceQuantity",
     ),
 )
 def check_negative_quota(model, ctx):
@@ -340,7 +343,7 @@ def check_negative_quota(model, ctx):
             "same as omitting it).",
         bad="- {name: cpu, nominalQuota: 4, lendingLimit: 6}\n",
         good="- {name: cpu, nominalQuota: 4, lendingLimit: 4}\n",
-        source="kueue-api.md §5.3 step 3 (CQ-15); validateLendingLimit",
+        source="kueue pkg/webhooks/clusterqueue_webhook.go validateLendingLimit",
     ),
 )
 def check_lending_above_nominal(model, ctx):
@@ -372,7 +375,7 @@ def check_lending_above_nominal(model, ctx):
         bad="- coveredResources: [cpu]\n  flavors: [{name: beta, ...}]\n"
             "- coveredResources: [memory]\n  flavors: [{name: beta, ...}]\n",
         good="- coveredResources: [cpu, memory]\n  flavors: [{name: beta, ...}]\n",
-        source="kueue-api.md §5.3 step 4 (RG-10); validateResourceGroups",
+        source="kueue pkg/webhooks/clusterqueue_webhook.go validateResourceGroups",
     ),
 )
 def check_flavor_groups(model, ctx):
@@ -410,7 +413,7 @@ def check_flavor_groups(model, ctx):
         bad="resourceGroups:   # 5 groups with 52 flavors each = 260 flavors\n- coveredResources: [cpu]\n"
             "  flavors: [{name: f0, ...}, ..., {name: f51, ...}]\n- ...\n",
         good="# team-a: groups 1-4 (208 flavors), team-b: group 5; both with cohortName: shared\n",
-        source="kueue-api.md §7.4 item 6 (CQ-23); validateTotalFlavors",
+        source="kueue pkg/webhooks/clusterqueue_webhook.go validateTotalFlavors",
     ),
 )
 def check_total_flavors(model, ctx):
@@ -437,7 +440,7 @@ def check_total_flavors(model, ctx):
             "- coveredResources: [r0, r1, ..., r51]\n  ...\n",
         good="resourceGroups:   # at most 256 covered resources in total\n"
              "- coveredResources: [r0, r1, ..., r51]\n  ...   # 4 such groups = 208\n",
-        source="kueue-api.md §7.4 item 7 (CQ-24); validateTotalCoveredResources",
+        source="kueue pkg/webhooks/clusterqueue_webhook.go validateTotalCoveredResources",
     ),
 )
 def check_total_resources(model, ctx):
@@ -464,7 +467,7 @@ def check_total_resources(model, ctx):
         fix="Move some resources into another resource group with their own flavors, or split the ClusterQueue.",
         bad="- coveredResources: [r0, ..., r63]   # 64 resources\n  flavors: [f0, ..., f8]   # 9 flavors: 576\n",
         good="- coveredResources: [r0, ..., r63]   # 64 resources\n  flavors: [f0, ..., f7]   # 8 flavors: 512\n",
-        source="kueue-api.md §7.4 item 8 (CQ-25); validateFlavorResourceCombinations",
+        source="kueue pkg/webhooks/clusterqueue_webhook.go validateFlavorResourceCombinations",
     ),
 )
 def check_combinations(model, ctx):

@@ -54,7 +54,8 @@ def _taint_text(t: dict) -> str:
         fix="Copy the label exactly as it appears on the nodes (kubectl get nodes --show-labels).",
         bad="nodeLabels:\n  '@abc': foo\n",
         good="nodeLabels:\n  cloud.example.com/pool: foo\n",
-        source="kueue-api.md §3 (label maps), §6 (RF-13); metav1validation.ValidateLabels",
+        source=("k8s.io/apimachinery pkg/apis/meta/v1/validation/validation.go ValidateLabels (called by "
+                "kueue pkg/webhooks/resourceflavor_webhook.go ValidateResourceFlavor)"),
     ),
 )
 def check_node_labels(rf, ctx):
@@ -78,7 +79,7 @@ def check_node_labels(rf, ctx):
         fix="Use the taint exactly as it is set on the nodes (kubectl describe node).",
         bad="nodeTaints:\n- {key: 'spot instance', value: 'true', effect: NoSchedule}\n",
         good="nodeTaints:\n- {key: cloud.example.com/spot, value: 'true', effect: NoSchedule}\n",
-        source="kueue-api.md §6 (RF-14, RF-15); resourceflavor_webhook.go validateNodeTaints",
+        source="kueue pkg/webhooks/resourceflavor_webhook.go validateNodeTaints",
     ),
 )
 def check_taint_key_value(rf, ctx):
@@ -111,7 +112,7 @@ def check_taint_key_value(rf, ctx):
         bad="nodeTaints:\n- {key: spot, value: 'true', effect: NoSchedule}\n"
             "- {key: spot, value: 'yes', effect: NoSchedule}\n",
         good="nodeTaints:\n- {key: spot, value: 'true', effect: NoSchedule}\n",
-        source="kueue-api.md §6 (RF-16); validateNodeTaints",
+        source="kueue pkg/webhooks/resourceflavor_webhook.go validateNodeTaints",
     ),
 )
 def check_duplicate_taints(rf, ctx):
@@ -142,7 +143,8 @@ def check_duplicate_taints(rf, ctx):
         fix="Use one of the three effects, spelt exactly (case-sensitive).",
         bad="nodeTaints:\n- {key: spot, effect: NoScheduled}\n",
         good="nodeTaints:\n- {key: spot, effect: NoSchedule}\n",
-        source="kueue-api.md §6 (RF-5); CRD x-kubernetes-validations on spec.nodeTaints",
+        source=("kueue apis/kueue/v1beta2/resourceflavor_types.go ResourceFlavorSpec.NodeTaints (CEL "
+                "x-kubernetes-validations)"),
     ),
 )
 def check_taint_effects(rf, ctx):
@@ -187,7 +189,8 @@ def _toleration_hint(message: str, t: dict) -> str:
         fix="Fix the toleration as the message says.",
         bad="tolerations:\n- {key: spot, operator: Exists, value: 'true'}\n",
         good="tolerations:\n- {key: spot, operator: Exists}\n",
-        source="kueue-api.md §6 (RF-6..RF-10); CRD x-kubernetes-validations on spec.tolerations",
+        source=("kueue apis/kueue/v1beta2/resourceflavor_types.go ResourceFlavorSpec.Tolerations (CEL "
+                "x-kubernetes-validations)"),
     ),
 )
 def check_tolerations(rf, ctx):
@@ -214,7 +217,7 @@ def check_tolerations(rf, ctx):
         fix="Use the taint key exactly as the nodes carry it.",
         bad="tolerations:\n- {key: 'spot/instance/type', operator: Exists}\n",
         good="tolerations:\n- {key: cloud.example.com/spot, operator: Exists}\n",
-        source="kueue-api.md §6 (RF-17)",
+        source="kueue pkg/webhooks/resourceflavor_webhook.go ValidateResourceFlavor (tolerations)",
     ),
 )
 def check_toleration_keys(rf, ctx):
@@ -242,7 +245,8 @@ def check_toleration_keys(rf, ctx):
         fix="Add the node label that selects this flavor's nodes.",
         bad="spec:\n  topologyName: default\n",
         good="spec:\n  topologyName: default\n  nodeLabels:\n    cloud.example.com/pool: tas\n",
-        source="kueue-api.md §6 (RF-11)",
+        source=("kueue apis/kueue/v1beta2/resourceflavor_types.go ResourceFlavorSpec (CEL: at least one "
+                "nodeLabel is required when topology is set)"),
     ),
 )
 def check_topology_labels(rf, ctx):

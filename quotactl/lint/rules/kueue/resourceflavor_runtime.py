@@ -37,7 +37,8 @@ def _show(t: Taint) -> str:
             "if it only documents the nodes' taint.",
         bad="nodeTaints:\n- {key: spot, value: 'true', effect: PreferNoSchedule}\n",
         good="nodeTaints:\n- {key: spot, value: 'true', effect: NoSchedule}\n",
-        source="kueue-api.md §6; kueue-scheduling.md §11 item 15",
+        source=("kueue pkg/scheduler/flavorassigner/flavorassigner.go checkFlavorForPodSets (only "
+                "NoSchedule and NoExecute taints must be tolerated)"),
     ),
 )
 def check_prefer_no_schedule(rf, ctx):

@@ -7,7 +7,9 @@ from quotactl.lint.rule import RuleDoc, rule
 def _schema(code: str, name: str, summary: str, what: str, why: str, fix: str, bad: str = "", good: str = "",
             severity: str = "error") -> None:
     rule(code=code, name=name, severity=severity, summary=summary,
-         doc=RuleDoc(what, why, fix, bad, good, source="kueue-api.md §1 (CRD OpenAPI schema); schemas/kueue/"),
+         doc=RuleDoc(what, why, fix, bad, good,
+                     source=("Kueue CRDs (kueue config/components/crd/bases/kueue.x-k8s.io_*.yaml, from the "
+                             "kubebuilder markers in apis/kueue/*/*_types.go); quotactl's copy: schemas/kueue/")),
          layer="schema")(None)
 
 

@@ -43,7 +43,8 @@ def _csv(value: str) -> list[str]:
         fix="Write each gate as <dns-subdomain>/<path>, separated by commas, without duplicates.",
         bad="metadata:\n  annotations:\n    kueue.x-k8s.io/admission-gated-by: \"my gate\"\n",
         good="metadata:\n  annotations:\n    kueue.x-k8s.io/admission-gated-by: \"example.com/my-gate\"\n",
-        source="kueue-api.md §12.3 item 8 (pkg/util/webhook/validation_admissiongatedby.go), WL-29",
+        source=("kueue pkg/util/webhook/validation_admissiongatedby.go "
+                "ValidateAdmissionGatedByAnnotationOnCreate"),
     ),
 )
 def check_admission_gated_by(wl, ctx):
@@ -83,7 +84,8 @@ def check_admission_gated_by(wl, ctx):
         fix="Use an integer such as \"10\" or \"-5\"; write \"0\" rather than an empty string.",
         bad="metadata:\n  annotations:\n    kueue.x-k8s.io/priority-boost: \"high\"\n",
         good="metadata:\n  annotations:\n    kueue.x-k8s.io/priority-boost: \"100\"\n",
-        source="kueue-api.md §11, §12.3 item 9, WL-30",
+        source=("kueue pkg/webhooks/workload_webhook.go ValidateWorkload (feature gate PriorityBoost); "
+                "kueue pkg/util/priority/priority.go PriorityBoost"),
     ),
 )
 def check_priority_boost(wl, ctx):

@@ -23,7 +23,8 @@ WL = ("Workload",)
             "  priorityClassRef: {group: kueue.x-k8s.io, kind: WorkloadPriorityClass, name: high}\n  priority: 100\n",
         good="kind: WorkloadPriorityClass\nmetadata: {name: high}\nvalue: 1000\n---\nkind: Workload\nspec:\n"
              "  priorityClassRef: {group: kueue.x-k8s.io, kind: WorkloadPriorityClass, name: high}\n  priority: 1000\n",
-        source="kueue-api.md §10 (value copied at creation), §11 (priority resolution)",
+        source=("kueue pkg/controller/jobframework/reconciler.go ExtractPriority (the class value is copied "
+                "when the Workload is created)"),
     ),
 )
 def check_priority_matches_class(wl, ctx):

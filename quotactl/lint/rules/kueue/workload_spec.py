@@ -34,7 +34,7 @@ ELASTIC_JOB_ANNOTATION = "kueue.x-k8s.io/elastic-job"
             "priority classes, {group: scheduling.k8s.io, kind: PriorityClass} for pod priority classes.",
         bad="priorityClassRef:\n  group: scheduling.k8s.io\n  kind: WorkloadPriorityClass\n  name: low\n",
         good="priorityClassRef:\n  group: kueue.x-k8s.io\n  kind: WorkloadPriorityClass\n  name: low\n",
-        source="kueue-api.md §12.1 (CEL on spec.priorityClassRef), WL-7",
+        source="kueue apis/kueue/v1beta2/workload_types.go PriorityClassRef (CEL x-kubernetes-validations)",
     ),
 )
 def check_priority_class_ref_kind(wl, ctx):
@@ -90,7 +90,8 @@ def _class_value(ctx, wl):
         bad="spec:\n  priorityClassRef: {group: kueue.x-k8s.io, kind: WorkloadPriorityClass, name: high}\n",
         good="spec:\n  priorityClassRef: {group: kueue.x-k8s.io, kind: WorkloadPriorityClass, name: high}\n"
              "  priority: 1000\n",
-        source="kueue-api.md §12.1, §12.5 (CEL on spec), WL-8",
+        source=("kueue apis/kueue/v1beta2/workload_types.go WorkloadSpec (CEL: priority should not be nil "
+                "when priorityClassRef is set)"),
     ),
 )
 def check_priority_without_value(wl, ctx):
@@ -124,7 +125,8 @@ def _partial_admission(ctx) -> bool:
         fix="Lower minCount to at most count, or raise count.",
         bad="podSets:\n- name: workers\n  count: 3\n  minCount: 4\n",
         good="podSets:\n- name: workers\n  count: 4\n  minCount: 2\n",
-        source="kueue-api.md §12.1 (CEL on spec.podSets[i]), WL-4",
+        source=("kueue apis/kueue/v1beta2/workload_types.go PodSet (CEL: minCount should be positive and "
+                "less or equal to count)"),
     ),
 )
 def check_min_count(wl, ctx):
@@ -152,7 +154,7 @@ def check_min_count(wl, ctx):
         fix="Keep minCount on the one pod set that may shrink (usually the workers) and remove it elsewhere.",
         bad="podSets:\n- {name: ps1, count: 3, minCount: 2, ...}\n- {name: ps2, count: 3, minCount: 1, ...}\n",
         good="podSets:\n- {name: ps1, count: 3, minCount: 2, ...}\n- {name: ps2, count: 3, ...}\n",
-        source="kueue-api.md §12.3 item 2, WL-21",
+        source="kueue pkg/webhooks/workload_webhook.go ValidateWorkload",
     ),
 )
 def check_several_min_counts(wl, ctx):
@@ -182,7 +184,7 @@ def check_several_min_counts(wl, ctx):
             "  - {name: main, count: 10, minCount: 5, ...}\n",
         good="metadata:\n  annotations: {kueue.x-k8s.io/elastic-job: \"true\"}\nspec:\n  podSets:\n"
              "  - {name: main, count: 10, ...}\n",
-        source="kueue-api.md §12.3 item 3, WL-22",
+        source="kueue pkg/webhooks/workload_webhook.go ValidateWorkload",
     ),
 )
 def check_min_count_elastic(wl, ctx):
@@ -213,7 +215,7 @@ def check_min_count_elastic(wl, ctx):
         fix="Remove `pods` from the template's resources; to limit pod counts, cover `pods` in the ClusterQueue.",
         bad="resources:\n  requests:\n    cpu: \"1\"\n    pods: \"1\"\n",
         good="resources:\n  requests:\n    cpu: \"1\"\n",
-        source="kueue-api.md §12.3 item 1, WL-18",
+        source="kueue pkg/webhooks/workload_webhook.go validateResourceList",
     ),
 )
 def check_reserved_pods_resource(wl, ctx):
@@ -239,7 +241,8 @@ def check_reserved_pods_resource(wl, ctx):
         fix="Use a non-negative quantity.",
         bad="requests:\n  cpu: \"-1\"\n",
         good="requests:\n  cpu: \"1\"\n",
-        source="kueue-api.md §12.3 item 1, WL-19",
+        source=("kueue pkg/webhooks/workload_webhook.go validateResourceList (feature gate "
+                "WorkloadValidateResourcesAreNonNegative)"),
     ),
 )
 def check_negative_resources(wl, ctx):
@@ -270,7 +273,7 @@ def check_negative_resources(wl, ctx):
             "with an alphanumeric; keys are [prefix/]name.",
         bad="template:\n  metadata:\n    labels:\n      team: platform team\n",
         good="template:\n  metadata:\n    labels:\n      team: platform-team\n",
-        source="kueue-api.md §3 (label maps), §12.3 item 1, WL-17",
+        source="kueue pkg/webhooks/workload_webhook.go validatePodSet",
     ),
 )
 def check_podset_metadata(wl, ctx):
@@ -300,7 +303,7 @@ def check_podset_metadata(wl, ctx):
         fix="Set both podSetSliceRequiredTopology and a positive podSetSliceSize, or neither.",
         bad="topologyRequest:\n  podSetSliceRequiredTopology: cloud.com/rack\n",
         good="topologyRequest:\n  podSetSliceRequiredTopology: cloud.com/rack\n  podSetSliceSize: 4\n",
-        source="kueue-api.md §12.3 item 1, WL-20",
+        source="kueue pkg/webhooks/workload_webhook.go validateTASSliceSize",
     ),
 )
 def check_slice_topology(wl, ctx):

@@ -49,7 +49,7 @@ def _reserved_assignments(wl):
         bad="status:\n  conditions:\n  - {type: QuotaReserved, status: \"True\", ...}\n",
         good="status:\n  admission:\n    clusterQueue: team-a\n    podSetAssignments: [...]\n  conditions:\n"
              "  - {type: QuotaReserved, status: \"True\", ...}\n",
-        source="kueue-api.md §12.3 item 4, WL-23",
+        source="kueue pkg/webhooks/workload_webhook.go validateAdmission",
     ),
 )
 def check_reserved_without_admission(wl, ctx):
@@ -75,7 +75,8 @@ def check_reserved_without_admission(wl, ctx):
             "    podSetAssignments: [{name: main1}, {name: main2}, {name: main3}]\n",
         good="spec:\n  podSets: [{name: main1, ...}, {name: main2, ...}]\nstatus:\n  admission:\n"
              "    podSetAssignments: [{name: main1}, {name: main2}]\n",
-        source="kueue-api.md §12.2 (CEL on the Workload root), WL-12",
+        source=("kueue apis/kueue/v1beta2/workload_types.go Workload (CEL: podSetAssignments must have the "
+                "same number of podSets as the spec)"),
     ),
 )
 def check_assignment_count(wl, ctx):
@@ -106,7 +107,7 @@ def check_assignment_count(wl, ctx):
             "    - name: launcher\n",
         good="spec:\n  podSets: [{name: driver, ...}]\nstatus:\n  admission:\n    podSetAssignments:\n"
              "    - name: driver\n",
-        source="kueue-api.md §12.3 item 4, WL-24",
+        source="kueue pkg/webhooks/workload_webhook.go validateAdmission",
     ),
 )
 def check_assignment_names(wl, ctx):
@@ -135,7 +136,7 @@ def check_assignment_names(wl, ctx):
         fix="Set resourceUsage to per-pod request x count (e.g. 3 pods x 1 cpu = \"3\").",
         bad="podSetAssignments:\n- name: main\n  count: 3\n  resourceUsage: {cpu: \"1\"}\n",
         good="podSetAssignments:\n- name: main\n  count: 3\n  resourceUsage: {cpu: \"3\"}\n",
-        source="kueue-api.md §12.3 item 4, WL-25",
+        source="kueue pkg/webhooks/workload_webhook.go validateAdmission",
     ),
 )
 def check_usage_multiple(wl, ctx):
@@ -173,7 +174,8 @@ def check_usage_multiple(wl, ctx):
             "   lastTransitionTime: \"0001-01-01T00:00:00Z\"}\n",
         good="conditions:\n- {type: QuotaReserved, status: \"True\", reason: Admitted, message: ok,\n"
              "   lastTransitionTime: \"2026-01-01T00:00:05Z\"}\n",
-        source="kueue-api.md §12.3 item 5, WL-26",
+        source=("k8s.io/apimachinery pkg/apis/meta/v1/validation/validation.go ValidateConditions (called "
+                "by kueue pkg/webhooks/workload_webhook.go ValidateWorkload)"),
     ),
 )
 def check_conditions(wl, ctx):
@@ -200,7 +202,7 @@ def check_conditions(wl, ctx):
         fix="Use pod set names from spec.podSets and counts no larger than the pod set's count.",
         bad="spec:\n  podSets: [{name: ps1, count: 3, ...}]\nstatus:\n  reclaimablePods:\n  - {name: ps1, count: 4}\n",
         good="spec:\n  podSets: [{name: ps1, count: 3, ...}]\nstatus:\n  reclaimablePods:\n  - {name: ps1, count: 2}\n",
-        source="kueue-api.md §12.3 item 6, WL-27",
+        source="kueue pkg/webhooks/workload_webhook.go validateReclaimablePods",
     ),
 )
 def check_reclaimable_pods(wl, ctx):
@@ -248,7 +250,8 @@ def check_reclaimable_pods(wl, ctx):
             "with effect NoExecute; no value with Exists).",
         bad="podSetUpdates:\n- name: main\n  tolerations:\n  - {operator: Equal, value: x}\n",
         good="podSetUpdates:\n- name: main\n  tolerations:\n  - {key: dedicated, operator: Equal, value: x}\n",
-        source="kueue-api.md §12.2 (CEL on podSetUpdates tolerations), §12.3 item 7, WL-16, WL-28",
+        source=("kueue apis/kueue/v1beta2/workload_types.go PodSetUpdate tolerations (CEL); kueue "
+                "pkg/webhooks/workload_webhook.go validatePodSetUpdates"),
     ),
 )
 def check_podset_updates(wl, ctx):
@@ -289,7 +292,8 @@ def check_podset_updates(wl, ctx):
         fix="Clear nominatedClusterNames once clusterName is set.",
         bad="status:\n  clusterName: worker1\n  nominatedClusterNames: [worker1, worker2]\n",
         good="status:\n  clusterName: worker1\n",
-        source="kueue-api.md §12.2 (CEL on status), WL-13",
+        source=("kueue apis/kueue/v1beta2/workload_types.go WorkloadStatus (CEL: clusterName and "
+                "nominatedClusterNames are mutually exclusive)"),
     ),
 )
 def check_cluster_name(wl, ctx):

@@ -28,7 +28,8 @@ _ONE_OF = "exactly one of the fields in [universal individual] must be set"
         good="topologyAssignment:\n  levels: [rack, host]\n  slices:\n  - domainCount: 2\n"
              "    valuesPerLevel:\n    - universal: r1\n    - individual: {roots: [h1, h2]}\n"
              "    podCounts: {universal: 1}\n",
-        source="kueue-api.md §12.5 (v1beta2 TopologyAssignment CEL), WL-15",
+        source=("kueue apis/kueue/v1beta2/workload_types.go TopologyAssignment (CEL "
+                "x-kubernetes-validations)"),
     ),
 )
 def check_topology_assignment(wl, ctx):

@@ -20,7 +20,7 @@ from quotactl.yunikorn.tree import PartitionView, build_tree
 from quotactl.yunikorn.validate import validate
 
 KINDS = ("SchedulerConfig", "ConfigMap")
-SPEC = "shared/spec/yunikorn.md"
+VALIDATOR = "yunikorn-core pkg/common/configs/configvalidator.go"
 
 
 @dataclass

@@ -6,7 +6,7 @@ from __future__ import annotations
 import difflib
 
 from quotactl.lint.rule import RuleDoc
-from quotactl.lint.rules.yunikorn.base import SPEC, YKContext, yk_rule
+from quotactl.lint.rules.yunikorn.base import YKContext, yk_rule
 from quotactl.load.yunikorn import YuniKornInput
 from quotactl.load.yunikorn_yaml import STRUCTS
 from quotactl.model.yunikorn import object_for_path
@@ -59,7 +59,8 @@ yk_rule(
         fix="Fix the YAML at the reported line; quote values that start with *, &, !, %, @ or `.",
         bad="queues.yaml: |\n  partitions:\n    - name: default\n      queues:\n        - name: root\n          submitacl: *\n",
         good="queues.yaml: |\n  partitions:\n    - name: default\n      queues:\n        - name: root\n          submitacl: '*'\n",
-        source=f"{SPEC} §1.3",
+        source=("yunikorn-core pkg/common/configs/config.go ParseAndValidateConfig (gopkg.in/yaml.v3 "
+                "decoder)"),
     ),
     check=_notes("syntax"),
 )
@@ -77,7 +78,8 @@ yk_rule(
         fix="Remove the key or correct its spelling.",
         bad="queues:\n  - name: root\n    maxApplications: 10\n",
         good="queues:\n  - name: root\n    maxapplications: 10\n",
-        source=f"{SPEC} §1.1, §1.3; config.go ParseAndValidateConfig",
+        source=("yunikorn-core pkg/common/configs/config.go ParseAndValidateConfig "
+                "(decoder.KnownFields(true))"),
     ),
     check=_decode("unknown-field", _unknown_hint),
 )
@@ -94,7 +96,8 @@ yk_rule(
         fix="Write the value with the type the field expects.",
         bad="nodesortpolicy: fair\n",
         good="nodesortpolicy:\n  type: fair\n",
-        source=f"{SPEC} §1.3; yaml.v3 decode.go",
+        source=("yunikorn-core pkg/common/configs/config.go ParseAndValidateConfig; gopkg.in/yaml.v3 "
+                "decode.go"),
     ),
     check=_decode("type", lambda err: "write the value with the type the field expects (see `quotactl rules YK003`)"),
 )
@@ -109,7 +112,8 @@ yk_rule(
         fix="Keep one of the two entries.",
         bad="- name: a\n  name: b\n",
         good="- name: b\n",
-        source="yaml.v3 decode.go (uniqueKeys)",
+        source=("gopkg.in/yaml.v3 decode.go (uniqueKeys), used by yunikorn-core "
+                "pkg/common/configs/config.go ParseAndValidateConfig"),
     ),
     check=_decode("duplicate-key", lambda err: "remove one of the two entries"),
 )
@@ -126,7 +130,8 @@ yk_rule(
         fix="Put the queue configuration under data[queues.yaml] (or the key of the configured policy group).",
         bad="data:\n  queue.yaml: |\n    partitions: ...\n",
         good="data:\n  queues.yaml: |\n    partitions: ...\n",
-        source=f"{SPEC} §1.2",
+        source=("yunikorn-k8shim pkg/conf/schedulerconf.go FlattenConfigMaps (no queues.yaml key: the "
+                "scheduler uses pkg/common/configs/config.go DefaultSchedulerConfig)"),
     ),
     check=_notes("missing-key"),
 )
@@ -139,7 +144,8 @@ yk_rule(
              "yunikorn-configs overrides the same key in yunikorn-defaults.",
         why="Edits to an ignored key have no effect.",
         fix="Move the content to the active key, or set service.policyGroup.",
-        source=f"{SPEC} §1.2",
+        source=("yunikorn-k8shim pkg/conf/schedulerconf.go FlattenConfigMaps (only <policyGroup>.yaml is "
+                "read as the queue config)"),
     ),
     check=_notes("ignored-key"),
 )
@@ -151,7 +157,8 @@ yk_rule(
         what="binaryData entries whose key ends in .gz are gunzipped and stored without the suffix.",
         why="An entry that cannot be decoded is not part of the configuration.",
         fix="Store `gzip | base64` of the text, or use data instead of binaryData.",
-        source=f"{SPEC} §1.2",
+        source=("yunikorn-k8shim pkg/conf/schedulerconf.go FlattenConfigMaps (binaryData: only gzip entries "
+                "whose key ends in .gz)"),
     ),
     check=_notes("binary-data"),
 )
@@ -163,7 +170,8 @@ yk_rule(
         what="An empty queues.yaml is accepted (zero partitions).",
         why="The scheduler then substitutes its built-in default configuration.",
         fix="Nothing, if the default is what you want; otherwise write the queue configuration.",
-        source=f"{SPEC} §1.1",
+        source=("yunikorn-core pkg/common/configs/config.go LoadSchedulerConfigFromByteArray (an empty "
+                "config validates; the scheduler then uses DefaultSchedulerConfig)"),
     ),
     check=_notes("empty"),
 )
@@ -175,7 +183,8 @@ yk_rule(
         what="YuniKorn decodes one YAML document from queues.yaml.",
         why="Everything after the first `---` is silently ignored.",
         fix="Merge the documents into one.",
-        source="config.go ParseAndValidateConfig (decoder.Decode reads one document)",
+        source=("yunikorn-core pkg/common/configs/config.go ParseAndValidateConfig (decoder.Decode reads "
+                "one document)"),
     ),
     check=_notes("extra-documents"),
 )
@@ -187,7 +196,8 @@ yk_rule(
         what="The shim reads only the ConfigMaps yunikorn-configs and yunikorn-defaults in its namespace.",
         why="A queue configuration in a ConfigMap with another name is never applied.",
         fix="Name the ConfigMap yunikorn-configs.",
-        source=f"{SPEC} §1.2",
+        source=("yunikorn-k8shim pkg/conf/schedulerconf.go FlattenConfigMaps (only the yunikorn-defaults "
+                "and yunikorn-configs ConfigMaps are read)"),
     ),
     check=_notes("other-name"),
 )

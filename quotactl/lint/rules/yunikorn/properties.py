@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from quotactl.lint.rule import RuleDoc
-from quotactl.lint.rules.yunikorn.base import SPEC, YKContext, yk_rule
+from quotactl.lint.rules.yunikorn.base import YKContext, yk_rule
 from quotactl.load.yunikorn import YuniKornInput
 from quotactl.model.yunikorn import QueueRef, queue_object
 from quotactl.yunikorn import properties as P
@@ -131,7 +131,8 @@ yk_rule(
             "penalty). It does not clamp an out-of-range value.",
         fix="Write a whole number between -2147483648 and 2147483647, as a string: `priority.offset: \"10\"`.",
         bad="properties:\n  priority.offset: high\n", good="properties:\n  priority.offset: \"100\"\n",
-        source=f"{SPEC} §4 (priorityOffset, strconv.ParseInt(value, 10, 32))",
+        source=("yunikorn-core pkg/scheduler/objects/queue.go priorityOffset (strconv.ParseInt(value, 10, "
+                "32)), called by UpdateQueueProperties"),
     ),
     check=_bad_value(P.PRIORITY_OFFSET, " (the offset is not inherited by children)",
                      "write a whole number between -2147483648 and 2147483647, e.g. \"10\""),
@@ -146,7 +147,8 @@ yk_rule(
             "compete with the rest of the cluster.",
         fix="Use fence or default.",
         bad="properties:\n  priority.policy: fenced\n", good="properties:\n  priority.policy: fence\n",
-        source=f"{SPEC} §4, §6.3",
+        source=("yunikorn-core pkg/scheduler/objects/queue.go UpdateQueueProperties (priority.policy); "
+                "yunikorn-core pkg/scheduler/objects/queue.go priorityValueByPolicy"),
     ),
     check=_bad_value(P.PRIORITY_POLICY, " (no priority fence)", "use fence or default"),
 )
@@ -161,7 +163,8 @@ yk_rule(
         why="Any other value (including `FIFO` or `Fair`) silently means fifo.",
         fix="Use fifo or fair in lower case.",
         bad="properties:\n  application.sort.policy: Fair\n", good="properties:\n  application.sort.policy: fair\n",
-        source=f"{SPEC} §4",
+        source=("yunikorn-core pkg/scheduler/objects/queue.go UpdateQueueProperties "
+                "(application.sort.policy)"),
     ),
     check=_bad_value(P.SORT_POLICY, "", "use fifo or fair (lower case)"),
 )
@@ -176,7 +179,8 @@ yk_rule(
         fix="Use enabled or disabled.",
         bad="properties:\n  application.sort.priority: \"false\"\n",
         good="properties:\n  application.sort.priority: disabled\n",
-        source=f"{SPEC} §4",
+        source=("yunikorn-core pkg/scheduler/objects/queue.go applicationSortPriorityEnabled, called by "
+                "UpdateQueueProperties"),
     ),
     check=_bad_value(P.SORT_PRIORITY, "", "use enabled or disabled"),
 )
@@ -190,7 +194,8 @@ yk_rule(
             "preemption (and `disabled` is the only value children inherit).",
         fix="Use default, fence or disabled.",
         bad="properties:\n  preemption.policy: never\n", good="properties:\n  preemption.policy: disabled\n",
-        source=f"{SPEC} §4, §7.2, §7.3",
+        source=("yunikorn-core pkg/scheduler/objects/queue.go UpdateQueueProperties (preemption.policy); "
+                "yunikorn-core pkg/scheduler/objects/queue.go findPreemptionFenceRoot"),
     ),
     check=_bad_value(P.PREEMPTION_POLICY, "", "use default, fence or disabled"),
 )
@@ -204,7 +209,8 @@ yk_rule(
         why="An unparsable value (`30`, `1 min`, `1d`), zero or a negative duration silently means 30s.",
         fix="Write a positive duration with a unit: s, m or h.",
         bad="properties:\n  preemption.delay: \"60\"\n", good="properties:\n  preemption.delay: 60s\n",
-        source=f"{SPEC} §4, §7.1",
+        source=("yunikorn-core pkg/scheduler/objects/queue.go convertDelay, called by UpdateQueueProperties "
+                "(preemption.delay)"),
     ),
     check=_bad_value(P.PREEMPTION_DELAY, "", "write a positive duration with a unit, e.g. 60s or 2m"),
 )
@@ -217,7 +223,8 @@ yk_rule(
         why="An unparsable or negative value silently means 0: quota preemption stays off.",
         fix="Write a positive duration with a unit.",
         bad="properties:\n  quota.preemption.delay: 5 minutes\n", good="properties:\n  quota.preemption.delay: 5m\n",
-        source=f"{SPEC} §4, §7.12",
+        source=("yunikorn-core pkg/scheduler/objects/queue.go convertDelay, called by UpdateQueueProperties "
+                "(quota.preemption.delay)"),
     ),
     check=_bad_value(P.QUOTA_PREEMPTION_DELAY, " (quota preemption off)", "write a positive duration, e.g. 5m"),
 )
@@ -236,7 +243,8 @@ yk_rule(
              "a positive Go duration (default 30s).",
         why="Values that do not parse silently fall back to the defaults.",
         fix="Write a whole number / a positive duration.",
-        source=f"{SPEC} §4",
+        source=("yunikorn-core pkg/scheduler/objects/queue.go unschedulableAskBackoff, convertDelay, called "
+                "by UpdateQueueProperties"),
     ),
     check=_backoff,
 )
@@ -293,7 +301,8 @@ yk_rule(
         fix="Move the property to where it applies, or remove it.",
         bad="- name: root\n  properties:\n    priority.offset: \"100\"\n",
         good="- name: root\n  queues:\n    - name: critical\n      properties:\n        priority.offset: \"100\"\n",
-        source=f"{SPEC} §4; priority design ('can be set on the root queue but have no effect')",
+        source=("yunikorn-core pkg/scheduler/objects/queue.go filterParentProperty, mergeProperties; "
+                "YuniKorn priority scheduling design ('can be set on the root queue but have no effect')"),
     ),
     check=check_no_effect,
 )
@@ -325,7 +334,8 @@ yk_rule(
         why="A misspelt key (`priority.ofset`, `preemption_policy`) silently leaves the real setting at its default.",
         fix="Correct the key, or remove it.",
         bad="properties:\n  preemption_policy: disabled\n", good="properties:\n  preemption.policy: disabled\n",
-        source=f"{SPEC} §4",
+        source=("yunikorn-core pkg/scheduler/objects/queue.go UpdateQueueProperties (unknown keys are "
+                "skipped)"),
     ),
     check=check_unknown,
 )
@@ -395,7 +405,8 @@ yk_rule(
             "can starve node- and cluster-critical pods in sibling queues. YuniKorn accepts it without a message.",
         fix="Use offsets well inside the user priority range, or fence the queue.",
         bad="properties:\n  priority.offset: \"1500000000\"\n", good="properties:\n  priority.offset: \"1000\"\n",
-        source=f"{SPEC} §6.3; YuniKorn priority scheduling design (priority offset)",
+        source=("yunikorn-core pkg/scheduler/objects/queue.go priorityValueByPolicy, recalculatePriority; "
+                "YuniKorn priority scheduling design (priority offset)"),
     ),
     check=check_large_offset,
 )

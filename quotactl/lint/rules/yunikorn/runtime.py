@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 
 from quotactl.lint.rule import RuleDoc
-from quotactl.lint.rules.yunikorn.base import SPEC, YKContext, yk_rule
+from quotactl.lint.rules.yunikorn.base import YKContext, yk_rule
 from quotactl.load.yunikorn import YuniKornInput
 from quotactl.model.yunikorn import ROOT, PlacementRule, queue_object, rule_object
 from quotactl.model.yunikorn_resources import parse_lenient, strictly_greater_than_zero
@@ -50,7 +50,7 @@ yk_rule(
         why="`unknown rule name specified <name>, failing placement rule config`: the rules are not applied.",
         fix="Use a known rule name.",
         bad="placementrules:\n  - name: namespace\n", good="placementrules:\n  - name: tag\n    value: namespace\n",
-        source=f"{SPEC} §2, §5.7, §5.11",
+        source="yunikorn-core pkg/scheduler/placement/rule.go newRule (unknown rule name specified)",
     ),
     check=check_rule_names,
 )
@@ -82,7 +82,7 @@ yk_rule(
             "ACL`.",
         fix="Use exactly one space between the users and the groups part.",
         bad="submitacl: \"alice  admins\"\n", good="submitacl: \"alice admins\"\n",
-        source=f"{SPEC} §5.11",
+        source="yunikorn-core pkg/common/security/acl.go NewACL (splits on single spaces)",
     ),
     check=check_acl_spaces,
 )
@@ -107,7 +107,7 @@ yk_rule(
         why="`partition cannot be created without root queue`: the config passes validate-conf but is not applied.",
         fix="Spell it root.",
         bad="queues:\n  - name: ROOT\n", good="queues:\n  - name: root\n",
-        source=f"{SPEC} §5.11",
+        source="yunikorn-core pkg/scheduler/partition.go (partition cannot be created without root queue)",
     ),
     check=check_root_name,
 )
@@ -130,7 +130,7 @@ yk_rule(
         why="The flag is silently ignored (the docs claim it is a parse error). Note that placement-rule checks only "
             "honour an explicit `parent: true`.",
         fix="Remove `parent: false`.",
-        source=f"{SPEC} §2, §5.11, §10",
+        source="yunikorn-core pkg/scheduler/objects/queue.go applyConf (isLeaf = !conf.Parent)",
     ),
     check=check_parent_false,
 )
@@ -168,7 +168,8 @@ yk_rule(
              "leaf queue is never used.",
         why="`configured queue creation failed: ...` at load time, although validate-conf accepted the config.",
         fix="Fix the quantities; put templates on parent queues.",
-        source=f"{SPEC} §2, §5.11",
+        source=("yunikorn-core pkg/scheduler/objects/template/template.go FromConf; yunikorn-core "
+                "pkg/scheduler/objects/queue.go NewConfiguredQueue"),
     ),
     check=check_child_template,
 )
@@ -233,7 +234,8 @@ yk_rule(
         fix="To block a queue, give one resource a small positive max and the others 0, or remove the queue; "
             "otherwise remove the map.",
         bad="resources:\n  max: {vcore: 0, memory: 0}\n", good="resources:\n  max: {vcore: 0, memory: 1}\n",
-        source=f"{SPEC} §3.4",
+        source=("yunikorn-core pkg/scheduler/objects/queue.go setResources (a map without a positive value "
+                "is unset)"),
     ),
     check=check_zero_maps,
 )
@@ -269,7 +271,8 @@ yk_rule(
         why="A max or guarantee on a name no pod asks for does nothing.",
         fix="Use vcore, memory, or the exact extended resource name.",
         bad="max: {cpu: 8, mem: 16Gi}\n", good="max: {vcore: 8, memory: 16Gi}\n",
-        source=f"{SPEC} §3.1, §8",
+        source=("yunikorn-core pkg/common/resources/resources.go NewResourceFromConf; yunikorn-k8shim "
+                "pkg/common/resource.go (the names the shim sends)"),
     ),
     check=check_resource_names,
 )
@@ -297,7 +300,7 @@ yk_rule(
         why="`memory: 512` allows 512 bytes: nothing fits (max), or the guarantee is meaningless.",
         fix="Add the unit: 512Mi, 16Gi.",
         bad="max: {memory: 512}\n", good="max: {memory: 512Mi}\n",
-        source=f"{SPEC} §3.2",
+        source="yunikorn-core pkg/common/resources/quantity.go ParseQuantity (a bare number is bytes)",
     ),
     check=check_memory_units,
 )
@@ -321,7 +324,7 @@ yk_rule(
         what="usergroupresolver.type is empty, `os` or `ldap`; it is not validated.",
         why="An unknown resolver does not resolve groups the way the limits and ACLs expect.",
         fix="Use os or ldap.",
-        source=f"{SPEC} §2, §5.11",
+        source="yunikorn-core pkg/common/security/usergroup.go GetUserGroupCache",
     ),
     check=check_resolver,
 )

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from quotactl.lint.rule import RuleDoc
-from quotactl.lint.rules.yunikorn.base import SPEC, YKContext, validator_rule, yk_rule
+from quotactl.lint.rules.yunikorn.base import VALIDATOR, YKContext, validator_rule, yk_rule
 from quotactl.load.yunikorn import YuniKornInput
 from quotactl.model.yunikorn import object_for_path
 from quotactl.yunikorn.issues import Issue
@@ -51,7 +51,7 @@ yk_rule(
              "every problem; this note says which one YuniKorn shows.",
         why="It is the message `kubectl apply` (through the admission webhook) or /ws/v1/validate-conf will print.",
         fix="Fix the errors reported with it.",
-        source=f"{SPEC} §5.0, §5.1",
+        source=f"{VALIDATOR} Validate (fails on the first error)",
     ),
     check=check_verdict,
 )
@@ -66,7 +66,7 @@ validator_rule("YK101", "partition-name-duplicate", ("partition-duplicate",),
                    fix="Give every partition a unique name.",
                    bad="partitions:\n  - name: default\n    queues: [{name: root}]\n  - name: DEFAULT\n    queues: [{name: root}]\n",
                    good="partitions:\n  - name: default\n    queues: [{name: root}]\n  - name: gpu\n    queues: [{name: root}]\n",
-                   source=f"{SPEC} §5.2"))
+                   source=f"{VALIDATOR} Validate (duplicate partition name)"))
 
 validator_rule("YK102", "partition-queues-missing", ("queues-missing",),
                "a partition without a queues list", RuleDoc(
@@ -74,7 +74,7 @@ validator_rule("YK102", "partition-queues-missing", ("queues-missing",),
                    why="`queue config is not set`: the config is rejected.",
                    fix="Add `queues: [{name: root}]`.",
                    bad="partitions:\n  - name: default\n", good="partitions:\n  - name: default\n    queues:\n      - name: root\n",
-                   source=f"{SPEC} §5.3"))
+                   source=f"{VALIDATOR} checkQueuesStructure"))
 
 validator_rule("YK103", "root-queue-resources", ("root-resources",),
                "resources set on the root queue", RuleDoc(
@@ -84,7 +84,7 @@ validator_rule("YK103", "root-queue-resources", ("root-resources",),
                    fix="Remove resources from root; limit a child queue instead.",
                    bad="- name: root\n  resources:\n    max: {vcore: 100}\n",
                    good="- name: root\n  queues:\n    - name: tenants\n      resources:\n        max: {vcore: 100}\n",
-                   source=f"{SPEC} §5.3"))
+                   source=f"{VALIDATOR} checkQueuesStructure"))
 
 validator_rule("YK104", "partition-limits-mismatch", ("limits-mismatch",),
                "partition limits and root limits both set and different", RuleDoc(
@@ -92,7 +92,7 @@ validator_rule("YK104", "partition-limits-mismatch", ("limits-mismatch",),
                         "identical (same entries, same order).",
                    why="`partition limits and root queue limits are not equivalent`: the config is rejected.",
                    fix="Keep the limits in one place.",
-                   source=f"{SPEC} §5.4"))
+                   source=f"{VALIDATOR} checkLimitsStructure"))
 
 # --------------------------------------------------------------------------- 5.5 --------------
 
@@ -103,7 +103,7 @@ validator_rule("YK105", "acl-syntax", ("acl",), "an ACL with more than one space
                    why="`multiple spaces found in ACL: '<acl>'`: the config is rejected.",
                    fix="Join users (and groups) with commas, not spaces.",
                    bad="submitacl: alice bob admins\n", good="submitacl: alice,bob admins\n",
-                   source=f"{SPEC} §5.5"))
+                   source=f"{VALIDATOR} checkACL"))
 
 validator_rule("YK106", "limit-without-users-or-groups", ("limit-empty",),
                "a user/group limit that names no users and no groups", RuleDoc(
@@ -112,7 +112,7 @@ validator_rule("YK106", "limit-without-users-or-groups", ("limit-empty",),
                    fix="List the users / groups the limit applies to (`*` for everyone).",
                    bad="limits:\n  - limit: cap\n    maxapplications: 5\n",
                    good="limits:\n  - limit: cap\n    users: ['*']\n    maxapplications: 5\n",
-                   source=f"{SPEC} §5.5"))
+                   source=f"{VALIDATOR} checkLimit"))
 
 validator_rule("YK107", "limit-name-invalid", ("limit-name",), "a user or group name YuniKorn does not accept in a limit",
                RuleDoc(
@@ -122,7 +122,7 @@ validator_rule("YK107", "limit-name-invalid", ("limit-name",), "a user or group 
                        "is rejected.",
                    fix="Use the name as the identity provider reports it, within those characters.",
                    bad="groups: ['group@domain']\n", good="groups: ['group-domain']\n",
-                   source=f"{SPEC} §5.5"))
+                   source=f"{VALIDATOR} checkLimit"))
 
 validator_rule("YK108", "limit-name-duplicate", ("limit-duplicate",),
                "the same user or group in two limit entries of one queue", RuleDoc(
@@ -130,7 +130,7 @@ validator_rule("YK108", "limit-name-duplicate", ("limit-duplicate",),
                    why="`duplicated user name '<u>', already exists` / `duplicated group name '<g>'`: the config is "
                        "rejected (the docs say duplicates are ignored; the validator rejects them).",
                    fix="Merge the two entries.",
-                   source=f"{SPEC} §5.5, §10"))
+                   source=f"{VALIDATOR} checkLimit"))
 
 validator_rule("YK109", "limit-wildcard-order", ("limit-wildcard",),
                "a named user/group after the wildcard, or a wildcard group limit alone", RuleDoc(
@@ -141,7 +141,7 @@ validator_rule("YK109", "limit-wildcard-order", ("limit-wildcard",),
                    fix="Put the `*` entries last; add a named group limit, or use the queue's own limits.",
                    bad="limits:\n  - users: ['*']\n    maxapplications: 5\n  - users: [alice]\n    maxapplications: 2\n",
                    good="limits:\n  - users: [alice]\n    maxapplications: 2\n  - users: ['*']\n    maxapplications: 5\n",
-                   source=f"{SPEC} §5.5"))
+                   source=f"{VALIDATOR} checkLimit"))
 
 validator_rule("YK110", "quantity-invalid", ("quantity",), "a resource quantity YuniKorn cannot parse", RuleDoc(
     what="Quantities are digits with an optional suffix (k M G T P E, Ki Mi Gi Ti Pi Ei); `vcore` is in cores and "
@@ -150,7 +150,8 @@ validator_rule("YK110", "quantity-invalid", ("quantity",), "a resource quantity 
         "resource failed:` when the queue has limits): the config is rejected.",
     fix="Write a whole number with a suffix: `1536Mi`, not `1.5Gi`; `500m` only on vcore.",
     bad="max: {memory: 1.5Gi, vcore: 500m}\n", good="max: {memory: 1536Mi, vcore: 500m}\n",
-    source=f"{SPEC} §3.2, §5.5, §5.6"))
+    source=("yunikorn-core pkg/common/resources/resources.go NewResourceFromConf; "
+            "pkg/common/resources/quantity.go ParseQuantity, ParseVCore")))
 
 validator_rule("YK111", "limit-maxresources-zero", ("limit-zero",), "a limit's maxresources without any positive value",
                RuleDoc(
@@ -158,7 +159,7 @@ validator_rule("YK111", "limit-maxresources-zero", ("limit-zero",), "a limit's m
                    why="`MaxResources should be greater than zero in '<limit>' limit`: the config is rejected.",
                    fix="Set a positive value, or remove maxresources.",
                    bad="maxresources: {memory: 0}\n", good="maxresources: {memory: 8Gi}\n",
-                   source=f"{SPEC} §5.5"))
+                   source=f"{VALIDATOR} checkLimit"))
 
 validator_rule("YK112", "limit-without-limits", ("limit-unbounded",),
                "a limit entry that limits nothing (no maxresources, maxapplications 0)", RuleDoc(
@@ -167,14 +168,14 @@ validator_rule("YK112", "limit-without-limits", ("limit-unbounded",),
                        "rejected.",
                    fix="Set maxapplications and/or maxresources.",
                    bad="limits:\n  - users: [alice]\n", good="limits:\n  - users: [alice]\n    maxapplications: 3\n",
-                   source=f"{SPEC} §5.5"))
+                   source=f"{VALIDATOR} checkLimit"))
 
 validator_rule("YK113", "limit-maxapps-above-queue", ("limit-apps-queue",),
                "a limit's maxapplications above the queue's maxapplications", RuleDoc(
                    what="When a queue sets maxapplications, its limits may not allow more.",
                    why="`invalid MaxApplications settings for limit <limit> exceed current the queue MaxApplications`.",
                    fix="Lower the limit or raise the queue's maxapplications.",
-                   source=f"{SPEC} §5.5"))
+                   source=f"{VALIDATOR} checkLimit"))
 
 validator_rule("YK114", "limit-maxresources-above-queue", ("limit-res-queue",),
                "a limit's maxresources above the queue's max", RuleDoc(
@@ -182,7 +183,7 @@ validator_rule("YK114", "limit-maxresources-above-queue", ("limit-res-queue",),
                         "are unlimited). Not checked on root.",
                    why="`invalid MaxResources settings for limit <limit> exeecd current the queue MaxResources` (sic).",
                    fix="Lower the limit or raise the queue's max.",
-                   source=f"{SPEC} §5.5"))
+                   source=f"{VALIDATOR} checkLimit"))
 
 validator_rule("YK115", "queue-name-invalid", ("queue-name",), "a queue name YuniKorn does not accept", RuleDoc(
     what="Queue names are 1 to 64 characters of letters, digits and `_ - # @ / :`. Dots are not allowed (they separate "
@@ -191,7 +192,7 @@ validator_rule("YK115", "queue-name-invalid", ("queue-name",), "a queue name Yun
         "':' allowed`: the config is rejected.",
     fix="Rename the queue.",
     bad="- name: team.a\n", good="- name: team-a\n",
-    source=f"{SPEC} §5.5"))
+    source=f"{VALIDATOR} checkQueues, IsQueueNameValid"))
 
 validator_rule("YK116", "queue-name-duplicate", ("queue-duplicate",),
                "two sibling queues with the same name (case-insensitive)", RuleDoc(
@@ -200,7 +201,7 @@ validator_rule("YK116", "queue-name-duplicate", ("queue-duplicate",),
                    why="`duplicate child name found with name '<name>', level <n>`: the config is rejected.",
                    fix="Rename or merge one of the two queues.",
                    bad="queues:\n  - name: dev\n  - name: Dev\n", good="queues:\n  - name: dev\n  - name: dev2\n",
-                   source=f"{SPEC} §5.5"))
+                   source=f"{VALIDATOR} checkQueues"))
 
 # --------------------------------------------------------------------------- 5.6 --------------
 
@@ -211,7 +212,7 @@ validator_rule("YK117", "guaranteed-above-max", ("guaranteed-max",), "a queue's 
     fix="Lower the guarantee or raise the max.",
     bad="resources:\n  guaranteed: {vcore: 8}\n  max: {vcore: 4}\n",
     good="resources:\n  guaranteed: {vcore: 4}\n  max: {vcore: 8}\n",
-    source=f"{SPEC} §5.6"))
+    source=f"{VALIDATOR} checkQueueResource"))
 
 validator_rule("YK118", "max-above-parent-max", ("max-parent",), "a queue's max above its parent's (effective) max",
                RuleDoc(
@@ -219,7 +220,7 @@ validator_rule("YK118", "max-above-parent-max", ("max-parent",), "a queue's max 
                    why="`max resource of parent <PM> is smaller than maximum resource <M> for queue <q>`: the config is "
                        "rejected.",
                    fix="Lower the child's max or raise the ancestor's.",
-                   source=f"{SPEC} §5.6"))
+                   source=f"{VALIDATOR} checkQueueResource"))
 
 validator_rule("YK119", "children-guaranteed-above-guaranteed", ("children-guaranteed",),
                "the children's guarantees add up to more than the parent's guarantee", RuleDoc(
@@ -228,7 +229,7 @@ validator_rule("YK119", "children-guaranteed-above-guaranteed", ("children-guara
                    why="`guaranteed resource of parent <G> is smaller than sum of guaranteed resources <S> of the "
                        "children for queue <q>`: the config is rejected.",
                    fix="Raise the parent's guarantee or lower the children's.",
-                   source=f"{SPEC} §5.6, §5.12"))
+                   source=f"{VALIDATOR} checkQueueResource"))
 
 validator_rule("YK120", "children-guaranteed-above-max", ("children-max",),
                "the children's guarantees add up to more than the parent's (effective) max", RuleDoc(
@@ -236,7 +237,7 @@ validator_rule("YK120", "children-guaranteed-above-max", ("children-max",),
                    why="`max resource <EM> is smaller than sum of guaranteed resources <S> of the children for queue "
                        "<q>`: the config is rejected.",
                    fix="Raise the max or lower the guarantees.",
-                   source=f"{SPEC} §5.6"))
+                   source=f"{VALIDATOR} checkQueueResource"))
 
 # --------------------------------------------------------------------------- 5.7 --------------
 
@@ -245,14 +246,14 @@ validator_rule("YK121", "placement-rule-name-invalid", ("rule-name",), "a placem
                    what="Rule names (including the names of parent rules) must match `^[_a-zA-Z][a-zA-Z0-9_]*$`.",
                    why="`invalid rule name <name>, a name must be a valid identifier`: the config is rejected.",
                    fix="Use provided, user, tag or fixed.",
-                   source=f"{SPEC} §5.7"))
+                   source=f"{VALIDATOR} checkPlacementRule"))
 
 validator_rule("YK122", "placement-filter-type", ("filter-type",), "a placement filter type other than allow / deny",
                RuleDoc(
                    what="`filter.type` is empty, `allow` or `deny` (any case).",
                    why="`invalid rule filter type <type>, filter type  must be either '', allow or deny`.",
                    fix="Use allow or deny.",
-                   source=f"{SPEC} §5.7"))
+                   source=f"{VALIDATOR} checkPlacementFilter"))
 
 validator_rule("YK123", "placement-filter-list", ("filter-list",),
                "a one-entry filter list that is neither a valid name nor a regexp", RuleDoc(
@@ -261,7 +262,7 @@ validator_rule("YK123", "placement-filter-list", ("filter-list",),
                    why="`invalid rule filter user list is not a proper list or regexp: [<entries>]`.",
                    fix="Fix the name or the regexp.",
                    bad="filter:\n  users: ['99test']\n", good="filter:\n  users: ['test99']\n",
-                   source=f"{SPEC} §5.7"))
+                   source=f"{VALIDATOR} checkPlacementFilter"))
 
 validator_rule("YK124", "placement-fixed-qualified-twice", ("fixed-qualified",),
                "a second fully qualified fixed rule in one chain", RuleDoc(
@@ -269,7 +270,7 @@ validator_rule("YK124", "placement-fixed-qualified-twice", ("fixed-qualified",),
                         "ones add a level.",
                    why="`illegal fully qualified 'fixed' rule with value <value>`: the config is rejected.",
                    fix="Write the inner fixed value without the `root.` prefix.",
-                   source=f"{SPEC} §5.7"))
+                   source=f"{VALIDATOR} getLongestPlacementPaths"))
 
 validator_rule("YK125", "placement-queue-missing", ("placement-missing",),
                "a placement rule naming queues that do not exist, with create: false", RuleDoc(
@@ -279,7 +280,7 @@ validator_rule("YK125", "placement-queue-missing", ("placement-missing",),
                    why="`placement rule no. #<i> (<chain>) references non-existing queues (<path>) and create is "
                        "'false'`: the config is rejected.",
                    fix="Add the queues, or set create: true.",
-                   source=f"{SPEC} §5.7"))
+                   source=f"{VALIDATOR} checkQueueHierarchyForPlacement"))
 
 validator_rule("YK126", "placement-below-leaf", ("placement-below-leaf",),
                "a placement rule path that continues below a leaf queue", RuleDoc(
@@ -287,7 +288,7 @@ validator_rule("YK126", "placement-below-leaf", ("placement-below-leaf",),
                    why="`placement rule no. #<i> (<chain>) references non-existing queues (<path>) which cannot be "
                        "created because the last queue (<name>) in the hierarchy is a leaf`.",
                    fix="Mark the queue `parent: true`, or point the rule elsewhere.",
-                   source=f"{SPEC} §5.7"))
+                   source=f"{VALIDATOR} checkQueueHierarchyForPlacement"))
 
 validator_rule("YK127", "placement-not-leaf", ("placement-not-leaf",),
                "a fixed rule ending on a parent, or a dynamic chain's fixed part ending on a non-parent", RuleDoc(
@@ -296,7 +297,7 @@ validator_rule("YK127", "placement-not-leaf", ("placement-not-leaf",),
                         "(having children is not enough).",
                    why="`placement rule no. #<i> (<chain>) references a queue (<path>) which is not a leaf`.",
                    fix="Set or remove `parent: true` on that queue, or change the rule.",
-                   source=f"{SPEC} §5.7, §10"))
+                   source=f"{VALIDATOR} checkQueueHierarchyForPlacement"))
 
 # --------------------------------------------------------------------------- 5.8 - 5.10 -------
 
@@ -305,14 +306,14 @@ validator_rule("YK128", "nodesort-policy-undefined", ("nodesort-type",), "an unk
     why="`undefined policy: <type>`: the config is rejected.",
     fix="Use fair or binpacking (lower case).",
     bad="nodesortpolicy:\n  type: BinPacking\n", good="nodesortpolicy:\n  type: binpacking\n",
-    source=f"{SPEC} §5.8"))
+    source=f"{VALIDATOR} checkNodeSortingPolicy"))
 
 validator_rule("YK129", "nodesort-weight-negative", ("nodesort-weight",), "a negative node sorting resource weight",
                RuleDoc(
                    what="Resource weights are >= 0 (default 1.0).",
                    why="`negative resource weight for <name> is not allowed`.",
                    fix="Use a weight >= 0.",
-                   source=f"{SPEC} §5.8"))
+                   source=f"{VALIDATOR} checkNodeSortingPolicy"))
 
 validator_rule("YK130", "queue-maxapps-hierarchy", ("queue-maxapps",),
                "a child's maxapplications above its parent's, or missing under a parent that sets it", RuleDoc(
@@ -321,7 +322,7 @@ validator_rule("YK130", "queue-maxapps-hierarchy", ("queue-maxapps",),
                    why="`parent maxApplications must be larger than child maxApplications` or `maxApplications is either "
                        "undefined or zero, which is not allowed when parent queue's maxApplications is defined`.",
                    fix="Set maxapplications on the child, at most the parent's.",
-                   source=f"{SPEC} §5.9, §10"))
+                   source=f"{VALIDATOR} checkQueueMaxApplications"))
 
 validator_rule("YK131", "limit-maxresources-above-ancestor", ("limit-res-ancestor",),
                "a user/group limit's maxresources above the same (or the wildcard) limit of an ancestor", RuleDoc(
@@ -330,7 +331,7 @@ validator_rule("YK131", "limit-maxresources-above-ancestor", ("limit-res-ancesto
                    why="`user <u> max resource <R> of queue <q> is greater than immediate or ancestor parent maximum "
                        "resource <L>` (or `... wildcard maximum resource ...`).",
                    fix="Lower the deeper limit or raise the ancestor's.",
-                   source=f"{SPEC} §5.10"))
+                   source=f"{VALIDATOR} checkLimitResource"))
 
 validator_rule("YK132", "limit-maxapps-above-ancestor", ("limit-apps-ancestor",),
                "a user/group limit's maxapplications above the same (or the wildcard) limit of an ancestor", RuleDoc(
@@ -340,4 +341,4 @@ validator_rule("YK132", "limit-maxapps-above-ancestor", ("limit-apps-ancestor",)
                    why="`user <u> max applications <n> of queue <q> is greater than immediate or ancestor parent max "
                        "applications <a>` (or `... wildcard max applications ...`).",
                    fix="Set maxapplications on the deeper limit, at most the ancestor's.",
-                   source=f"{SPEC} §5.10"))
+                   source=f"{VALIDATOR} checkLimitMaxApplications"))
