@@ -6,6 +6,7 @@ import pytest
 
 from quotactl.kueue.amounts import format_amount, to_amount
 from quotactl.kueue.quota import (
+    ResourceQuota,
     compare_drs,
     cq_available,
     cq_path,
@@ -13,6 +14,7 @@ from quotactl.kueue.quota import (
     find_height_of_lowest_subtree_that_fits,
     potential_available,
     quota_view,
+    with_quotas,
 )
 from quotactl.model.quantity import Quantity
 from tests.kueue.builders import admitted, cohort, cq, flavor, snapshot_of
@@ -93,6 +95,26 @@ def test_add_then_remove_usage_restores_the_tree():
     assert snap.cohorts["r"].usage[CPU] == m(7)
     snap.add_workload(wl)
     assert {n.name: dict(n.usage) for n in nodes} == before
+
+
+def test_a_what_if_view_changes_quota_without_touching_the_snapshot():
+    _, snap = snapshot_of(example2())
+    c1 = snap.cohorts["c1"]
+    before = {n.name: (dict(n.quotas), dict(n.subtree_quota), dict(n.usage))
+              for n in list(snap.cluster_queues.values()) + list(snap.cohorts.values())}
+    view = with_quotas(snap, {(c1, CPU): ResourceQuota(m(3), m(4))})
+    assert view.cohorts["c1"].quotas[CPU] == ResourceQuota(m(3), m(4))
+    assert view.cohorts["c1"].subtree_quota[CPU] == m(10)
+    assert view.cohorts["r"].subtree_quota[CPU] == m(20)
+    a = view.cluster_queues["a"]
+    assert a.parent is view.cohorts["c1"] and a.root() is view.cohorts["r"]
+    assert cq_available(a, CPU) > cq_available(snap.cluster_queues["a"], CPU)
+    view.remove_workload(a.workloads["default/a2"])  # a preemption simulation on the view
+    assert view.cohorts["r"].usage[CPU] == m(7)
+    after = {n.name: (dict(n.quotas), dict(n.subtree_quota), dict(n.usage))
+             for n in list(snap.cluster_queues.values()) + list(snap.cohorts.values())}
+    assert after == before
+    assert "default/a2" in snap.cluster_queues["a"].workloads
 
 
 def test_quota_view_reports_the_numbers_of_one_node():
