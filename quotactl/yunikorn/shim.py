@@ -19,11 +19,11 @@ from quotactl.model.quantity import Quantity
 from quotactl.model.yunikorn import PartitionConfig, SchedulerConfig
 from quotactl.model.yunikorn_cluster import ALLOW_PREEMPTION, ClusterObjects, Pod, parse_go_bool
 from quotactl.model.yunikorn_cluster import Node as NodeObject
-from quotactl.model.yunikorn_resources import VCORE, Resource, add, parse_lenient
-from quotactl.yunikorn import properties as props
+from quotactl.model.yunikorn_resources import VCORE, Resource, add
 from quotactl.yunikorn.cluster import Application, Cluster, ForeignPod, Node, QueueInfo, Task
 from quotactl.yunikorn.placement import place
-from quotactl.yunikorn.tree import QueueView, build_tree
+from quotactl.yunikorn.shim_queues import create_queues, queue_infos
+from quotactl.yunikorn.tree import QueueView
 
 SCHEDULER_NAME = "yunikorn"
 APP_ID_LABEL = "yunikorn.apache.org/app-id"
@@ -94,84 +94,6 @@ def _user_info(annotations: dict[str, str]) -> tuple[str, tuple[str, ...]]:
     return user, groups
 
 
-# --------------------------------------------------------------------------------- queues -----
-
-def _queue_infos(partition: PartitionConfig) -> tuple[dict[str, QueueInfo], dict[str, QueueView]]:
-    pv = build_tree(partition)
-    infos: dict[str, QueueInfo] = {}
-    views: dict[str, QueueView] = {}
-
-    def walk(v: QueueView, parent: str | None) -> None:
-        path = v.path.lower()
-        eff = v.effective_properties
-        infos[path] = QueueInfo(
-            path=path, name=v.name.lower(), parent=parent, children=tuple(c.path.lower() for c in v.children),
-            leaf=v.leaf, dynamic=False, guaranteed=v.applied_guaranteed, max=v.applied_max,
-            priority_policy=v.priority_policy, priority_offset=v.priority_offset,
-            preemption_policy=v.preemption_policy,
-            preemption_delay=int(props.parse_preemption_delay(eff.get(props.PREEMPTION_DELAY)).value),
-            sort_policy=str(props.parse_sort_policy(eff.get(props.SORT_POLICY)).value),
-            sort_priority=bool(props.parse_sort_priority(eff.get(props.SORT_PRIORITY)).value),
-            max_applications=v.max_applications, submit_acl=v.submit_acl, admin_acl=v.admin_acl,
-            limits=tuple(v.limits),
-        )
-        views[path] = v
-        for c in v.children:
-            walk(c, path)
-
-    walk(pv.root, None)
-    return infos, views
-
-
-def _dynamic_queue(path: str, parent: QueueInfo, leaf: bool, views: dict[str, QueueView],
-                   template_from: str | None) -> QueueInfo:
-    """A queue created by a placement rule: no inherited properties; a leaf takes the nearest
-    ``childtemplate`` (properties, guaranteed, max, maxapplications)."""
-    tprops: dict[str, str] = {}
-    guaranteed = maximum = None
-    max_apps = 0
-    if leaf and template_from and template_from in views and views[template_from].child_template is not None:
-        ct = views[template_from].child_template
-        tprops = dict(ct.properties or {})
-        g = parse_lenient(ct.resources.guaranteed)[0] if ct.resources.guaranteed else None
-        m = parse_lenient(ct.resources.max)[0] if ct.resources.max else None
-        guaranteed = g if g and any(x > 0 for x in g.values()) and not any(x < 0 for x in g.values()) else None
-        maximum = m if m and any(x > 0 for x in m.values()) and not any(x < 0 for x in m.values()) else None
-        max_apps = ct.maxapplications
-    return QueueInfo(
-        path=path, name=path.rsplit(".", 1)[1], parent=parent.path, children=(), leaf=leaf, dynamic=True,
-        guaranteed=guaranteed, max=maximum,
-        priority_policy=str(props.parse_priority_policy(tprops.get(props.PRIORITY_POLICY)).value),
-        priority_offset=int(props.parse_priority_offset(tprops.get(props.PRIORITY_OFFSET)).value),
-        preemption_policy=str(props.parse_preemption_policy(tprops.get(props.PREEMPTION_POLICY)).value),
-        preemption_delay=int(props.parse_preemption_delay(tprops.get(props.PREEMPTION_DELAY)).value),
-        sort_policy=str(props.parse_sort_policy(tprops.get(props.SORT_POLICY)).value),
-        sort_priority=bool(props.parse_sort_priority(tprops.get(props.SORT_PRIORITY)).value),
-        max_applications=max_apps,
-    )
-
-
-def _template_for(path: str, infos: dict[str, QueueInfo], views: dict[str, QueueView]) -> str | None:
-    cur = path
-    while cur:
-        if cur in views:
-            return views[cur].template_from
-        cur = infos[cur].parent if cur in infos else None
-    return None
-
-
-def _create(queues: dict[str, QueueInfo], views: dict[str, QueueView], paths: tuple[str, ...]) -> None:
-    for i, path in enumerate(paths):
-        if path in queues:
-            continue
-        parent_path = path.rsplit(".", 1)[0]
-        parent = queues[parent_path]
-        leaf = i == len(paths) - 1
-        q = _dynamic_queue(path, parent, leaf, views, _template_for(parent_path, queues, views))
-        queues[path] = q
-        queues[parent_path] = replace(parent, children=parent.children + (path,))
-
-
 def select_partition(config: SchedulerConfig) -> PartitionConfig | None:
     """The shim submits everything to the ``default`` partition."""
     parts = config.partitions
@@ -186,8 +108,7 @@ def select_partition(config: SchedulerConfig) -> PartitionConfig | None:
 def build_cluster(partition: PartitionConfig, objects: ClusterObjects, *,
                   generate_unique_app_id: bool = False) -> Cluster:
     """The partition's queues with the nodes and pods of ``objects``."""
-    queues, views = _queue_infos(partition)
-    notes: list[str] = []
+    queues, views = queue_infos(partition)
     pods_resource = _counts_pods(objects)
     asks = _Asks()
     for pod in objects.pods:
@@ -196,19 +117,7 @@ def build_cluster(partition: PartitionConfig, objects: ClusterObjects, *,
     tasks, rejected = _tasks(objects, asks.yunikorn, apps)
     nodes = _nodes(objects.nodes, tasks, asks.foreign)
     if objects.nodes:
-        known = {n.name for n in nodes}
-        stray = sorted({t.node for t in tasks if t.node and t.node not in known})
-        if stray:
-            notes.append("pods run on nodes missing from the input: " + ", ".join(stray))
-        # root max = the cluster size
-        total: Resource = {}
-        for n in nodes:
-            total = add(total, n.capacity)
-        queues["root"] = replace(queues["root"], max=total or None)
-    else:
-        notes.append("no Node objects in the input: node fit and per-node victims are not evaluated "
-                     "(queue-level only), and root's max (the cluster size) is unknown")
-
+        queues["root"] = replace(queues["root"], max=_cluster_size(nodes))
     ns_policy = partition.nodesortpolicy
     weights = dict(ns_policy.resourceweights or {}) or {VCORE: 1.0, "memory": 1.0}
     return Cluster(
@@ -217,8 +126,25 @@ def build_cluster(partition: PartitionConfig, objects: ClusterObjects, *,
         pods_resource=pods_resource, preemption_enabled=partition.preemption.enabled_effective,
         node_sort_policy=ns_policy.type or "fair", resource_weights=weights, rejected=tuple(rejected),
         ignored=tuple(asks.ignored),
-        notes=tuple(notes),
+        notes=_node_notes(nodes, tasks),
     )
+
+
+def _cluster_size(nodes: list[Node]) -> Resource | None:
+    """Root's max: the sum of the nodes' capacity."""
+    total: Resource = {}
+    for n in nodes:
+        total = add(total, n.capacity)
+    return total or None
+
+
+def _node_notes(nodes: list[Node], tasks: list[Task]) -> tuple[str, ...]:
+    if not nodes:
+        return ("no Node objects in the input: node fit and per-node victims are not evaluated "
+                "(queue-level only), and root's max (the cluster size) is unknown",)
+    known = {n.name for n in nodes}
+    stray = sorted({t.node for t in tasks if t.node and t.node not in known})
+    return ("pods run on nodes missing from the input: " + ", ".join(stray),) if stray else ()
 
 
 def _counts_pods(objects: ClusterObjects) -> bool:
@@ -294,7 +220,7 @@ def _place_applications(partition: PartitionConfig, queues: dict[str, QueueInfo]
             tags.setdefault(k.lower(), v)
         pl = place(partition.rules, queues, submitted, user, groups, tags)
         if pl.queue is not None and pl.create:
-            _create(queues, views, pl.create)
+            create_queues(queues, views, pl.create)
         apps[app_id] = Application(app_id, pl.queue, pod.created, user, groups, pl.rule)
     return apps
 

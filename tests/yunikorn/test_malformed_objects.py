@@ -9,15 +9,12 @@ import pytest
 
 from tests.helpers import run_subprocess
 
+# every namespace gets its own queue (root.default here), as in YuniKorn's built-in config
 QUEUES = """\
 partitions:
 - name: default
-  queues:
-  - name: root
-    submitacl: '*'
-    queues:
-    - name: a
-      resources: {guaranteed: {vcore: 1000}, max: {vcore: 2000}}
+  placementrules: [{name: tag, value: namespace, create: true}]
+  queues: [{name: root, submitacl: '*'}]
 """
 
 GOOD = """\
@@ -28,14 +25,14 @@ status: {allocatable: {cpu: '2', memory: 4Gi, pods: '110'}}
 ---
 apiVersion: v1
 kind: Pod
-metadata: {name: runner, namespace: default, uid: u1, labels: {applicationId: app1, queue: root.a},
+metadata: {name: runner, namespace: default, uid: u1, labels: {applicationId: app1},
   creationTimestamp: '2026-07-01T12:00:00Z'}
 spec: {schedulerName: yunikorn, nodeName: n1, containers: [{name: c, resources: {requests: {cpu: '2'}}}]}
 status: {phase: Running}
 ---
 apiVersion: v1
 kind: Pod
-metadata: {name: waiter, namespace: default, uid: u2, labels: {applicationId: app2, queue: root.a},
+metadata: {name: waiter, namespace: default, uid: u2, labels: {applicationId: app2},
   creationTimestamp: '2026-07-01T12:01:00Z'}
 spec: {schedulerName: yunikorn, containers: [{name: c, resources: {requests: {cpu: '1'}}}]}
 status: {phase: Pending}
