@@ -14,8 +14,10 @@ from dataclasses import dataclass
 import typer
 
 from quotactl.cli.common import EXIT_OK, EXIT_USAGE, OutputFormat, emit
+from quotactl.cli.engine_input import MAX_LINES
 from quotactl.load.objects import Dialect, LoadResult
 from quotactl.load.yunikorn import DEFAULT_CONFIG_TEXT, YuniKornInput, load_inputs, load_text
+from quotactl.model.yunikorn_cluster import ClusterObjects, build_objects
 from quotactl.report.renderers import Outcome
 from quotactl.yunikorn.cluster import Cluster
 from quotactl.yunikorn.explain import Explanation, explain_pod, find_pod
@@ -27,6 +29,19 @@ from quotactl.yunikorn.shim import build_cluster, select_partition
 class Built:
     cluster: Cluster | None
     error: str | None = None
+
+
+def cluster_objects(loaded: LoadResult) -> ClusterObjects:
+    """The typed Pods / Nodes / PriorityClasses of the input; one stderr line per malformed
+    object left out (at most MAX_LINES, then a count), stdout stays untouched."""
+    objects = build_objects(loaded.objects)
+    for m in objects.malformed[:MAX_LINES]:
+        typer.echo(f"{m.location()}: warning {m.display}: {m.field} {m.problem} (the API server rejects it; "
+                   "left out of the simulation)", err=True)
+    if len(objects.malformed) > MAX_LINES:
+        typer.echo(f"quotactl: warning: {len(objects.malformed) - MAX_LINES} more malformed object(s) "
+                   "left out of the simulation", err=True)
+    return objects
 
 
 def _config_inputs(loaded: LoadResult) -> list[YuniKornInput]:
@@ -58,7 +73,7 @@ def build(loaded: LoadResult) -> Built:
         return Built(None, f"{inp.origin} ({inp.file}) has no partition")
     if not any(o.kind == "Pod" for o in loaded.objects):
         return Built(None, "the input holds no Pod objects (kubectl get nodes,pods -A -o yaml)")
-    cluster = build_cluster(partition, loaded.objects)
+    cluster = build_cluster(partition, cluster_objects(loaded))
     if notes:
         from dataclasses import replace
 
@@ -110,10 +125,11 @@ def live_states(loaded: LoadResult, inputs: list[YuniKornInput]) -> list[LiveSta
     """Per config of ``quotactl queues``: its live state when the input also holds Pods (or Nodes)."""
     if not any(o.kind in ("Pod", "Node") for o in loaded.objects):
         return [None] * len(inputs)
+    objects = cluster_objects(loaded)
     out: list[LiveState | None] = []
     for inp in inputs:
         partition = select_partition(inp.config)
-        out.append(live_state(build_cluster(partition, loaded.objects)) if partition is not None else None)
+        out.append(live_state(build_cluster(partition, objects)) if partition is not None else None)
     return out
 
 

@@ -5,7 +5,9 @@
 ``tree``        the effective queue tree quotactl shows (``quotactl queues``)
 ``snapshot``    the preemptor's per-queue resource arithmetic (QueuePreemptionSnapshot)
 ``cluster``     the cluster as the core sees it: queues, nodes, applications, allocations, asks
-``shim``        Kubernetes Nodes / Pods -> that cluster, as the k8s shim maps them
+``shim``        typed Nodes / Pods (``quotactl.model.yunikorn_cluster``) -> that cluster, as the k8s
+                shim maps them
+``shim_queues`` the partition's queues as the core builds them, and the queues placement creates
 ``placement``   placement rules: the leaf queue of an application
 ``priority``    application / queue priorities (offsets, fences) and the scheduling order
 ``predicates``  the shim's node predicates (selectors, affinity, taints, resource fit)
