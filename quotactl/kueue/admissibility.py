@@ -63,10 +63,21 @@ def _field_path(path: tuple) -> str:
 
 def resource_validation_error(wl: Workload) -> str | None:
     """The message the scheduler records when ``ValidateResources`` fails (reason Misconfigured:
-    the workload stays pending until its spec changes), or None."""
-    bad = [f"{_field_path(v.path)}.resources.requests[{r}]: must be less than or equal to {r} limit"
-           for v in requests_over_limits(wl) for r in v.resources]
-    return "resource validation failed: " + ", ".join(bad) if bad else None
+    the workload stays pending until its spec changes), or None.
+
+    Kueue's text: ``ErrInvalidWLResources`` + the aggregate of one ``field.Invalid`` per holder,
+    whose value (a ``[]v1.ResourceName``) apimachinery prints with Go's ``%#v``; an aggregate of
+    several errors is bracketed (``utilerrors.aggregate.Error``)."""
+    errors = []
+    for v in requests_over_limits(wl):
+        names = ", ".join(f'"{r}"' for r in sorted(v.resources))
+        holder = v.path if v.holder.field is not None else v.path + ("resources",)  # pod-level resources
+        errors.append(f"{_field_path(holder)}: Invalid value: []v1.ResourceName{{{names}}}: "
+                      "requests must not exceed its limits")
+    if not errors:
+        return None
+    joined = errors[0] if len(errors) == 1 else "[" + ", ".join(errors) + "]"
+    return f"resources validation failed: {joined}"
 
 
 def quota_snapshot(cluster: KueueCluster, options: EngineOptions) -> Snapshot:

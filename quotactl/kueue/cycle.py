@@ -541,12 +541,13 @@ class Scheduler:
         """The first of the scheduler's checks before nomination that fails, if any."""
         if admission_check_blocker(wl):
             return _Precheck(PENDING_EVALUATION, MSG_FAILED_ADMISSION_CHECKS, False, False)
-        err = resource_validation_error(wl)
-        if err is not None:
-            return _Precheck(MISCONFIGURED, err, True, False)
+        # ValidateAdmissibility's order: the namespace selector, then the resources.
         blocker = namespace_check(self.cluster, cq, wl).blocker
         if blocker is not None:
             return _Precheck(MISCONFIGURED, blocker.message, True, True)
+        err = resource_validation_error(wl)
+        if err is not None:
+            return _Precheck(MISCONFIGURED, err, True, False)
         return None
 
     def _nominate(self, wl: Workload, cq: ClusterQueueNode) -> _Entry:

@@ -92,17 +92,21 @@ def _schedule(path: str) -> dict:
     return json.loads(r.stdout)
 
 
-@pytest.mark.parametrize(("spec", "field"), [
-    (CONTAINER_OVER_LIMIT, "spec.podSets[0].template.spec.containers[0].resources.requests[cpu]"),
-    (POD_LEVEL_OVER_LIMIT, "spec.podSets[0].template.spec.resources.requests[cpu]"),
+@pytest.mark.parametrize(("spec", "field", "holder"), [
+    (CONTAINER_OVER_LIMIT, "spec.podSets[0].template.spec.containers[0].resources.requests[cpu]",
+     "spec.podSets[0].template.spec.containers[0]"),
+    (POD_LEVEL_OVER_LIMIT, "spec.podSets[0].template.spec.resources.requests[cpu]",
+     "spec.podSets[0].template.spec.resources"),
 ], ids=["container", "pod-level"])
-def test_requests_above_limits_are_misconfigured_everywhere(tmp_path, spec, field):
+def test_requests_above_limits_are_misconfigured_everywhere(tmp_path, spec, field, holder):
     # Kueue's ValidateResources checks init containers, containers and pod-level resources.
     path = _input(tmp_path, spec)
     assert [d["field"] for d in _lint_codes(path).get("KQ516", [])] == [field]
     doc = _explain(path)
     assert (doc["status"], doc["reason"]) == ("Pending", "Misconfigured")
-    assert doc["message"].startswith("resource validation failed: ") and field in doc["message"]
+    # Kueue's text (ValidateAdmissibility: ErrInvalidWLResources + field.Invalid on the holder).
+    assert doc["message"] == (f'resources validation failed: {holder}: Invalid value: []v1.ResourceName{{"cpu"}}: '
+                              "requests must not exceed its limits")
     sched = _schedule(path)
     assert sched["admitted"] == []
     assert [(p["workload"], p["reason"], p["inadmissible"]) for p in sched["pending"]] == \

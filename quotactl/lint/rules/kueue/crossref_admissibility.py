@@ -138,7 +138,7 @@ def check_exceeds_max_quota(ctx):
         what="A container or init container in a Workload pod-set template whose request for a resource is larger "
              "than its limit (pod-level resources too).",
         why="The Workload API does not validate pod templates, so the Workload is accepted; but Kueue's admission "
-            "check rejects it (\"requests must be less than or equal to limits\", reason Misconfigured) and it "
+            "check rejects it (\"resources validation failed: ... requests must not exceed its limits\", reason Misconfigured) and it "
             "stays pending. Kubernetes would also refuse such pods.",
         fix="Raise the limit or lower the request.",
         bad="resources:\n  requests: {cpu: 200m}\n  limits: {cpu: 100m}\n",
