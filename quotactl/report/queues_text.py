@@ -171,14 +171,19 @@ def _walk(v: QueueView, prefix: str = "", last: bool = True, top: bool = True, a
 
 # ------------------------------------------------------------------------------ table ---------
 
+def _config_header(r: ConfigView) -> list[Text]:
+    """The title of one scheduler config, whether YuniKorn rejects it, and its notes."""
+    out = [Text(config_title(r), style="bold" if r.valid else "bold red")]
+    if r.rejected_with:
+        out.append(Text(f"YuniKorn rejects it: {r.rejected_with}", style="red"))
+    out.extend(Text(note, style="yellow") for note in r.notes)
+    return out
+
+
 def render_table(reports: list[ConfigView], width: int | None = None, color: bool = False) -> str:
     renderables = []
     for r in reports:
-        renderables.append(Text(config_title(r), style="bold" if r.valid else "bold red"))
-        if r.rejected_with:
-            renderables.append(Text(f"YuniKorn rejects it: {r.rejected_with}", style="red"))
-        for note in r.notes:
-            renderables.append(Text(note, style="yellow"))
+        renderables.extend(_config_header(r))
         for pv in r.partitions:
             live = _live_for(r, pv)
             table = Table(title=Text(partition_line(pv), style="bold"), title_justify="left", header_style="bold")
@@ -273,11 +278,7 @@ def _limit_text(lim) -> str:
 def render_tree(reports: list[ConfigView], width: int | None = None, color: bool = False) -> str:
     renderables = []
     for r in reports:
-        renderables.append(Text(config_title(r), style="bold" if r.valid else "bold red"))
-        if r.rejected_with:
-            renderables.append(Text(f"YuniKorn rejects it: {r.rejected_with}", style="red"))
-        for note in r.notes:
-            renderables.append(Text(note, style="yellow"))
+        renderables.extend(_config_header(r))
         for pv in r.partitions:
             tree = Tree(Text(partition_line(pv), style="bold"), guide_style="dim")
             live = _live_for(r, pv)

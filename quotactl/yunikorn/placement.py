@@ -93,49 +93,32 @@ def _run_rule(rule: PlacementRule, app: _App, exists: Callable[[str], object]) -
     if not _filter_allows(rule, app.user, app.groups):
         return ""
     name = rule.name.lower()
-    parent = ""
     if name == "provided":
-        queue = app.queue
-        if not queue:
-            return ""
-        if queue.lower().startswith("root."):
-            return queue.lower()
-        if rule.parent is not None:
-            parent = _run_rule(rule.parent, app, exists)
-            if not parent:
-                return ""
-        return _qualify(parent, replace_dot(queue))
+        return _place(rule, app, exists, app.queue, fully_qualified_ok=True, escape=True)
     if name == "user":
-        if not app.user:
-            return ""
-        if rule.parent is not None:
-            parent = _run_rule(rule.parent, app, exists)
-            if not parent:
-                return ""
-        return _qualify(parent, replace_dot(app.user))
+        return _place(rule, app, exists, app.user, fully_qualified_ok=False, escape=True)
     if name == "tag":
         value = app.tags.get(rule.value.lower()) if rule.value else None
-        if not value:
-            return ""
-        if value.lower().startswith("root."):
-            return value.lower()
-        if rule.parent is not None:
-            parent = _run_rule(rule.parent, app, exists)
-            if not parent:
-                return ""
-        return _qualify(parent, replace_dot(value))
+        return _place(rule, app, exists, value, fully_qualified_ok=True, escape=True)
     if name == "fixed":
-        value = rule.value
-        if not value:
-            return ""
-        if value.lower().startswith("root."):
-            return value.lower()
-        if rule.parent is not None:
-            parent = _run_rule(rule.parent, app, exists)
-            if not parent:
-                return ""
-        return _qualify(parent, value)
+        return _place(rule, app, exists, rule.value, fully_qualified_ok=True, escape=False)
     return ""
+
+
+def _place(rule: PlacementRule, app: _App, exists: Callable[[str], object], value: str | None, *,
+           fully_qualified_ok: bool, escape: bool) -> str:
+    """The common tail of the provided / user / tag / fixed rules: a fully qualified value is taken
+    as it is (lower-cased), else it is placed under the parent rule's queue (if the rule has one)."""
+    if not value:
+        return ""
+    if fully_qualified_ok and value.lower().startswith("root."):
+        return value.lower()
+    parent = ""
+    if rule.parent is not None:
+        parent = _run_rule(rule.parent, app, exists)
+        if not parent:
+            return ""
+    return _qualify(parent, replace_dot(value) if escape else value)
 
 
 def _qualify(parent: str, name: str) -> str:
