@@ -90,10 +90,8 @@ class GenericJob:
         return opt_str(self.data, ("spec", "managedBy"))
 
     def finished(self) -> bool:
-        for i, cond in enumerate(opt_list(self.data, ("status", "conditions"))):
-            if isinstance(cond, dict) and cond.get("type") in self.finished_conditions and cond.get("status") == "True":
-                return True
-        return False
+        return any(isinstance(c, dict) and c.get("type") in self.finished_conditions and c.get("status") == "True"
+                   for c in opt_list(self.data, ("status", "conditions")))
 
     def skip_reason(self) -> str | None:
         """An integration's own reason to create no Workload (None: create one)."""

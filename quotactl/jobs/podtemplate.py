@@ -37,7 +37,3 @@ def check_pod_spec(data: dict, path: Path) -> None:
     opt_str(data, path + ("priorityClassName",))
     opt_str(data, path + ("runtimeClassName",))
 
-
-def template_labels(template: dict) -> dict:
-    md = template.get("metadata")
-    return md.get("labels") or {} if isinstance(md, dict) else {}

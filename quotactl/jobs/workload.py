@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from quotactl.jobs.context import JobContext
+from quotactl.jobs.fields import int_text
 from quotactl.jobs.generic import GenericJob, WorkloadPlan
 from quotactl.jobs.priority import Priority
 from quotactl.jobs.resources import adjust_resources
@@ -50,6 +51,4 @@ def _max_exec_seconds(job: GenericJob) -> int | None:
     raw = job.labels.get(MAX_EXEC_LABEL)
     if raw is None:
         return None
-    from quotactl.jobs.fields import int_text
-
     return int_text(raw, ("metadata", "labels", MAX_EXEC_LABEL), 1)

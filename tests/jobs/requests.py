@@ -1,10 +1,17 @@
-"""Per-pod requests of a printed Workload pod set, as a {resource: canonical quantity} map."""
+"""Per-pod requests of a printed Workload pod set, compared by value."""
+
+from fractions import Fraction
 
 from quotactl.model.podspec import effective_pod_requests
+from quotactl.model.quantity import Quantity
 
 
-def per_pod(pod_set: dict) -> dict[str, str]:
-    return {k: v.canonical() for k, v in effective_pod_requests(pod_set["template"]["spec"]).items() if v.nanos}
+def per_pod(pod_set: dict) -> dict[str, Fraction]:
+    return {k: v.as_fraction() for k, v in effective_pod_requests(pod_set["template"]["spec"]).items() if v.nanos}
+
+
+def quantities(values: dict[str, str]) -> dict[str, Fraction]:
+    return {k: Quantity.parse(v).as_fraction() for k, v in values.items()}
 
 
 def pod_sets(workload: dict) -> list[tuple[str, int]]:
