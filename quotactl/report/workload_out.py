@@ -63,7 +63,8 @@ def render_table(workloads: list[KubeObject], skipped: list[SkippedObject], clus
         table.add_column(header)
     for obj in workloads:
         wl = build_workload(obj)
-        cq = cluster.cluster_queue_for(wl)
+        lq = cluster.local_queues.get((wl.namespace, wl.queue_name or ""))
+        cq = (lq.cluster_queue or "-") if lq else "(no LocalQueue)"
         for i, ps in enumerate(wl.pod_sets):
             per_pod = ", ".join(f"{k}={v.canonical()}" for k, v in sorted(ps.pod.requests.items())) or "-"
             count = f"{ps.count}" + (f" (min {ps.min_count})" if ps.min_count is not None else "")
@@ -71,7 +72,7 @@ def render_table(workloads: list[KubeObject], skipped: list[SkippedObject], clus
             row = [owner_of(obj) if first else "", f"{wl.namespace}/{wl.name}" if first else "", ps.name, count,
                    per_pod, (wl.queue_name or "-") if first else "", str(wl.priority or 0) if first else ""]
             if with_cq:
-                row.append((cq.name if cq else "(no ClusterQueue)") if first else "")
+                row.append(cq if first else "")
             table.add_row(*row)
     parts: list = [table]
     if skipped:
