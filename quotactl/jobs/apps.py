@@ -47,17 +47,26 @@ def _without_lws_metadata(template: dict) -> dict:
     return template
 
 
-class Deployment(GenericJob):
-    """No Workload of its own: each of its pods is a plain Pod with its queue and priority labels."""
+class ReplicatedApp(GenericJob):
+    """An apps/v1 object whose ``replicas`` (default 1) pods Kueue admits; none without pods."""
 
-    kind = "Deployment"
     api_group = "apps"
     versions = ("v1",)
 
+    @property
+    def replicas(self) -> int:
+        return opt_int(self.data, ("spec", "replicas"), 1)
+
     def skip_reason(self) -> str | None:
-        if opt_int(self.data, ("spec", "replicas"), 1) == 0:
-            return "spec.replicas is 0: a Deployment without pods has no Workloads"
+        if self.replicas == 0:
+            return f"spec.replicas is 0: Kueue creates no Workload for a {self.kind} without pods"
         return None
+
+
+class Deployment(ReplicatedApp):
+    """No Workload of its own: each of its pods is a plain Pod with its queue and priority labels."""
+
+    kind = "Deployment"
 
     def pod_sets(self) -> list[PodSetSpec]:
         template = pod_template(self.data, ("spec", "template"))
@@ -69,21 +78,12 @@ class Deployment(GenericJob):
 
     def plans(self) -> list[WorkloadPlan]:
         # The pods do not exist yet: the Workloads name the Deployment by annotation only.
-        replicas = opt_int(self.data, ("spec", "replicas"), 1)
         return [WorkloadPlan(workload_name(f"{self.name}-{i}", None, "Pod", ""), self.derived_pod_sets, [])
-                for i in range(replicas)]
+                for i in range(self.replicas)]
 
 
-class StatefulSet(GenericJob):
+class StatefulSet(ReplicatedApp):
     kind = "StatefulSet"
-    api_group = "apps"
-    versions = ("v1",)
-
-    def skip_reason(self) -> str | None:
-        if opt_int(self.data, ("spec", "replicas"), 1) == 0:
-            return "spec.replicas is 0: Kueue creates no Workload for a StatefulSet without pods"
-        return None
 
     def pod_sets(self) -> list[PodSetSpec]:
-        replicas = opt_int(self.data, ("spec", "replicas"), 1)
-        return [PodSetSpec("main", replicas, pod_template(self.data, ("spec", "template")))]
+        return [PodSetSpec("main", self.replicas, pod_template(self.data, ("spec", "template")))]

@@ -45,38 +45,16 @@ class ReplicaJob(GenericJob):
         return name or super().pod_class_name()
 
 
-class PyTorchJob(ReplicaJob):
-    kind = "PyTorchJob"
-    specs_field = "pytorchReplicaSpecs"
-    replica_order = ("Master", "Worker")
+def _replica_job(kind: str, specs_field: str, replica_order: tuple[str, ...],
+                 versions: tuple[str, ...] = ("v1",)) -> type[ReplicaJob]:
+    attrs = {"kind": kind, "specs_field": specs_field, "replica_order": replica_order, "versions": versions,
+             "__doc__": f"{kind}: pod sets {', '.join(r.lower() for r in replica_order)} (those present)."}
+    return type(kind, (ReplicaJob,), attrs)
 
 
-class TFJob(ReplicaJob):
-    kind = "TFJob"
-    specs_field = "tfReplicaSpecs"
-    replica_order = ("Chief", "Master", "PS", "Worker", "Evaluator")
-
-
-class XGBoostJob(ReplicaJob):
-    kind = "XGBoostJob"
-    specs_field = "xgbReplicaSpecs"
-    replica_order = ("Master", "Worker")
-
-
-class PaddleJob(ReplicaJob):
-    kind = "PaddleJob"
-    specs_field = "paddleReplicaSpecs"
-    replica_order = ("Master", "Worker")
-
-
-class JAXJob(ReplicaJob):
-    kind = "JAXJob"
-    specs_field = "jaxReplicaSpecs"
-    replica_order = ("Worker",)
-
-
-class MPIJob(ReplicaJob):
-    kind = "MPIJob"
-    versions = ("v2beta1",)
-    specs_field = "mpiReplicaSpecs"
-    replica_order = ("Launcher", "Worker")
+PyTorchJob = _replica_job("PyTorchJob", "pytorchReplicaSpecs", ("Master", "Worker"))
+TFJob = _replica_job("TFJob", "tfReplicaSpecs", ("Chief", "Master", "PS", "Worker", "Evaluator"))
+XGBoostJob = _replica_job("XGBoostJob", "xgbReplicaSpecs", ("Master", "Worker"))
+PaddleJob = _replica_job("PaddleJob", "paddleReplicaSpecs", ("Master", "Worker"))
+JAXJob = _replica_job("JAXJob", "jaxReplicaSpecs", ("Worker",))
+MPIJob = _replica_job("MPIJob", "mpiReplicaSpecs", ("Launcher", "Worker"), versions=("v2beta1",))
