@@ -35,6 +35,7 @@ class SkippedObject:
 
 @dataclass
 class _Run:
+    objects: list[KubeObject]
     ctx: JobContext
     jobs: list[GenericJob]
     workloads: list[KubeObject]
@@ -45,7 +46,7 @@ class _Run:
 def derive_workloads(objects: list[KubeObject]) -> tuple[list[KubeObject], list[SkippedObject], list[Diagnostic]]:
     """The Workloads for the job objects among ``objects`` (new ones derived, existing ones as
     they are), the job objects skipped with the reason, and diagnostics for malformed ones."""
-    run = _Run(build_context(objects), [], [], [], [])
+    run = _Run(objects, build_context(objects), [], [], [], [])
     _collect_jobs(objects, run)
     owned = _workloads_by_owner(objects)
     for job in run.jobs:
@@ -83,7 +84,7 @@ def _collect_jobs(objects: list[KubeObject], run: _Run) -> None:
 
 
 def _derive_one(job: GenericJob, owned: dict[tuple[str, str, str], list[KubeObject]], run: _Run) -> None:
-    existing = [w for ref in _refs(job) for w in owned.get(_owner_key(ref), [])]
+    existing = [w for ref in _refs(job) for w in owned.get(_owner_key(ref), [])] or _prebuilt(job, run.objects)
     if existing:
         run.workloads.extend(w for w in existing if w not in run.workloads)
         return
@@ -119,10 +120,21 @@ def _skip_reason(job: GenericJob, run: _Run) -> str | None:
         return f"owned by {owner}: Kueue admits its top-level owner instead"
     if job.finished():
         return "finished: Kueue creates no Workload for a finished job"
-    prebuilt = job.labels.get(PREBUILT) or job.annotations.get(PREBUILT)
+    prebuilt = _prebuilt_name(job)
     if prebuilt:
         return f"uses the prebuilt Workload {job.namespace}/{prebuilt}, which is not in the input"
     return None
+
+
+def _prebuilt(job: GenericJob, objects: list[KubeObject]) -> list[KubeObject]:
+    """The Workload a job names as prebuilt (Kueue uses it and creates none), when in the input."""
+    name = _prebuilt_name(job)
+    return [o for o in objects if name and o.kind == "Workload" and o.dialect == Dialect.KUEUE
+            and o.name == name and (o.namespace or "default") == job.namespace][:1]
+
+
+def _prebuilt_name(job: GenericJob) -> str | None:
+    return job.labels.get(PREBUILT) or job.annotations.get(PREBUILT)
 
 
 def _queue_name(job: GenericJob, ctx: JobContext) -> str | None:

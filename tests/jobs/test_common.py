@@ -145,3 +145,16 @@ overhead: {podFixed: {cpu: 250m}}
     workloads, _, _ = derive(job(priority="runtimeClassName: kata") + runtime)
     assert workloads[0]["spec"]["podSets"][0]["template"]["spec"]["overhead"] == {"cpu": "250m"}
     assert per_pod(workloads[0]["spec"]["podSets"][0]) == quantities({"cpu": "1250m"})
+
+
+def test_prebuilt_workload_is_used_when_in_the_input_and_skipped_otherwise(derive):
+    labels = "{kueue.x-k8s.io/queue-name: q, kueue.x-k8s.io/prebuilt-workload-name: pre}"
+    prebuilt = """apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata: {name: pre, namespace: ns}
+spec: {queueName: q, podSets: [{name: main, count: 3, template: {spec: {containers: [{name: c}]}}}]}
+"""
+    workloads, _, _ = derive(job(labels=labels) + prebuilt)
+    assert [w["metadata"]["name"] for w in workloads] == ["pre"]
+    workloads, skipped, _ = derive(job(labels=labels))
+    assert workloads == [] and "prebuilt Workload ns/pre" in skipped["job/ns/j"]
