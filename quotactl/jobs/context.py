@@ -26,15 +26,16 @@ class JobContext:
 
     def namespace_managed(self, namespace: str) -> tuple[bool, bool]:
         """(managed, assumed): without a Namespace object only its name label is known, and the
-        selector's other requirements are assumed to match."""
+        selector's other requirements are assumed to match (assumed=True when there are any)."""
         ns = self.cluster.namespaces.get(namespace)
         if ns is not None:
             return self.managed_namespaces.matches(ns.labels), False
-        known = {METADATA_NAME: namespace}
-        by_name = LabelSelector(
-            {k: v for k, v in self.managed_namespaces.match_labels.items() if k == METADATA_NAME},
-            tuple(r for r in self.managed_namespaces.match_expressions if r.key == METADATA_NAME), ())
-        return by_name.matches(known), True
+        selector = self.managed_namespaces
+        labels = {k: v for k, v in selector.match_labels.items() if k == METADATA_NAME}
+        exprs = tuple(r for r in selector.match_expressions if r.key == METADATA_NAME)
+        by_name = LabelSelector(labels, exprs, ())
+        assumed = len(labels) + len(exprs) < len(selector.match_labels) + len(selector.match_expressions)
+        return by_name.matches({METADATA_NAME: namespace}), assumed
 
     def has_local_queue(self, namespace: str, name: str) -> bool:
         return (namespace, name) in self.cluster.local_queues

@@ -3,7 +3,7 @@ Kueue's reason).  Entry point for every command: ``derive_workloads(objects)``."
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from quotactl.diagnostics import Diagnostic, Severity
 from quotactl.jobs.context import JobContext, build_context
@@ -21,6 +21,7 @@ PREBUILT = "kueue.x-k8s.io/prebuilt-workload-name"
 SUSPENDING_PARENT = "kueue.x-k8s.io/pod-suspending-parent"
 MALFORMED = "JB001"
 UNKNOWN_VERSION = "JB002"
+ASSUMED_NAMESPACE = "JB003"
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,7 @@ class _Run:
     workloads: list[KubeObject]
     skipped: list[SkippedObject]
     diagnostics: list[Diagnostic]
+    assumed_namespaces: set[str] = field(default_factory=set)
 
 
 def derive_workloads(objects: list[KubeObject]) -> tuple[list[KubeObject], list[SkippedObject], list[Diagnostic]]:
@@ -109,7 +111,12 @@ def _derive_one(job: GenericJob, owned: dict[tuple[str, str, str], list[KubeObje
 
 def _skip_reason(job: GenericJob, run: _Run) -> str | None:
     """Kueue's reasons to create no Workload, in the order ``ReconcileGenericJob`` meets them."""
-    managed, _ = run.ctx.namespace_managed(job.namespace)
+    managed, assumed = run.ctx.namespace_managed(job.namespace)
+    if assumed and job.namespace not in run.assumed_namespaces:
+        run.assumed_namespaces.add(job.namespace)
+        message = (f"no Namespace {job.namespace} in the input: assuming its labels match the "
+                   "Configuration's managedJobsNamespaceSelector")
+        run.diagnostics.append(_diagnostic(job.obj, ASSUMED_NAMESPACE, Severity.INFO, message, ("metadata", "namespace")))
     if not managed:
         return f"namespace {job.namespace} does not match the Configuration's managedJobsNamespaceSelector"
     if _queue_name(job, run.ctx) is None:

@@ -158,3 +158,14 @@ spec: {queueName: q, podSets: [{name: main, count: 3, template: {spec: {containe
     assert [w["metadata"]["name"] for w in workloads] == ["pre"]
     workloads, skipped, _ = derive(job(labels=labels))
     assert workloads == [] and "prebuilt Workload ns/pre" in skipped["job/ns/j"]
+
+
+def test_namespace_without_object_is_assumed_to_match_and_said_so(derive):
+    config = """apiVersion: config.kueue.x-k8s.io/v1beta2
+kind: Configuration
+managedJobsNamespaceSelector: {matchLabels: {team: ml}}
+"""
+    workloads, _, diags = derive(job() + job().replace("name: j\n", "name: k\n") + config)
+    assert len(workloads) == 2
+    assert [(d.code, d.severity.value) for d in diags] == [("JB003", "info")]
+    assert "no Namespace ns in the input" in diags[0].message
