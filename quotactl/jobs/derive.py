@@ -43,6 +43,8 @@ class _Run:
     skipped: list[SkippedObject]
     diagnostics: list[Diagnostic]
     assumed_namespaces: set[str] = field(default_factory=set)
+    printed: set[int] = field(default_factory=set)  # ids of input Workloads already printed
+    by_key: dict[tuple[str, str, str], GenericJob] = field(default_factory=dict)  # (Kind, namespace, name)
 
 
 def derive_workloads(objects: list[KubeObject]) -> tuple[list[KubeObject], list[SkippedObject], list[Diagnostic]]:
@@ -61,7 +63,7 @@ def is_job_object(obj: KubeObject) -> bool:
 
 
 def _collect_jobs(objects: list[KubeObject], run: _Run) -> None:
-    groups: dict[tuple[str, str], list[KubeObject]] = {}
+    groups: dict[tuple[str, str], PodGroup] = {}
     for obj in objects:
         cls = integration_for(obj.group, obj.kind)
         if cls is None:
@@ -77,18 +79,22 @@ def _collect_jobs(objects: list[KubeObject], run: _Run) -> None:
         if group:
             key = (obj.namespace or "default", group)
             if key in groups:
-                groups[key].append(obj)
+                groups[key].members.append(obj)
+                job = groups[key]
             else:
-                groups[key] = [obj]  # the group stands where its first member is
-                run.jobs.append(PodGroup(groups[key], run.ctx))
+                job = groups[key] = PodGroup([obj], run.ctx)  # the group stands where its first member is
+                run.jobs.append(job)
         else:
-            run.jobs.append(cls(obj, run.ctx))
+            job = cls(obj, run.ctx)
+            run.jobs.append(job)
+        run.by_key.setdefault((obj.kind, obj.namespace or "default", obj.name or ""), job)
 
 
 def _derive_one(job: GenericJob, owned: dict[tuple[str, str, str], list[KubeObject]], run: _Run) -> None:
     existing = [w for ref in _refs(job) for w in owned.get(_owner_key(ref), [])] or _prebuilt(job, run.objects)
     if existing:
-        run.workloads.extend(w for w in existing if w not in run.workloads)
+        run.workloads.extend(w for w in existing if id(w) not in run.printed)
+        run.printed.update(id(w) for w in existing)
         return
     try:
         reason = _skip_reason(job, run)
@@ -166,8 +172,7 @@ def _managed_owner(job: GenericJob, run: _Run) -> str | None:
         group = str(ref.get("apiVersion", "")).rpartition("/")[0]
         if integration_for(group, str(ref.get("kind"))) is None:
             continue
-        owner = next((j for j in run.jobs if j.obj.kind == ref.get("kind") and j.name == ref.get("name")
-                      and j.namespace == job.namespace), None)
+        owner = run.by_key.get((str(ref.get("kind")), job.namespace, str(ref.get("name"))))
         if owner is None or _queue_name(owner, run.ctx) is not None:
             return f"{str(ref.get('kind')).lower()}/{job.namespace}/{ref.get('name')}"
     return None

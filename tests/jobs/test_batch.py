@@ -107,3 +107,25 @@ def test_finished_job_is_skipped(derive):
     text = job() + "status: {conditions: [{type: Complete, status: 'True'}]}\n"
     workloads, skipped, _ = derive(text)
     assert workloads == [] and skipped["job/ml/train"].startswith("finished")
+
+
+def test_job_under_an_unmanaged_jobset_is_its_own_top_level_job(derive):
+    text = """
+    apiVersion: jobset.x-k8s.io/v1alpha2
+    kind: JobSet
+    metadata: {name: js, namespace: ns}
+    spec:
+      replicatedJobs: [{name: w, template: {spec: {template: {spec: {containers: [{name: c}]}}}}}]
+    ---
+    apiVersion: batch/v1
+    kind: Job
+    metadata:
+      name: js-w-0
+      namespace: ns
+      labels: {kueue.x-k8s.io/queue-name: q}
+      ownerReferences: [{apiVersion: jobset.x-k8s.io/v1alpha2, kind: JobSet, name: js, controller: true}]
+    spec: {template: {spec: {containers: [{name: c}]}}}
+    """
+    workloads, skipped, _ = derive(text)
+    assert [w["metadata"]["annotations"]["quotactl.io/owner"] for w in workloads] == ["job/ns/js-w-0"]
+    assert "no kueue.x-k8s.io/queue-name label" in skipped["jobset/ns/js"]
