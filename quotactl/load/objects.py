@@ -25,6 +25,7 @@ class Dialect:
     KUEUE = "kueue"
     YUNIKORN = "yunikorn"
     NEUTRAL = "neutral"  # Kubernetes objects either dialect may use (Namespace, PriorityClass)
+    JOB = "job"  # job objects Kueue's integrations turn into Workloads, and what they need (quotactl.jobs)
     NONE = "none"
 
 
@@ -96,7 +97,23 @@ def classify(api_version: str, kind: str, data: dict) -> str | None:
         return Dialect.YUNIKORN
     if group == "" and kind == "ConfigMap" and is_yunikorn_configmap(data):
         return Dialect.YUNIKORN
+    if (group, kind) in JOB_CONTEXT_KINDS or _is_job(group, kind, data):
+        return Dialect.JOB
     return None
+
+
+# Objects the job integrations read besides the jobs (overhead, defaults, training runtimes).
+JOB_CONTEXT_KINDS = {("node.k8s.io", "RuntimeClass"), ("", "LimitRange"),
+                     ("trainer.kubeflow.org", "ClusterTrainingRuntime"), ("trainer.kubeflow.org", "TrainingRuntime")}
+
+
+def _is_job(group: str, kind: str, data: dict) -> bool:
+    """A kind Kueue integrates (any version: an unknown one is reported), or any object asking
+    for a Kueue queue (reported as a kind Kueue does not integrate)."""
+    from quotactl.jobs.registry import INTEGRATIONS  # the integrations import this module
+
+    labels = (data.get("metadata") or {}).get("labels") if isinstance(data.get("metadata"), dict) else None
+    return (group, kind) in INTEGRATIONS or (isinstance(labels, dict) and "kueue.x-k8s.io/queue-name" in labels)
 
 
 def is_yunikorn_configmap(data: dict) -> bool:

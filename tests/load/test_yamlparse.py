@@ -83,7 +83,7 @@ def test_kind_list_and_unknown_kinds(tmp_path):
     f.write_text(
         "apiVersion: v1\nkind: List\nitems:\n"
         "- apiVersion: kueue.x-k8s.io/v1beta2\n  kind: ResourceFlavor\n  metadata: {name: a}\n"
-        "- apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: web}\n"
+        "- apiVersion: apps/v1\n  kind: DaemonSet\n  metadata: {name: web}\n"
     )
     result = load([str(f)])
     assert [o.display for o in result.objects] == ["ResourceFlavor/a"]
@@ -117,3 +117,17 @@ def test_fast_json_positions_are_lazy_but_exact():
     assert docs[0].data["items"][0]["metadata"]["name"] == "a"
     assert docs[0].pos(("items", 0, "metadata", "name")).line == 5
     assert docs[0].lazy_positions is None
+
+
+def test_job_kinds_and_their_context_are_loaded(tmp_path):
+    f = tmp_path / "jobs.yaml"
+    f.write_text(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n---\n"
+        "apiVersion: kubeflow.org/v9\nkind: PyTorchJob\nmetadata: {name: future}\n---\n"
+        "apiVersion: node.k8s.io/v1\nkind: RuntimeClass\nmetadata: {name: kata}\n---\n"
+        "apiVersion: example.com/v1\nkind: Sim\nmetadata: {name: s, labels: {kueue.x-k8s.io/queue-name: q}}\n"
+    )
+    result = load([str(f)])
+    assert [(o.display, o.dialect) for o in result.objects] == [
+        ("Deployment/web", "job"), ("PyTorchJob/future", "job"), ("RuntimeClass/kata", "job"), ("Sim/s", "job")]
+    assert result.diagnostics == []

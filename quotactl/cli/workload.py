@@ -1,0 +1,67 @@
+"""``quotactl workload``: the Workloads Kueue would create for job manifests (Jobs, JobSets, Ray,
+Kubeflow, Pods, Deployments, ...), and the objects it would ignore, with the reason."""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+
+import typer
+
+from quotactl.cli.common import EXIT_OK, FileOption, MaxFileSizeOption, UsageError, fail_usage, write
+from quotactl.diagnostics import Severity, sort_diagnostics
+from quotactl.jobs import derive_workloads
+from quotactl.load.objects import load
+from quotactl.load.sources import limits_from_env
+from quotactl.model.kueue import build_cluster
+from quotactl.report import workload_out
+from quotactl.report.console import use_color
+
+
+class WorkloadFormat(str, Enum):
+    yaml = "yaml"
+    json = "json"
+    table = "table"
+
+
+def workload_command(
+    files: list[str] = FileOption,
+    output: WorkloadFormat = typer.Option(WorkloadFormat.yaml, "--output", "-o",
+                                          help="yaml (a kind: List of Workloads), json, or table."),
+    max_file_size: str = MaxFileSizeOption,
+) -> None:
+    """Print the Workloads Kueue would create for the job objects in the input (batch/v1 Job, JobSet,
+    LeaderWorkerSet, RayJob, RayCluster, Kubeflow jobs, MPIJob, TrainJob, AppWrapper, Pods and pod
+    groups, Deployments, StatefulSets): pod sets, counts, min counts, queue and priority.
+
+    The output is a kind: List of kueue.x-k8s.io/v1beta2 Workloads, so it can be passed to every other
+    command. Objects Kueue would ignore are listed under `skipped` with the reason. Add the
+    LocalQueues, priority classes, RuntimeClasses, LimitRanges, Namespaces and the Kueue Configuration
+    they need. Malformed job objects are reported on stderr (file:line) and skipped; exit 2 only when
+    the input cannot be read or holds no job objects.
+    """
+    if not files:
+        fail_usage("no input: give job manifests with -f FILE (or '-' for stdin)")
+    try:
+        loaded = load(list(files), limits=limits_from_env(max_file_size))
+    except (UsageError, ValueError) as exc:
+        fail_usage(str(exc))
+        return
+    fatal = [d for d in loaded.diagnostics if d.input_error and d.severity == Severity.ERROR]
+    if fatal:
+        fail_usage(f"{fatal[0].location()}: {fatal[0].message}")
+    workloads, skipped, diagnostics = derive_workloads(loaded.objects)
+    diagnostics = sort_diagnostics(diagnostics)
+    for d in diagnostics:
+        sys.stderr.write(f"{d.location()}: {d.severity.value}: {d.object}: {d.field}: {d.message} [{d.code}]\n")
+    if not (workloads or skipped or diagnostics):
+        fail_usage("input holds no job objects (Job, JobSet, RayJob, PyTorchJob, Pod, Deployment, ...)")
+    if output == WorkloadFormat.table:
+        write(workload_out.render_table(workloads, skipped, build_cluster(loaded.objects), color=use_color()))
+    else:
+        doc = workload_out.document(workloads, skipped, diagnostics)
+        write(workload_out.render_json(doc) if output == WorkloadFormat.json else workload_out.render_yaml(doc))
+    raise typer.Exit(EXIT_OK)
+
+
+__all__ = ["workload_command", "WorkloadFormat"]

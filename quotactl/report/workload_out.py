@@ -1,0 +1,85 @@
+"""``quotactl workload`` output: the derived Workloads as a ``kind: List`` (YAML or JSON) or a
+table of owner -> pod sets -> per-pod requests -> queue -> ClusterQueue.  Formatting only."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from rich import box
+from rich.table import Table
+from ruamel.yaml import YAML
+
+from quotactl.jobs import SkippedObject
+from quotactl.load.objects import KubeObject
+from quotactl.model.kueue import KueueCluster, build_workload
+from quotactl.report.console import render_to_text
+
+OWNER_ANNOTATION = "quotactl.io/owner"
+
+
+def document(workloads: list[KubeObject], skipped: list[SkippedObject], diagnostics) -> dict:
+    """Plain data (JSON types only), so it dumps the same as YAML and JSON."""
+    doc = {
+        "apiVersion": "v1", "kind": "List", "version": 1,
+        "items": [w.data for w in workloads],
+        "skipped": [{"object": s.object, "reason": s.reason, "file": s.file, "line": s.line} for s in skipped],
+        "diagnostics": [{"code": d.code, "severity": d.severity.value, "file": d.file, "line": d.line,
+                         "column": d.column, "object": d.object, "field": d.field, "message": d.message}
+                        for d in diagnostics],
+    }
+    return json.loads(json.dumps(doc, default=str))
+
+
+def render_json(doc: dict) -> str:
+    return json.dumps(doc, indent=2) + "\n"
+
+
+def render_yaml(doc: dict) -> str:
+    yaml = YAML(typ="safe", pure=True)
+    yaml.default_flow_style = False
+    yaml.sort_base_mapping_type_on_output = False
+    buf = io.StringIO()
+    yaml.dump(doc, buf)
+    return buf.getvalue()
+
+
+def owner_of(workload: KubeObject) -> str:
+    annotations = workload.metadata.get("annotations")
+    if isinstance(annotations, dict) and annotations.get(OWNER_ANNOTATION):
+        return str(annotations[OWNER_ANNOTATION])
+    refs = [r for r in workload.metadata.get("ownerReferences") or [] if isinstance(r, dict)]
+    ns = workload.namespace or "default"
+    return ", ".join(f"{str(r.get('kind')).lower()}/{ns}/{r.get('name')}" for r in refs) or "-"
+
+
+def render_table(workloads: list[KubeObject], skipped: list[SkippedObject], cluster: KueueCluster,
+                 color: bool = False) -> str:
+    """One row per pod set; ClusterQueue only when the input has LocalQueues to find it through."""
+    with_cq = bool(cluster.local_queues)
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False)
+    for header in ("OWNER", "WORKLOAD", "POD SET", "COUNT", "PER POD", "QUEUE", "PRIORITY") + (
+            ("CLUSTERQUEUE",) if with_cq else ()):
+        table.add_column(header)
+    for obj in workloads:
+        wl = build_workload(obj)
+        lq = cluster.local_queues.get((wl.namespace, wl.queue_name or ""))
+        cq = (lq.cluster_queue or "-") if lq else "(no LocalQueue)"
+        for i, ps in enumerate(wl.pod_sets):
+            per_pod = ", ".join(f"{k}={v.canonical()}" for k, v in sorted(ps.pod.requests.items())) or "-"
+            count = f"{ps.count}" + (f" (min {ps.min_count})" if ps.min_count is not None else "")
+            first = i == 0
+            row = [owner_of(obj) if first else "", f"{wl.namespace}/{wl.name}" if first else "", ps.name, count,
+                   per_pod, (wl.queue_name or "-") if first else "", str(wl.priority or 0) if first else ""]
+            if with_cq:
+                row.append(cq if first else "")
+            table.add_row(*row)
+    parts: list = [table]
+    if skipped:
+        skipped_table = Table(box=box.SIMPLE_HEAD, show_edge=False, title="Skipped (Kueue creates no Workload)")
+        skipped_table.add_column("OBJECT")
+        skipped_table.add_column("REASON")
+        for s in skipped:
+            skipped_table.add_row(s.object, s.reason)
+        parts.append(skipped_table)
+    return render_to_text(parts, color=color)

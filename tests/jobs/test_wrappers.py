@@ -1,0 +1,70 @@
+"""AppWrapper (declared and inferred pod sets) and TrainJob (pod sets from the training runtime)."""
+
+from tests.jobs.requests import pod_sets
+
+APPWRAPPER = """
+apiVersion: workload.codeflare.dev/v1beta2
+kind: AppWrapper
+metadata: {name: aw, namespace: ns, labels: {kueue.x-k8s.io/queue-name: q}}
+spec:
+  components:
+  - declaredPodSets: [{path: "template.spec.replicatedJobs[1].template.spec.template", replicas: 6}]
+    template:
+      apiVersion: jobset.x-k8s.io/v1alpha2
+      kind: JobSet
+      spec:
+        replicatedJobs:
+        - {name: a, template: {spec: {template: {spec: {containers: [{name: a}]}}}}}
+        - {name: b, template: {spec: {template: {spec: {containers: [{name: b}]}}}}}
+  - template:
+      apiVersion: apps/v1
+      kind: Deployment
+      spec: {replicas: 2, template: {spec: {containers: [{name: d}]}}}
+"""
+
+
+def test_appwrapper_declared_then_inferred_pod_sets(derive):
+    workloads, _, _ = derive(APPWRAPPER)
+    assert pod_sets(workloads[0]) == [("aw-0", 6), ("aw-1", 2)]
+    assert workloads[0]["spec"]["podSets"][0]["template"]["spec"]["containers"][0]["name"] == "b"
+
+
+def test_appwrapper_unknown_component_kind_needs_declared_pod_sets(derive):
+    text = APPWRAPPER.replace("kind: Deployment", "kind: DaemonSet")
+    _, skipped, diags = derive(text)
+    assert "needs declaredPodSets" in skipped["appwrapper/ns/aw"]
+    assert diags[0].field == "spec.components[1].template.kind"
+
+
+TRAINJOB = """
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainingRuntime
+metadata: {name: torch, namespace: ns}
+spec:
+  template:
+    spec:
+      replicatedJobs:
+      - name: initializer
+        template: {spec: {template: {spec: {containers: [{name: i}]}}}}
+      - name: node
+        template:
+          metadata: {labels: {trainer.kubeflow.org/trainjob-ancestor-step: trainer}}
+          spec: {template: {spec: {containers: [{name: n}]}}}
+---
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata: {name: tj, namespace: ns, labels: {kueue.x-k8s.io/queue-name: q}}
+spec:
+  runtimeRef: {name: torch, kind: TrainingRuntime}
+  trainer: {numNodes: 4}
+"""
+
+
+def test_trainjob_num_nodes_sets_the_trainer_step(derive):
+    workloads, _, _ = derive(TRAINJOB)
+    assert pod_sets(workloads[0]) == [("initializer", 1), ("node", 4)]
+
+
+def test_trainjob_without_its_runtime_is_skipped(derive):
+    workloads, skipped, _ = derive(TRAINJOB.replace("name: torch, kind", "name: other, kind"))
+    assert workloads == [] and "TrainingRuntime 'other' is not in the input" in skipped["trainjob/ns/tj"]
