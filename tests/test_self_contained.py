@@ -16,6 +16,8 @@ from tests.helpers import ROOT
 DEVELOPER_NOTES = re.compile(
     r"\.\./shared|shared/(spec|tools|cases)|§|\b(kueue-api|kueue-scheduling|kueue-jobs|yunikorn|cli-contract)\.md\b")
 USER_FILES = sorted([ROOT / "README.md", *(ROOT / "docs").glob("*.md"), *(ROOT / "schemas").rglob("*.json")])
+# The program's own sources: their docstrings and comments cite upstream code or docs/.
+PACKAGE_CODE = sorted((ROOT / "quotactl").rglob("*.py"))
 # Every test module but this one (which spells the patterns out).
 TEST_CODE = sorted(p for p in (ROOT / "tests").rglob("*.py") if p != Path(__file__))
 
@@ -37,6 +39,11 @@ def test_rule_docs_name_their_source():
 
 @pytest.mark.parametrize("path", USER_FILES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_user_files_cite_upstream_only(path):
+    assert not _mentions(path.read_text())
+
+
+@pytest.mark.parametrize("path", PACKAGE_CODE, ids=lambda p: str(p.relative_to(ROOT)))
+def test_package_code_cites_upstream_only(path):
     assert not _mentions(path.read_text())
 
 

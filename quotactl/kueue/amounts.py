@@ -1,4 +1,4 @@
-"""Quantities the way Kueue's scheduler holds and prints them (kueue-scheduling.md §2.1).
+"""Quantities the way Kueue's scheduler holds and prints them.
 
 Source: ``pkg/resources/amount.go: AmountFromQuantity``, ``pkg/resources/resource_formatter.go``.
 

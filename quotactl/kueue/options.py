@@ -1,5 +1,5 @@
 """The Kueue manager settings the engine needs, resolved once from the input's Configuration,
-the command line and Kueue's defaults (kueue-scheduling.md §1.3, kueue-api.md §13)."""
+the command line and Kueue's defaults (kueue ``apis/config/v1beta2/defaults.go``)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""What a pending workload asks for and what an admitted workload holds, as Kueue computes it
-(kueue-scheduling.md §2.2, §2.3).
+"""What a pending workload asks for and what an admitted workload holds, as Kueue computes it.
 
 Source: ``pkg/workload/workload.go: totalRequestsFromPodSets, totalRequestsFromAdmission,
 HasActiveQuotaReservation``, ``pkg/workload/resources.go``.
@@ -116,7 +115,7 @@ def nomination_requests(wl: Workload, options: EngineOptions) -> tuple[tuple[Pod
 
 def admission_rows(wl: Workload, options: EngineOptions):
     """(pod set, live count, usage per fr, flavors) of every podSetAssignment of
-    ``status.admission`` (§2.3): counts default to the spec's, reclaimable pods are taken off."""
+    ``status.admission`` (``totalRequestsFromAdmission``): counts default to the spec's, reclaimable pods are taken off."""
     spec_counts = None
     reclaim_on = options.gates.enabled("ReclaimablePods")
     for psa in wl.admission.pod_set_assignments if wl.admission else ():
@@ -183,7 +182,7 @@ class AdmittedWorkload:
         self.flavor_resources = frozenset(frs)
 
     def _assignments(self):
-        """(pod set, live count, usage per fr, flavors) of every podSetAssignment (§2.3)."""
+        """(pod set, live count, usage per fr, flavors) of every podSetAssignment (``totalRequestsFromAdmission``)."""
         return admission_rows(self.workload, self._options)
 
     @property
@@ -254,7 +253,7 @@ class AdmittedWorkload:
 
 
 def counts_against_quota(wl: Workload) -> bool:
-    """§2.3: QuotaReserved=True (with an admission), not Finished, not deactivated."""
+    """``HasActiveQuotaReservation``: QuotaReserved=True (with an admission), not Finished, not deactivated."""
     return wl.has_quota_reservation
 
 

@@ -1,6 +1,6 @@
 """YuniKorn objects of a run -> the scheduler configs YuniKorn would load, with exact positions.
 
-Two input forms (yunikorn.md §1):
+Two input forms (yunikorn-core ``configs/config.go``, yunikorn-k8shim ``pkg/conf/schedulerconf.go``):
 
 * a bare ``queues.yaml`` (the loader's ``SchedulerConfig`` object);
 * the ``yunikorn-defaults`` / ``yunikorn-configs`` ConfigMaps, merged in that order per namespace

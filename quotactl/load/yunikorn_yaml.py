@@ -1,4 +1,5 @@
-"""YAML as YuniKorn reads it: Go's yaml.v3 decoder in strict mode (yunikorn.md §1.1, §1.3).
+"""YAML as YuniKorn reads it: Go's yaml.v3 decoder in strict mode (yunikorn-core
+``pkg/common/configs/config.go``: ``ParseAndValidateConfig``).
 
 ruamel.yaml gives us the node tree (same grammar as yaml.v3 for everything a queue config uses);
 this module re-creates what ``decoder.KnownFields(true); decoder.Decode(&SchedulerConfig{})`` does

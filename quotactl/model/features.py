@@ -1,5 +1,5 @@
 """Kueue feature gates that change validation or scheduling, with their defaults at the
-studied Kueue commit (v0.20 line; kueue-api.md §14, kueue-scheduling.md §1.3)."""
+studied Kueue commit (v0.20 line; kueue ``pkg/features/kube_features.go``)."""
 
 from __future__ import annotations
 

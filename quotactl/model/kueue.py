@@ -5,7 +5,8 @@ leniently: a field of the wrong type becomes ``None`` (schema validation reports
 broken object still yields a model.  Sub-structures keep their ``path`` inside the object, so a
 finding about them can point at the exact source line through ``source.ref``.
 
-Defaults are applied here exactly as the CRDs default them (kueue-api.md §7-§12).
+Defaults are applied here exactly as the CRDs default them (kueue
+``apis/kueue/v1beta2/*_types.go`` kubebuilder defaults).
 """
 
 from __future__ import annotations
@@ -561,7 +562,7 @@ def _priority_class_ref(spec: dict, version: str) -> tuple[PriorityClassRef | No
             return PriorityClassRef("kueue.x-k8s.io", "WorkloadPriorityClass", name), ("spec", "priorityClassName")
         if source == "scheduling.k8s.io/priorityclass":
             return PriorityClassRef("scheduling.k8s.io", "PriorityClass", name), ("spec", "priorityClassName")
-        # An empty source converts to no reference at all (kueue-api.md §12.5).
+        # An empty source converts to no reference at all (kueue apis/kueue/v1beta1/workload_conversion.go).
         return None, ("spec", "priorityClassName")
     ref = spec.get("priorityClassRef")
     if not isinstance(ref, dict):

@@ -1,4 +1,4 @@
-"""The YuniKorn scheduler configuration as typed, immutable objects (yunikorn.md §2).
+"""The YuniKorn scheduler configuration as typed, immutable objects.
 
 The shape follows ``pkg/common/configs/config.go`` field for field (lower-case YAML keys), and keeps
 Go's distinctions the validator depends on: ``None`` is a nil map / slice / pointer (key absent

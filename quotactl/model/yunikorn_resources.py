@@ -1,4 +1,5 @@
-"""YuniKorn quantities and resource maps (yunikorn.md §3), exact 64-bit integers.
+"""YuniKorn quantities and resource maps (yunikorn-core
+``pkg/common/resources/quantity.go``, ``resources.go``), exact 64-bit integers.
 
 YuniKorn's rules are not Kubernetes' (``quotactl/model/quantity.py``): the only legal form is
 ``digits [spaces] [suffix]`` — no sign, no decimal point, no exponent — the key ``vcore`` is
@@ -215,7 +216,7 @@ def strictly_greater_than_only_existing(larger: Resource | None, smaller: Resour
 
 
 def component_wise_min(a: Resource | None, b: Resource | None) -> Resource:
-    """``ComponentWiseMin`` (as yunikorn.md §3.3 defines it): union of types, minimum where both
+    """``ComponentWiseMin`` (resources.go): union of types, minimum where both
     have the type, otherwise the value that is present."""
     out = dict(a or {})
     for k, v in (b or {}).items():

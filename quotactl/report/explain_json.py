@@ -1,4 +1,4 @@
-"""``quotactl explain --output json``: the contract of cli-contract.md, documented by
+"""``quotactl explain --output json``: the contract of docs/explain.md, documented by
 schemas/output/explain.json.  Pure formatting of the explanation model."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``quotactl preempt --output json``: the contract of cli-contract.md, documented by
+"""``quotactl preempt --output json``: the contract of docs/preempt.md, documented by
 schemas/output/preempt.json.  Pure formatting of the preemption decision model."""
 
 from __future__ import annotations

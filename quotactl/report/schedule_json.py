@@ -1,4 +1,4 @@
-"""``quotactl schedule --output json`` (cli-contract.md; schema: schemas/output/schedule.json).
+"""``quotactl schedule --output json`` (docs/schedule.md; schema: schemas/output/schedule.json).
 Pure formatting of ``cycle.ScheduleResult``."""
 
 from __future__ import annotations

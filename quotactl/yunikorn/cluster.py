@@ -1,5 +1,6 @@
 """The cluster as YuniKorn's core sees it: queues with their live usage, nodes, applications,
-running allocations and pending asks (yunikorn.md §3.4, §8, §9).
+running allocations and pending asks (yunikorn-core ``objects/queue.go``, ``application.go``,
+``allocation.go``).
 
 Data only (frozen dataclasses).  ``quotactl.yunikorn.shim`` builds a ``Cluster`` from Kubernetes
 ``Node`` / ``Pod`` objects the way the k8s shim does; the engines (``priority``, ``scheduling``,

@@ -1,6 +1,6 @@
 """The live numbers ``quotactl queues`` adds when the input also holds Nodes and Pods: usage,
 pending asks, each queue's current and exposed priority and its place in the scheduling order
-(yunikorn.md §6)."""
+(yunikorn-core queue.go ``recalculatePriority``, sorters.go)."""
 
 from __future__ import annotations
 

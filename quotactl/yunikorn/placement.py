@@ -1,4 +1,4 @@
-"""Placement rules: which leaf queue an application lands in (yunikorn.md §2, §8; ``pkg/scheduler/placement``).
+"""Placement rules: which leaf queue an application lands in (yunikorn-core ``pkg/scheduler/placement``).
 
 ``place`` runs the partition's rules in order on the queue the pod asked for (its ``queue`` label /
 annotation), the user and the tags, exactly as the placement manager does: the first rule that

@@ -1,4 +1,4 @@
-"""YuniKorn's preemptor, step for step (yunikorn.md §7.2–§7.9; ``preemption.go``, ``queue.go``
+"""YuniKorn's preemptor, step for step (yunikorn-core ``preemption.go``, ``queue.go``
 ``findPreemptionFenceRoot`` / ``findEligiblePreemptionVictims``, the "Preemption Hardening" design).
 
 ``try_preemption`` runs ``Preemptor.TryPreemption`` for one ask on an immutable ``Cluster`` and
@@ -570,7 +570,7 @@ class _Preemptor:
     def _queue_level(self, gc: GuaranteeCheck, base: dict) -> PreemptionResult:
         """No nodes in the input: only the queue rules can be applied.  The candidates are taken in
         YuniKorn's victim order while their queues are above their guarantee and the ask's queue
-        has guaranteed room for them (§7.9 from an empty start); node fit and the final cut, which
+        has guaranteed room for them (``calculateAdditionalVictims`` from an empty start); node fit and the final cut, which
         depend on the nodes, are not evaluated."""
         for snap in self.snapshots.values():
             for v in snap.potential_victims:
@@ -639,7 +639,7 @@ REQUIRED_NODE_NO_FIT = "No fit on required node, preemption does not help"
 
 
 def try_required_node_preemption(cluster: Cluster, ask: Task) -> PreemptionResult:
-    """``required_node_preemptor.go`` (§7.11): a DaemonSet pod takes victims only from its node,
+    """``required_node_preemptor.go``: a DaemonSet pod takes victims only from its node,
     ignoring queue guarantees, fences and the preemption delay; opted-out pods may be victims."""
     node = cluster.node(ask.required_node or "")
     if node is None:

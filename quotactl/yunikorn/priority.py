@@ -1,5 +1,5 @@
 """Application and queue priorities, and the order YuniKorn tries queues and applications in
-(yunikorn.md §6; queue.go ``recalculatePriority`` / ``priorityValueByPolicy``, application.go
+(yunikorn-core queue.go ``recalculatePriority`` / ``priorityValueByPolicy``, application.go
 ``updateAskMaxPriority``, sorters.go).
 
 * application priority = the highest priority of its *pending* asks (``MinPriority`` without any);

@@ -1,4 +1,4 @@
-"""Queue properties as YuniKorn really applies them (yunikorn.md §4; queue.go ``UpdateQueueProperties``,
+"""Queue properties as YuniKorn really applies them (yunikorn-core queue.go ``UpdateQueueProperties``,
 ``mergeProperties``, ``filterParentProperty``).
 
 Property values are plain strings that the validator never looks at; YuniKorn parses them when it

@@ -1,4 +1,4 @@
-"""One pending ask through YuniKorn's scheduling cycle (yunikorn.md §7.1, §7.10; queue.go
+"""One pending ask through YuniKorn's scheduling cycle (yunikorn-core queue.go
 ``TryAllocate`` / ``getHeadRoom``, application.go ``tryAllocate``, node sorting policies).
 
 ``schedule_ask`` follows the path the core takes for the ask: the user quota, the leaf's headroom

@@ -1,4 +1,4 @@
-"""The preemptor's per-queue arithmetic (``QueuePreemptionSnapshot``, preemption.go; yunikorn.md §7.4).
+"""The preemptor's per-queue arithmetic (``QueuePreemptionSnapshot``, preemption.go).
 
 A snapshot is one queue's guaranteed / allocated / preempting resources with a link to its
 parent's snapshot and to the ask queue's snapshot.  Resources are ``dict[str, int]`` or ``None``
@@ -72,7 +72,7 @@ class QueueSnapshot:
         return {k: v - used.get(k, 0) for k, v in (self.guaranteed or {}).items()}
 
     def remaining_guaranteed(self) -> Resource | None:
-        """``GetRemainingGuaranteedResource``: how far below its guarantee the queue is (§7.4).
+        """``GetRemainingGuaranteedResource``: how far below its guarantee the queue is.
 
         nil ("no guarantee") when neither this queue nor an ancestor has one.  The ask queue keeps
         its own values and takes the parent's only for types it lacks; an ancestor of an ask queue

@@ -1,5 +1,6 @@
 """The queue tree as YuniKorn runs it: effective resources, properties after inheritance, the
-priority each queue exposes and where the fences are (``quotactl queues``; yunikorn.md §3.4, §4, §6).
+priority each queue exposes and where the fences are (``quotactl queues``; yunikorn-core queue.go
+``setResources``, ``UpdateQueueProperties``, ``recalculatePriority``).
 
 Data only: ``build_tree`` returns frozen dataclasses that the JSON and text renderers show as is.
 """
@@ -46,7 +47,7 @@ class QueueView:
     inserted: bool
     guaranteed: Resource | None  # parsed, as configured (None: unset)
     max: Resource | None
-    applied_guaranteed: Resource | None  # after §3.4: a map without any positive value is unset
+    applied_guaranteed: Resource | None  # after setResources: a map without any positive value is unset
     applied_max: Resource | None
     effective_max: Resource | None  # min along the path (root: cluster size, unknown offline -> None)
     max_applications: int
@@ -91,7 +92,7 @@ class PartitionView:
 
 
 def _applied(r: Resource | None) -> Resource | None:
-    """§3.4: a max / guaranteed that is not strictly greater than zero is treated as unset."""
+    """queue.go ``setResources``: a max / guaranteed that is not strictly greater than zero is treated as unset."""
     return r if r and strictly_greater_than_zero(r) else None
 
 

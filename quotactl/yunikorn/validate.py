@@ -1,13 +1,13 @@
-"""YuniKorn's config validator (``Validate``, configvalidator.go; yunikorn.md §5), reporting every
+"""YuniKorn's config validator (``Validate``, configvalidator.go), reporting every
 failure instead of the first.
 
-The checks run in YuniKorn's order (§5.1) and each ``Issue`` carries that order, so the one
+The checks run in YuniKorn's order (the calls of ``Validate``) and each ``Issue`` carries that order, so the one
 YuniKorn itself would return is ``min(issues, key=order)``.  Where YuniKorn would have stopped
 (a value that does not parse, a rule chain that is malformed) the later checks go on with what
 is usable — an unparsable quantity is left out of the sums, a broken chain is not walked — so one
 mistake is reported once, not as a cascade.
 
-Messages contain YuniKorn's own text verbatim (the fragments of §5), followed by what quotactl
+Messages contain YuniKorn's own text verbatim (configvalidator.go's error texts), followed by what quotactl
 knows beyond it (the queue path, the value) in parentheses.
 """
 
@@ -53,7 +53,7 @@ QUEUE_NAME_MESSAGE = ("invalid queue name, max 64 characters consisting of alpha
 ONLY_WILDCARD_GROUP = ("should not specify only one group limit that is using the wildcard. "
                        "There must be at least one limit with a group name defined ")
 
-# Steps of §5.1 (the order key's second element).
+# The checks ``Validate`` calls, in its order (the order key's second element).
 STEP_PARTITION, STEP_STRUCTURE, STEP_LIMITS_STRUCTURE, STEP_QUEUES, STEP_RESOURCES, STEP_PLACEMENT, \
     STEP_NODESORT, STEP_MAXAPPS, STEP_LIMIT_RESOURCE, STEP_LIMIT_APPS = range(1, 11)
 

@@ -1,6 +1,6 @@
 """Workloads of the wrong shape, through every command as a real process: ``lint`` reports the
 schema error, the engine commands warn on stderr with file:line, read what they can and finish;
-never a traceback (cli-contract: exit 0/1/2 only)."""
+never a traceback (exit codes 0/1/2 only)."""
 
 from __future__ import annotations
 

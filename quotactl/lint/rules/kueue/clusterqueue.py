@@ -1,5 +1,5 @@
-"""ClusterQueue CEL and webhook rules beyond resource groups (kueue-api.md §7.2-§7.4, §7.6;
-rule catalogue CQ-10..CQ-12, CQ-16..CQ-20, CQ-26)."""
+"""ClusterQueue CEL and webhook rules beyond resource groups (kueue
+``apis/kueue/v1beta2/clusterqueue_types.go``, ``pkg/webhooks/clusterqueue_webhook.go``)."""
 
 from __future__ import annotations
 

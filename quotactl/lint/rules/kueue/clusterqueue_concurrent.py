@@ -1,4 +1,4 @@
-"""ClusterQueue concurrentAdmissionPolicy rules (kueue-api.md §7.4 item 9, CQ-27..CQ-31).
+"""ClusterQueue concurrentAdmissionPolicy rules (kueue ``pkg/webhooks/clusterqueue_webhook.go``).
 
 They belong to the alpha feature gate ConcurrentAdmission (off by default): Kueue only runs them
 with the gate on.  A ClusterQueue that sets ``concurrentAdmissionPolicy`` means to use the feature,

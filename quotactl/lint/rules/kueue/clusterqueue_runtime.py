@@ -1,5 +1,5 @@
-"""ClusterQueue settings Kueue accepts but that do nothing or stop the queue (kueue-api.md §16;
-kueue-scheduling.md §3.8, §7, §8).  Warnings and infos, never errors."""
+"""ClusterQueue settings Kueue accepts but that do nothing or stop the queue (kueue
+``pkg/cache/scheduler/clusterqueue.go``, ``snapshot.go``; ``pkg/scheduler/preemption``).  Warnings and infos, never errors."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Kueue manager Configuration rules (kueue-api.md §13; catalogue CFG-1 .. CFG-4).
+"""Kueue manager Configuration rules (kueue ``apis/config/v1beta2/configuration_types.go``).
 
 Kueue validates its Configuration at start-up (pkg/config/validation.go); any error stops the
 manager, so every finding here is an error.  Paths are relative to the Configuration root."""

@@ -1,5 +1,5 @@
 """Cohort-tree rules: parent cycles, and borrowing/lending limits that can have no effect
-(kueue-api.md §5.3, §8, §16; kueue-scheduling.md §3)."""
+(kueue ``pkg/cache/scheduler/resource_node.go``, ``cohort_snapshot.go``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""KQ515: admission fair sharing settings that have no effect (kueue-api.md §9, §13.1).
+"""KQ515: admission fair sharing settings that have no effect (kueue
+``apis/config/v1beta2/configuration_types.go``, ``apis/kueue/v1beta2/localqueue_types.go``).
 
 ClusterQueue/Cohort fair-sharing weights without fair sharing are KQ116."""
 

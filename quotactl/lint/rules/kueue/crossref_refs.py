@@ -1,5 +1,6 @@
 """Cross-object reference rules: names that must resolve to another object of the input
-(kueue-api.md §16; kueue-scheduling.md §1.1, §4.2, §10.2).
+(kueue ``pkg/cache/scheduler/clusterqueue.go``, ``pkg/cache/queue/manager.go``,
+``pkg/controller/core/workload_controller.go``).
 
 Partial-input policy (LintContext.check_refs_to): a dangling reference to kind X is reported only
 when the input holds at least one X (or --cross-refs); otherwise KQ500 says, once, what was not

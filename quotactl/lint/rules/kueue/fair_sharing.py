@@ -1,5 +1,5 @@
-"""Fair-sharing weights of ClusterQueues and Cohorts (kueue-api.md §5.4, CQ-21/22, CO-3;
-kueue-scheduling.md §8).  LocalQueue weights are not webhook-checked and are not handled here."""
+"""Fair-sharing weights of ClusterQueues and Cohorts (kueue
+``apis/kueue/v1beta2/fairsharing_types.go``, ``pkg/webhooks/common.go``).  LocalQueue weights are not webhook-checked and are not handled here."""
 
 from __future__ import annotations
 

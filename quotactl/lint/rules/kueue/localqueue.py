@@ -1,4 +1,4 @@
-"""LocalQueue rules (kueue-api.md §9, §16)."""
+"""LocalQueue rules (kueue ``apis/kueue/v1beta2/localqueue_types.go``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""PriorityClass and WorkloadPriorityClass rules (kueue-api.md §10, §11)."""
+"""PriorityClass and WorkloadPriorityClass rules (kueue ``apis/kueue/v1beta2/workloadpriorityclass_types.go``;
+kubernetes ``pkg/apis/scheduling/types.go``)."""
 
 from __future__ import annotations
 

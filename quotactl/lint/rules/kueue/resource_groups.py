@@ -1,5 +1,5 @@
-"""Resource groups and quotas of ClusterQueues and Cohorts (kueue-api.md §5.1-§5.3, §7.4, §8;
-rule catalogue RG-5..RG-10, CQ-9, CQ-13..CQ-15, CQ-23..CQ-25, CO-2).
+"""Resource groups and quotas of ClusterQueues and Cohorts (kueue
+``apis/kueue/v1beta2/clusterqueue_types.go``, ``cohort_types.go``).
 
 Kueue checks these in ``validateResourceGroups`` / ``validateFlavorQuotas``
 (pkg/webhooks/clusterqueue_webhook.go, shared by the Cohort webhook) plus two CEL rules in the CRD:

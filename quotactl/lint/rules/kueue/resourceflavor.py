@@ -1,4 +1,5 @@
-"""ResourceFlavor CEL and webhook rules (kueue-api.md §6; rule catalogue RF-5..RF-11, RF-13..RF-17).
+"""ResourceFlavor CEL and webhook rules (kueue ``apis/kueue/v1beta2/resourceflavor_types.go``,
+``pkg/webhooks/resourceflavor_webhook.go``).
 
 The CEL rules sit on the ``spec.nodeTaints`` / ``spec.tolerations`` lists and on ``spec``, so Kueue
 reports them at those paths; quotactl reports one finding per offending entry, at the same path,

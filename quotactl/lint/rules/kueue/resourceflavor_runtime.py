@@ -1,5 +1,5 @@
-"""ResourceFlavor taints that Kueue's flavor assignment ignores (kueue-api.md §6 "Meaning";
-kueue-scheduling.md §5 and §11 item 15).  Infos, never errors."""
+"""ResourceFlavor taints that Kueue's flavor assignment ignores (kueue
+``pkg/scheduler/flavorassigner/flavorassigner.go``: only NoSchedule / NoExecute taints count).  Infos, never errors."""
 
 from __future__ import annotations
 

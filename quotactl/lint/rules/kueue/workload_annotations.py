@@ -1,4 +1,5 @@
-"""Workload annotation rules (kueue-api.md §12.3 items 8-9; catalogue WL-29, WL-30)."""
+"""Workload annotation rules (kueue ``pkg/webhooks/workload_webhook.go``,
+``pkg/util/webhook/validation_admissiongatedby.go``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""KQ420: a Workload's spec.priority versus the priority class it names (kueue-api.md §10, §11)."""
+"""KQ420: a Workload's spec.priority versus the priority class it names (kueue
+``pkg/util/priority/priority.go``)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Workload spec rules: the CRD CEL rules and the validating webhook's pod-set checks
-(kueue-api.md §12.1, §12.3 items 1-3; catalogue WL-4, WL-7, WL-8, WL-17 .. WL-22)."""
+(kueue ``apis/kueue/v1beta2/workload_types.go``, ``pkg/webhooks/workload_webhook.go``)."""
 
 from __future__ import annotations
 

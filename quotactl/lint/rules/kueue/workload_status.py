@@ -1,6 +1,6 @@
 """Workload status rules: admission, conditions, reclaimable pods, admission-check pod-set updates,
-and the CEL rules on status (kueue-api.md §12.2, §12.3 items 4-7; catalogue WL-12, WL-13, WL-16,
-WL-23 .. WL-28)."""
+and the CEL rules on status (kueue ``apis/kueue/v1beta2/workload_types.go``,
+``pkg/webhooks/workload_webhook.go``)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Topology-aware scheduling: consistency of a v1beta2 ``topologyAssignment`` (kueue-api.md §12.5,
-catalogue WL-15).  v1beta1 used ``domains[{values, count}]`` with no CEL rules."""
+"""Topology-aware scheduling: consistency of a v1beta2 ``topologyAssignment`` (kueue
+``apis/kueue/v1beta2/workload_types.go``).  v1beta1 used ``domains[{values, count}]`` with no CEL rules."""
 
 from __future__ import annotations
 

@@ -31,7 +31,7 @@ class YKContext:
 
     @cached_property
     def issues(self) -> list[Issue]:
-        """The validator's findings (yunikorn.md §5), computed once for all YK1xx rules."""
+        """The validator's findings (configvalidator.go ``Validate``), computed once for all YK1xx rules."""
         return validate(self.inp.config)
 
     def of_kind(self, *kinds: str) -> Iterator[Issue]:

@@ -1,4 +1,4 @@
-"""YK0xx: reading the config the way YuniKorn does (yunikorn.md §1): YAML syntax, yaml.v3 strict
+"""YK0xx: reading the config the way YuniKorn does (config.go ``ParseAndValidateConfig``): YAML syntax, yaml.v3 strict
 decoding (unknown keys, wrong types, duplicate keys) and the ConfigMap form."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """YK2xx: queue properties that YuniKorn parses leniently and silently replaces with a default
-(yunikorn.md §4, §6; queue.go ``UpdateQueueProperties``).  The validator accepts any property, so
+(yunikorn-core queue.go ``UpdateQueueProperties``).  The validator accepts any property, so
 these are warnings: the config loads, but does something other than what it says."""
 
 from __future__ import annotations

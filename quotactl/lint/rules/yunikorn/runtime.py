@@ -1,5 +1,6 @@
 """YK3xx: configs the validator accepts but that fail, or do something surprising, when YuniKorn
-builds the partition and schedules (yunikorn.md §3.1, §3.4, §5.11)."""
+builds the partition and schedules (yunikorn-core partition.go ``newPartitionContext``, queue.go
+``setResources``)."""
 
 from __future__ import annotations
 

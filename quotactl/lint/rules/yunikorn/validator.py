@@ -1,5 +1,5 @@
-"""YK1xx: every rule of YuniKorn's config validator (``Validate``, configvalidator.go), in the order
-of yunikorn.md §5.  The checks themselves live in ``quotactl.yunikorn.validate`` (one pass, in
+"""YK1xx: every rule of YuniKorn's config validator (``Validate``, configvalidator.go), in its
+order.  The checks themselves live in ``quotactl.yunikorn.validate`` (one pass, in
 YuniKorn's order); each rule here reports the issues of its kind."""
 
 from __future__ import annotations
