@@ -205,7 +205,7 @@ def build_snapshot(cluster: KueueCluster, options: EngineOptions | None = None,
     return snap
 
 
-def _accumulate(parent: CohortNode, child: QuotaNode) -> None:
+def accumulate(parent: CohortNode, child: QuotaNode) -> None:
     """``accumulateFromChild``: a child lends what it does not keep, and charges its parent only
     the usage beyond its local quota."""
     sq, usage = parent.subtree_quota, parent.usage
@@ -222,6 +222,6 @@ def update_cohort(cohort: CohortNode) -> None:
     cohort.usage = {}
     for child in cohort.child_cohorts:
         update_cohort(child)
-        _accumulate(cohort, child)
+        accumulate(cohort, child)
     for child in cohort.all_child_cqs:
-        _accumulate(cohort, child)
+        accumulate(cohort, child)

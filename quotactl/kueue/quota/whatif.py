@@ -1,8 +1,10 @@
 """What-if quota changes: a view of the snapshot in which some ResourceQuotas are different
 (``counterfactual`` asks Kueue's flavor assigner whether a change would admit a workload).
 
-The view copies only the trees holding a changed node, with SubtreeQuota and cohort usage
-recomputed; every other ClusterQueue and cohort is the snapshot's own.  The snapshot itself is
+The view copies the trees holding a changed node (shallowly: usage and admitted workloads get
+their own dicts, since preemption simulations add and remove workloads on the view) and
+recomputes SubtreeQuota and cohort usage only where they change: the changed nodes and their
+ancestors.  Every other ClusterQueue and cohort is the snapshot's own, and the snapshot itself is
 never changed."""
 
 from __future__ import annotations
@@ -10,9 +12,18 @@ from __future__ import annotations
 import copy
 
 from quotactl.kueue.quota.nodes import FR, ClusterQueueNode, CohortNode, QuotaNode, ResourceQuota
-from quotactl.kueue.quota.snapshot import Snapshot, update_cohort
+from quotactl.kueue.quota.snapshot import Snapshot, accumulate
 
 QuotaChanges = dict[tuple[QuotaNode, FR], ResourceQuota]  # (node of the snapshot, fr) -> its new quota
+
+_UNSET = object()
+
+
+def _slots(cls: type) -> tuple[str, ...]:
+    return tuple(s for c in cls.__mro__ for s in getattr(c, "__slots__", ()))
+
+
+_SLOTS = {cls: _slots(cls) for cls in (ClusterQueueNode, CohortNode)}
 
 
 def with_quotas(snapshot: Snapshot, changes: QuotaChanges) -> Snapshot:
@@ -22,22 +33,34 @@ def with_quotas(snapshot: Snapshot, changes: QuotaChanges) -> Snapshot:
         by_node.setdefault(id(node), {})[fr] = rq
     copies: dict[int, QuotaNode] = {}
     for root in {id(node.root()): node.root() for (node, _fr) in changes}.values():
-        _recompute(_copy_tree(root, None, by_node, copies))
+        _copy_tree(root, None, by_node, copies)
+    _recompute([copies[id(node)] for (node, _fr) in changes])
     view = copy.copy(snapshot)
     view.cluster_queues = {name: copies.get(id(cq), cq) for name, cq in snapshot.cluster_queues.items()}
     view.cohorts = {name: copies.get(id(c), c) for name, c in snapshot.cohorts.items()}
     return view
 
 
+def _clone(node: QuotaNode) -> QuotaNode:
+    """A shallow copy (``copy.copy`` goes through ``__reduce_ex__``, slow for slotted classes)."""
+    twin = object.__new__(type(node))
+    for name in _SLOTS[type(node)]:
+        value = getattr(node, name, _UNSET)
+        if value is not _UNSET:
+            setattr(twin, name, value)
+    return twin
+
+
 def _copy_tree(node: QuotaNode, parent: CohortNode | None, by_node: dict[int, dict[FR, ResourceQuota]],
                copies: dict[int, QuotaNode]) -> QuotaNode:
-    twin = copy.copy(node)
+    twin = _clone(node)
     copies[id(node)] = twin
     twin.parent = parent
-    twin.quotas = {**node.quotas, **by_node.get(id(node), {})}
+    changed = by_node.get(id(node))
+    if changed:
+        twin.quotas = {**node.quotas, **changed}
+    twin.usage = dict(node.usage)
     if isinstance(node, ClusterQueueNode):
-        # Preemption simulations add and remove workloads on the view: give it its own.
-        twin.usage = dict(node.usage)
         twin.workloads = dict(node.workloads)
         twin._ordered = None
         return twin
@@ -47,15 +70,18 @@ def _copy_tree(node: QuotaNode, parent: CohortNode | None, by_node: dict[int, di
     return twin
 
 
-def _recompute(root: QuotaNode) -> None:
-    """SubtreeQuota and cohort usage of a copied tree (ClusterQueue usage is the source of truth)."""
-    if isinstance(root, ClusterQueueNode):
-        root.subtree_quota = {fr: q.nominal for fr, q in root.quotas.items()}
-        return
-    stack = [root]
-    while stack:
-        c = stack.pop()
-        for cq in c.all_child_cqs:
-            cq.subtree_quota = {fr: q.nominal for fr, q in cq.quotas.items()}
-        stack.extend(c.child_cohorts)
-    update_cohort(root)
+def _recompute(changed: list[QuotaNode]) -> None:
+    """SubtreeQuota and cohort usage of the changed nodes and their ancestors, deepest first
+    (``updateCohortResourceNode`` on exactly the nodes whose inputs changed; ClusterQueue usage
+    is the source of truth)."""
+    depth: dict[int, tuple[int, QuotaNode]] = {}
+    for node in changed:
+        chain = [node, *node.path_parent_to_root()]
+        for d, n in enumerate(reversed(chain)):
+            depth[id(n)] = (d, n)
+    for _d, node in sorted(depth.values(), key=lambda dn: -dn[0]):
+        node.subtree_quota = {fr: q.nominal for fr, q in node.quotas.items()}
+        if isinstance(node, CohortNode):
+            node.usage = {}
+            for child in (*node.child_cohorts, *node.all_child_cqs):
+                accumulate(node, child)
