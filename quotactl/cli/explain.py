@@ -21,6 +21,7 @@ from quotactl.kueue.lookup import pending_workloads
 from quotactl.kueue.queueing import QueueIndex
 from quotactl.kueue.quota import build_snapshot
 from quotactl.kueue.scope import scoped_cluster
+from quotactl.report.explain_jobs import JobAnswer
 from quotactl.load.objects import Dialect
 from quotactl.model.kueue import build_cluster
 
@@ -82,21 +83,29 @@ def explain_command(
     options = inp.kueue_options(cluster, fair_sharing)
     snapshot = build_snapshot(cluster, options)
 
-    if all_pending or submitted:
+    if all_pending:
         queues = QueueIndex(cluster, options)
-        targets = submitted_workloads(cluster, inp.jobs) if submitted else pending_workloads(cluster)
-        explanations = [explain_workload(cluster, snapshot, wl, top=top, queues=queues) for wl in targets]
-        stays = fail_if_pending and any(stays_pending(e) for e in explanations)
-        finish("explain-all", explanations, output, EXIT_FINDINGS if stays else EXIT_OK)
+        explanations = [explain_workload(cluster, snapshot, wl, top=top, queues=queues)
+                        for wl in pending_workloads(cluster)]
+        finish("explain-all", explanations, output)
+    if submitted:
+        queues = QueueIndex(cluster, options)
+        answers = [JobAnswer(job, explain_workload(cluster, snapshot, wl, top=top, queues=queues))
+                   for job, wl in submitted_workloads(cluster, inp.jobs)]
+        stays = fail_if_pending and any(stays_pending(a.explanation) for a in answers)
+        finish("explain-jobs", answers, output, EXIT_FINDINGS if stays else EXIT_OK)
 
     target = require_workload(cluster, workload)
     finish("explain", explain_workload(cluster, snapshot, target, top=top), output)
 
 
 def submitted_workloads(cluster, jobs) -> list:
-    """The Workloads derived for the jobs not yet submitted, in input order."""
-    keys = dict.fromkeys(jobs.workload_of[ref] for ref in jobs.submitted)
-    return [cluster.workloads[k] for k in keys if k in cluster.workloads]
+    """(job, its derived Workload) for the jobs not yet submitted, in input order; a pod group's
+    members share one Workload, named by its first member."""
+    keys = {}
+    for ref in jobs.submitted:
+        keys.setdefault(jobs.workload_of[ref], ref)
+    return [(ref, cluster.workloads[k]) for k, ref in keys.items() if k in cluster.workloads]
 
 
 def stays_pending(explanation) -> bool:
