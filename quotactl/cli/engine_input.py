@@ -28,6 +28,7 @@ from quotactl.model.workload_shape import workload_is_malformed
 CONFIG_KINDS = frozenset({"ResourceFlavor", "ClusterQueue", "Cohort", "LocalQueue", "WorkloadPriorityClass",
                           "PriorityClass", "Configuration"})
 MAX_LINES = 10
+_WARNED: set[str] = set()  # job warnings already printed by this process
 SKIP_CODES = frozenset({MALFORMED, UNKNOWN_VERSION})  # their job's skip line says it
 
 
@@ -80,15 +81,21 @@ def load_engine_input(files: list[str], max_file_size: str | None, feature_gates
     return loaded, gates
 
 
-def warn_skipped_jobs(jobs, what: str | None = None) -> None:
+def warn_skipped_jobs(jobs) -> None:
     """One stderr line per job object Kueue would create no Workload for (file:line, reason), and
-    per job diagnostic the skip line does not already say."""
-    prefix = f"{what}: " if what else ""
+    per job diagnostic the skip line does not already say; once per run (``diff`` loads shared
+    files twice)."""
     for s in jobs.skipped:
-        typer.echo(f"{prefix}{s.file}:{s.line}: warning: {s.object}: Kueue creates no Workload: {s.reason}", err=True)
+        _warn_once(f"{s.file}:{s.line}: warning: {s.object}: Kueue creates no Workload: {s.reason}")
     for d in jobs.diagnostics:
         if d.code not in SKIP_CODES:
-            typer.echo(f"{prefix}{d.location()}: {d.severity.value} {d.code} {d.message}", err=True)
+            _warn_once(f"{d.location()}: {d.severity.value} {d.code} {d.message}")
+
+
+def _warn_once(line: str) -> None:
+    if line not in _WARNED:
+        _WARNED.add(line)
+        typer.echo(line, err=True)
 
 
 def require_workload(cluster, name: str):

@@ -60,7 +60,7 @@ def engine_input(files: list[str] | None, max_file_size: str | None, feature_gat
     if Dialect.YUNIKORN in loaded.dialects:
         return EngineInput(loaded, gates)  # YuniKorn schedules pods itself
     jobs = resolve_jobs(loaded.objects)
-    warn_skipped_jobs(jobs, what)
+    warn_skipped_jobs(jobs)
     return EngineInput(replace(loaded, objects=jobs.objects), gates, jobs)
 
 
