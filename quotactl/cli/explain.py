@@ -21,9 +21,9 @@ from quotactl.kueue.lookup import pending_workloads
 from quotactl.kueue.queueing import QueueIndex
 from quotactl.kueue.quota import build_snapshot
 from quotactl.kueue.scope import scoped_cluster
-from quotactl.report.explain_jobs import JobAnswer
 from quotactl.load.objects import Dialect
 from quotactl.model.kueue import build_cluster
+from quotactl.report.explain_jobs import JobAnswer
 
 
 def explain_command(
