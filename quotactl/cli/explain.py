@@ -63,8 +63,7 @@ def explain_command(
     inp.refuse_mixed()
     submitted = not workload and not all_pending and Dialect.YUNIKORN not in inp.dialects and inp.jobs.submitted
     if not workload and not all_pending and not submitted:
-        fail_usage("which workload? give namespace/name, a job kind/namespace/name (or --all for every "
-                   "pending workload, or job manifests to check before submitting them)")
+        fail_usage("which workload? give namespace/name (or --all for every pending workload)")
     if fail_if_pending and not submitted:
         fail_usage("--fail-if-pending is for job manifests explained without a WORKLOAD")
     loaded = inp.loaded
