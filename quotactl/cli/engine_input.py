@@ -17,6 +17,8 @@ import typer
 
 from quotactl.cli.common import EXIT_USAGE, fail_usage
 from quotactl.diagnostics import Severity, sort_diagnostics
+from quotactl.jobs.derive import MALFORMED, UNKNOWN_VERSION
+from quotactl.jobs.resolve import find_job
 from quotactl.lint.schema import validate_object
 from quotactl.load.objects import Dialect, LoadResult, load
 from quotactl.load.sources import UsageError, limits_from_env
@@ -26,6 +28,8 @@ from quotactl.model.workload_shape import workload_is_malformed
 CONFIG_KINDS = frozenset({"ResourceFlavor", "ClusterQueue", "Cohort", "LocalQueue", "WorkloadPriorityClass",
                           "PriorityClass", "Configuration"})
 MAX_LINES = 10
+_WARNED: set[str] = set()  # job warnings already printed by this process
+SKIP_CODES = frozenset({MALFORMED, UNKNOWN_VERSION})  # their job's skip line says it
 
 
 def _checked(obj) -> bool:
@@ -77,6 +81,23 @@ def load_engine_input(files: list[str], max_file_size: str | None, feature_gates
     return loaded, gates
 
 
+def warn_skipped_jobs(jobs) -> None:
+    """One stderr line per job object Kueue would create no Workload for (file:line, reason), and
+    per job diagnostic the skip line does not already say; once per run (``diff`` loads shared
+    files twice)."""
+    for s in jobs.skipped:
+        _warn_once(f"{s.file}:{s.line}: warning: {s.object}: Kueue creates no Workload: {s.reason}")
+    for d in jobs.diagnostics:
+        if d.code not in SKIP_CODES:
+            _warn_once(f"{d.location()}: {d.severity.value} {d.code} {d.message}")
+
+
+def _warn_once(line: str) -> None:
+    if line not in _WARNED:
+        _WARNED.add(line)
+        typer.echo(line, err=True)
+
+
 def require_workload(cluster, name: str):
     """The Workload NAME (namespace/name, or a unique name) in the cluster; exits 2 with the
     candidates when the name is ambiguous and with close names when it is unknown."""
@@ -90,3 +111,18 @@ def require_workload(cluster, name: str):
         hint = f"; did you mean {', '.join(found.suggestions)}?" if found.suggestions else ""
         fail_usage(f"no workload {name!r} in the input{hint}")
     return found.workload
+
+
+def job_workload(jobs, query: str) -> str:
+    """``query`` itself, or the namespace/name of the Workload of the job it names
+    (``kind/namespace/name`` or ``kind/name``); exits 2 with close names for an unknown job."""
+    found = find_job(jobs, query)
+    if not found.is_job:
+        return query
+    if found.workload is not None:
+        return found.workload
+    if found.ambiguous:
+        fail_usage(f"job name {query!r} is ambiguous: " + ", ".join(found.ambiguous) + " (give kind/namespace/name)")
+    hint = f"; did you mean {', '.join(found.suggestions)}?" if found.suggestions else ""
+    fail_usage(f"no job {query!r} with a Workload in the input{hint}")
+    raise AssertionError  # unreachable: fail_usage exits

@@ -5,6 +5,8 @@ from __future__ import annotations
 import typer
 
 from quotactl.cli.common import (
+    EXIT_FINDINGS,
+    EXIT_OK,
     FairSharingOption,
     FeatureGatesOption,
     FileOption,
@@ -14,24 +16,29 @@ from quotactl.cli.common import (
 )
 from quotactl.cli.engine_input import require_workload
 from quotactl.cli.inputs import NO_SNAPSHOT, engine_input, finish
-from quotactl.kueue.explain import explain_workload
+from quotactl.kueue.explain import ADMITTED, explain_workload
 from quotactl.kueue.lookup import pending_workloads
 from quotactl.kueue.queueing import QueueIndex
 from quotactl.kueue.quota import build_snapshot
 from quotactl.kueue.scope import scoped_cluster
 from quotactl.load.objects import Dialect
 from quotactl.model.kueue import build_cluster
+from quotactl.report.explain_jobs import JobAnswer
 
 
 def explain_command(
     workload: str = typer.Argument(None, metavar="[WORKLOAD]",
-                                   help="The workload: namespace/name, or name when that is unique."),
+                                   help="The workload: namespace/name, or name when that is unique; or a job in "
+                                        "the input: kind/namespace/name (job/ml/train-42), or kind/name."),
     files: list[str] = FileOption,
     all_pending: bool = typer.Option(False, "--all", help="Explain every pending workload in one table."),
     output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
     fair_sharing: bool = FairSharingOption,
     feature_gates: str = FeatureGatesOption,
     top: int = typer.Option(5, "--top", min=1, help="How many quota holders to list per resource."),
+    fail_if_pending: bool = typer.Option(False, "--fail-if-pending",
+                                         help="With job manifests and no WORKLOAD: exit 1 when any of them "
+                                              "would stay pending."),
     max_file_size: str = MaxFileSizeOption,
 ) -> None:
     """Explain a Kueue workload the way Kueue's scheduler decides it: flavor assignment, borrowing,
@@ -40,16 +47,25 @@ def explain_command(
     Pipe a snapshot in: kubectl get resourceflavors,clusterqueues,cohorts,localqueues,workloads -A -o yaml
     | quotactl explain ns/name -f -
 
-    Exit status: 0 (a pending workload is a result), 2 unknown workload or unusable input.
+    Would it be admitted? Give job manifests (Job, JobSet, RayJob, PyTorchJob, ...) with the snapshot
+    and no WORKLOAD: every job with no Workload in the snapshot is explained as newly submitted
+    (admitted now, after preemption, or pending and why):
+    quotactl explain -f snapshot.yaml -f my-job.yaml --fail-if-pending
+
+    Exit status: 0 (a pending workload is a result), 1 with --fail-if-pending when a job would stay
+    pending, 2 unknown workload or job, or unusable input.
     """
     if not files:
         fail_usage(NO_SNAPSHOT)  # before the questions about the workload
     if workload and all_pending:
         fail_usage("give either a WORKLOAD or --all, not both")
-    if not workload and not all_pending:
-        fail_usage("which workload? give namespace/name (or --all for every pending workload)")
     inp = engine_input(files, max_file_size, feature_gates)
     inp.refuse_mixed()
+    submitted = not workload and not all_pending and Dialect.YUNIKORN not in inp.dialects and inp.jobs.submitted
+    if not workload and not all_pending and not submitted:
+        fail_usage("which workload? give namespace/name (or --all for every pending workload)")
+    if fail_if_pending and not submitted:
+        fail_usage("--fail-if-pending is for job manifests explained without a WORKLOAD")
     loaded = inp.loaded
     if Dialect.YUNIKORN in inp.dialects:
         if all_pending:
@@ -57,10 +73,11 @@ def explain_command(
         from quotactl.cli.yunikorn_cmds import run_explain  # the YuniKorn engine
 
         raise typer.Exit(run_explain(loaded, workload, output))
-    cluster = None if all_pending else scoped_cluster(loaded.objects, workload)
+    workload = inp.workload_name(workload) if workload else workload
+    cluster = None if all_pending or submitted else scoped_cluster(loaded.objects, workload)
     if cluster is None:
         cluster = build_cluster(loaded.objects)
-    if not cluster.workloads and not all_pending:
+    if not cluster.workloads and workload:
         fail_usage("the input holds no Kueue Workload objects (kubectl get workloads -A -o yaml)")
     options = inp.kueue_options(cluster, fair_sharing)
     snapshot = build_snapshot(cluster, options)
@@ -70,6 +87,29 @@ def explain_command(
         explanations = [explain_workload(cluster, snapshot, wl, top=top, queues=queues)
                         for wl in pending_workloads(cluster)]
         finish("explain-all", explanations, output)
+    if submitted:
+        queues = QueueIndex(cluster, options)
+        answers = [JobAnswer(job, explain_workload(cluster, snapshot, wl, top=top, queues=queues))
+                   for job, wl in submitted_workloads(cluster, inp.jobs)]
+        stays = fail_if_pending and any(stays_pending(a.explanation) for a in answers)
+        finish("explain-jobs", answers, output, EXIT_FINDINGS if stays else EXIT_OK)
 
     target = require_workload(cluster, workload)
     finish("explain", explain_workload(cluster, snapshot, target, top=top), output)
+
+
+def submitted_workloads(cluster, jobs) -> list:
+    """(job, its derived Workload) for the jobs not yet submitted, in input order; a pod group's
+    members share one Workload, named by its first member."""
+    keys = {}
+    for ref in jobs.submitted:
+        keys.setdefault(jobs.workload_of[ref], ref)
+    return [(ref, cluster.workloads[k]) for k, ref in keys.items() if k in cluster.workloads]
+
+
+def stays_pending(explanation) -> bool:
+    """Neither admitted now (Fit) nor after preempting someone."""
+    if explanation.status == ADMITTED or explanation.representative_mode == "Fit":
+        return False
+    preemption = explanation.preemption
+    return not (explanation.representative_mode == "Preempt" and preemption is not None and preemption.possible)

@@ -4,14 +4,15 @@ exit code."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import NoReturn
 
 import typer
 
 from quotactl.cli.common import EXIT_OK, UsageError, emit, fail_usage
-from quotactl.cli.engine_input import load_engine_input
+from quotactl.cli.engine_input import job_workload, load_engine_input, warn_skipped_jobs
+from quotactl.jobs.resolve import ResolvedJobs, resolve_jobs
 from quotactl.kueue.options import EngineOptions, admission_check_states, engine_options
 from quotactl.load.objects import Dialect, LoadResult, load
 from quotactl.load.sources import limits_from_env
@@ -24,14 +25,20 @@ MIXED = "the input mixes Kueue objects and YuniKorn objects; run quotactl once p
 
 @dataclass(frozen=True)
 class EngineInput:
-    """A loaded cluster snapshot and the --feature-gates overrides."""
+    """A loaded cluster snapshot (job objects resolved to their Workloads) and the --feature-gates
+    overrides."""
 
     loaded: LoadResult
     gates: dict
+    jobs: ResolvedJobs = field(default_factory=lambda: ResolvedJobs([]))
 
     @property
     def dialects(self) -> set[str]:
         return self.loaded.dialects
+
+    def workload_name(self, query: str) -> str:
+        """The Workload a WORKLOAD argument names: itself, or the Workload of the job it names."""
+        return job_workload(self.jobs, query)
 
     def refuse_mixed(self) -> None:
         if len(self.dialects) > 1:
@@ -50,7 +57,11 @@ def engine_input(files: list[str] | None, max_file_size: str | None, feature_gat
     if not files:
         fail_usage(NO_SNAPSHOT)
     loaded, gates = load_engine_input(list(files), max_file_size, feature_gates, what)
-    return EngineInput(loaded, gates)
+    if Dialect.YUNIKORN in loaded.dialects:
+        return EngineInput(loaded, gates)  # YuniKorn schedules pods itself
+    jobs = resolve_jobs(loaded.objects)
+    warn_skipped_jobs(jobs)
+    return EngineInput(replace(loaded, objects=jobs.objects), gates, jobs)
 
 
 def kueue_input(files: list[str], max_file_size: str | None, fair_sharing: bool | None, feature_gates: str | None,

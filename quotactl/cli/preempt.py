@@ -33,7 +33,7 @@ def _parse_pins(values: list[str]) -> dict[tuple[str | None, str], str]:
 def preempt_command(
     workload: str = typer.Argument(..., metavar="WORKLOAD",
                                    help="The pending workload: namespace/name, or name when that is unique "
-                                        "(YuniKorn: the pod)."),
+                                        "(YuniKorn: the pod); or a job in the input: kind/namespace/name."),
     files: list[str] = FileOption,
     output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
     fair_sharing: bool = typer.Option(None, "--fair-sharing/--no-fair-sharing",
@@ -69,6 +69,7 @@ def preempt_command(
     if direct:
         fail_usage("--direct is for YuniKorn input; Kueue's preemption always follows the scheduler's path")
     pinned = _parse_pins(flavor or [])
+    workload = inp.workload_name(workload)
     cluster = scoped_cluster(inp.loaded.objects, workload) or build_cluster(inp.loaded.objects)
     if not cluster.workloads:
         fail_usage("the input holds no Kueue Workload objects (kubectl get workloads -A -o yaml)")

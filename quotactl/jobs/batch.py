@@ -30,9 +30,9 @@ class BatchJob(GenericJob):
         if isinstance(labels, dict):
             for key in JOB_CONTROLLER_LABELS:
                 labels.pop(key, None)
-        return [PodSetSpec("main", pods_count(self.data, ("spec",)), template, self._min_count())]
+        return [PodSetSpec("main", pods_count(self.data, ("spec",)), template, self.min_count())]
 
-    def _min_count(self) -> int | None:
+    def min_count(self) -> int | None:
         """Partial admission: the annotation Kueue's webhook requires to be in [1, parallelism)."""
         raw = self.annotations.get(MIN_PARALLELISM)
         if raw is None:

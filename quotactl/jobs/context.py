@@ -45,8 +45,9 @@ def build_context(objects: list[KubeObject]) -> JobContext:
     ctx = JobContext(build_cluster(objects))
     config = ctx.cluster.configuration
     if config is not None:
-        ctx.manage_without_queue_name = config.raw.get("manageJobsWithoutQueueName") is True
-        selector = _label_selector(config.raw.get("managedJobsNamespaceSelector"), ("managedJobsNamespaceSelector",))
+        raw = config.source.data
+        ctx.manage_without_queue_name = raw.get("manageJobsWithoutQueueName") is True
+        selector = _label_selector(raw.get("managedJobsNamespaceSelector"), ("managedJobsNamespaceSelector",))
         if selector is not None:
             ctx.managed_namespaces = selector
     for obj in objects:

@@ -52,7 +52,7 @@ def derive_workloads(objects: list[KubeObject]) -> tuple[list[KubeObject], list[
     they are), the job objects skipped with the reason, and diagnostics for malformed ones."""
     run = _Run(objects, build_context(objects), [], [], [], [])
     _collect_jobs(objects, run)
-    owned = _workloads_by_owner(objects)
+    owned = workloads_by_owner(objects)
     for job in run.jobs:
         _derive_one(job, owned, run)
     return run.workloads, run.skipped, run.diagnostics
@@ -178,7 +178,7 @@ def _managed_owner(job: GenericJob, run: _Run) -> str | None:
     return None
 
 
-def _workloads_by_owner(objects: list[KubeObject]) -> dict[tuple[str, str, str], list[KubeObject]]:
+def workloads_by_owner(objects: list[KubeObject]) -> dict[tuple[str, str, str], list[KubeObject]]:
     """Workloads in the input indexed by each owner they name: (kind lower, namespace, name)."""
     out: dict[tuple[str, str, str], list[KubeObject]] = {}
     for obj in objects:

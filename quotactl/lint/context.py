@@ -29,6 +29,7 @@ class LintContext:
     cluster: KueueCluster
     options: LintOptions
     gates: FeatureGates
+    jobs: tuple = ()  # the job objects (Job, JobSet, ...) and what they need (LimitRange, ...): KubeObjects
 
     @property
     def fair_sharing(self) -> bool:

@@ -58,7 +58,7 @@ class KueueSubjects:
         return model.source.ref.file, pos.line, pos.column
 
 
-def lint_kueue(objects: list[KubeObject], options: LintOptions) -> list[Diagnostic]:
+def lint_kueue(objects: list[KubeObject], options: LintOptions, jobs: list[KubeObject] = ()) -> list[Diagnostic]:
     diags: list[Diagnostic] = []
     for obj in objects:
         diags.extend(validate_object(obj))
@@ -66,6 +66,6 @@ def lint_kueue(objects: list[KubeObject], options: LintOptions) -> list[Diagnost
     cluster = build_cluster(objects)
     explicit = dict(cluster.configuration.feature_gates) if cluster.configuration else {}
     explicit.update(options.feature_gates)
-    ctx = LintContext(cluster, options, FeatureGates(explicit))
+    ctx = LintContext(cluster, options, FeatureGates(explicit), tuple(jobs))
     diags.extend(apply_rules(checks_of("kueue"), KueueSubjects(cluster, ctx), options))
     return diags

@@ -39,7 +39,8 @@ def lint(loaded: LoadResult, options: LintOptions) -> LintReport:
     if dialect == Dialect.YUNIKORN or (dialect is None and yunikorn_objects and not len(dialects) > 1):
         diags.extend(lint_yunikorn(yunikorn_objects, options))
     elif len(dialects) <= 1:
-        diags.extend(lint_kueue(kueue_objects, options))
+        jobs = [o for o in loaded.objects if o.dialect == Dialect.JOB]
+        diags.extend(lint_kueue(kueue_objects, options, jobs))
     diags = [d for d in diags if d.input_error or options.selects(d.code)]
     return LintReport(sort_diagnostics(diags), len(loaded.sources), len(loaded.objects), dialect)
 

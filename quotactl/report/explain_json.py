@@ -197,7 +197,12 @@ def render(e: Explanation) -> str:
 
 
 def render_all(explanations: list[Explanation]) -> str:
-    doc = {
+    return json.dumps(all_document(explanations), indent=2, ensure_ascii=False) + "\n"
+
+
+def all_document(explanations: list[Explanation]) -> dict:
+    """``explain --all``'s document: one row per workload and the summary."""
+    return {
         "version": SCHEMA_VERSION,
         "workloads": [{
             "workload": e.workload.key, "clusterQueue": e.workload.cluster_queue, "status": e.status,
@@ -207,7 +212,6 @@ def render_all(explanations: list[Explanation]) -> str:
         } for e in explanations],
         "summary": _summary(explanations),
     }
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
 def _summary(explanations: list[Explanation]) -> dict:

@@ -244,12 +244,17 @@ def _all_summary(explanations: list[Explanation]) -> Text:
                 style="bold")
 
 
+def all_sections(explanations: list[Explanation], plain: bool) -> list:
+    """``explain --all``'s table and summary line."""
+    return [_all_table(explanations, plain), _all_summary(explanations)]
+
+
 def render_all_plain(explanations: list[Explanation], width: int | None = None) -> str:
-    return render_to_text([_all_table(explanations, True), _all_summary(explanations)], width=width, color=False)
+    return render_to_text(all_sections(explanations, True), width=width, color=False)
 
 
 def render_all_table(explanations: list[Explanation], width: int | None = None, color: bool = False) -> str:
-    return render_to_text([_all_table(explanations, False), _all_summary(explanations)], width=width, color=color)
+    return render_to_text(all_sections(explanations, False), width=width, color=color)
 
 
 register("explain", "table", lambda e, color: render_table(e, color=color))

@@ -11,7 +11,7 @@ from quotactl.report.renderers import formats, register
 COMMANDS = {
     "lint": LintFormat,
     "queues": QueuesFormat,
-    **{c: OutputFormat for c in ("explain", "explain-all", "preempt", "schedule", "shares", "diff", "rules", "rule",
+    **{c: OutputFormat for c in ("explain", "explain-all", "explain-jobs", "preempt", "schedule", "shares", "diff", "rules", "rule",
                                  "yunikorn-explain", "yunikorn-preempt")},
 }
 

@@ -52,22 +52,29 @@ def _routed(ctx):
 )
 def check_uncovered(ctx):
     options, _snapshot = engine_view(ctx)
+    for wl, cq in _routed(ctx):
+        for ps, res, message in uncovered_requests(wl, cq, options):
+            yield Finding(
+                request_path(ps, res), f"{message}; Workload {wl.key} stays pending (NoMatchingFlavor)",
+                type=None, subject=wl, related=(loc(cq),), hint=uncovered_hint(res, cq),
+            )
+
+
+def uncovered_requests(wl, cq, options):
+    """(pod set, resource, Kueue's message) for every non-zero request ``cq`` covers in no resource
+    group (the flavor assigner ignores a zero request for a resource the ClusterQueue does not know)."""
     if options.ignore_undeclared:
         return
-    for wl, cq in _routed(ctx):
-        cov = covered(cq)
-        for ps, req in zip(wl.pod_sets, pod_set_requests(wl, options), strict=True):
-            # the flavor assigner ignores a zero request for a resource the ClusterQueue does not know
-            for res in sorted(r for r, v in req.total.items() if v != 0 and r not in cov):
-                yield Finding(
-                    request_path(ps, res),
-                    f"couldn't assign flavors to pod set {ps.name}: resource {res} unavailable in ClusterQueue "
-                    f"{cq.name} (covered: {', '.join(sorted(cov)) or 'nothing'}); Workload {wl.key} stays pending "
-                    "(NoMatchingFlavor)",
-                    type=None, subject=wl, related=(loc(cq),),
-                    hint=f"Cover {res} in ClusterQueue {cq.name}, or list it in the Configuration's "
-                         "resources.excludeResourcePrefixes.",
-                )
+    cov = covered(cq)
+    for ps, req in zip(wl.pod_sets, pod_set_requests(wl, options), strict=True):
+        for res in sorted(r for r, v in req.total.items() if v != 0 and r not in cov):
+            yield ps, res, (f"couldn't assign flavors to pod set {ps.name}: resource {res} unavailable in "
+                            f"ClusterQueue {cq.name} (covered: {', '.join(sorted(cov)) or 'nothing'})")
+
+
+def uncovered_hint(res: str, cq) -> str:
+    return (f"Cover {res} in ClusterQueue {cq.name}, or list it in the Configuration's "
+            "resources.excludeResourcePrefixes.")
 
 
 @rule(
