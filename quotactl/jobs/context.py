@@ -6,7 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from quotactl.load.objects import KubeObject
-from quotactl.model.kueue import KueueCluster, LabelSelector, LabelSelectorRequirement, _label_selector, build_cluster
+from quotactl.model.kueue import (
+    KueueCluster,
+    LabelSelector,
+    LabelSelectorRequirement,
+    _label_selector,
+    build_cluster,
+)
 
 METADATA_NAME = "kubernetes.io/metadata.name"
 # Configuration default (apis/config/v1beta2/defaults.go): every namespace but Kubernetes' and Kueue's own.

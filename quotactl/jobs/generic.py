@@ -3,6 +3,7 @@ queue name, priority class, suspended, managed-by, owner reference, finished."""
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from functools import cached_property
 from typing import ClassVar
@@ -34,7 +35,7 @@ class WorkloadPlan:
     owner_refs: list[dict]
 
 
-class GenericJob:
+class GenericJob(ABC):
     kind: ClassVar[str]
     api_group: ClassVar[str]
     versions: ClassVar[tuple[str, ...]]
@@ -97,8 +98,9 @@ class GenericJob:
         """An integration's own reason to create no Workload (None: create one)."""
         return None
 
+    @abstractmethod
     def pod_sets(self) -> list[PodSetSpec]:
-        raise NotImplementedError
+        """The pod sets of the Workload, in Kueue's order (each integration's ``PodSets()``)."""
 
     def pod_class_name(self) -> str | None:
         """The pod PriorityClass name the integration reports: the first pod set template's."""
