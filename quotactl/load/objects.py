@@ -93,6 +93,8 @@ def classify(api_version: str, kind: str, data: dict) -> str | None:
         return Dialect.NEUTRAL
     if group == "" and kind == "Namespace":
         return Dialect.NEUTRAL
+    if group == "" and kind == "Pod" and _kueue_labels(data):
+        return Dialect.JOB  # a plain Pod or pod-group member that Kueue's pod integration manages
     if group == "" and kind in ("Pod", "Node"):
         return Dialect.YUNIKORN
     if group == "" and kind == "ConfigMap" and is_yunikorn_configmap(data):
@@ -105,6 +107,14 @@ def classify(api_version: str, kind: str, data: dict) -> str | None:
 # Objects the job integrations read besides the jobs (overhead, defaults, training runtimes).
 JOB_CONTEXT_KINDS = {("node.k8s.io", "RuntimeClass"), ("", "LimitRange"),
                      ("trainer.kubeflow.org", "ClusterTrainingRuntime"), ("trainer.kubeflow.org", "TrainingRuntime")}
+
+
+def _kueue_labels(data: dict) -> bool:
+    """Whether a Pod carries Kueue's queue-name or pod-group-name label."""
+    md = data.get("metadata")
+    labels = md.get("labels") if isinstance(md, dict) else None
+    return isinstance(labels, dict) and ("kueue.x-k8s.io/queue-name" in labels
+                                         or "kueue.x-k8s.io/pod-group-name" in labels)
 
 
 def _is_job(group: str, kind: str, data: dict) -> bool:
