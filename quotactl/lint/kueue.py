@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from quotactl.diagnostics import Diagnostic
+from quotactl.jobs.derive import derive_workloads
 from quotactl.lint.apply import apply_rules
 from quotactl.lint.context import LintContext, LintOptions
 from quotactl.lint.rule import Finding, Rule, checks_of
@@ -68,4 +69,7 @@ def lint_kueue(objects: list[KubeObject], options: LintOptions, jobs: list[KubeO
     explicit.update(options.feature_gates)
     ctx = LintContext(cluster, options, FeatureGates(explicit), tuple(jobs))
     diags.extend(apply_rules(checks_of("kueue"), KueueSubjects(cluster, ctx), options))
+    if jobs:
+        # A job Kueue could not turn into a Workload (JB001-JB003), as every engine command reports it.
+        diags.extend(derive_workloads([*objects, *jobs])[2])
     return diags

@@ -1,5 +1,5 @@
-"""A plain Pod with Kueue's queue-name label is a job like the others in engine commands: the loader
-classifies it for Kueue's pod integration (not as a YuniKorn pod), and explain derives its Workload."""
+"""Jobs are accepted everywhere a Workload is: a plain Pod with Kueue's queue-name label is a job in engine
+commands (not a YuniKorn pod), and lint reports a malformed job with its position."""
 
 from __future__ import annotations
 
@@ -28,3 +28,11 @@ def test_explain_answers_for_a_plain_pod_before_and_by_its_name():
     by_name = run_cli("explain", "pod/ml/notebook", "-f", str(SNAPSHOT), "-f", str(POD), "-o", "json")
     assert by_name.exit_code == 0, by_name.stderr
     assert json.loads(by_name.stdout)["representativeMode"] == rows[0]["representativeMode"]
+
+
+def test_lint_reports_a_malformed_job_with_its_position():
+    # The derivation's diagnostics (JB001) are lint findings too, so CI fails on a broken manifest.
+    result = run_cli("lint", str(FIXTURES / "jobs" / "broken-job.yaml"), "-o", "json")
+    assert result.exit_code == 1
+    found = [(d["code"], d["line"], d["field"]) for d in json.loads(result.stdout)["diagnostics"]]
+    assert ("JB001", 11, "spec.parallelism") in found
