@@ -7,7 +7,8 @@ import itertools
 
 from quotactl.kueue.nomination import make_assigner
 from quotactl.kueue.options import engine_options
-from quotactl.kueue.quota import build_snapshot
+from quotactl.kueue.quota import build_snapshot, cq_available
+from quotactl.kueue.workload import AdmittedWorkload
 from quotactl.load.document import Document, ObjectRef
 from quotactl.load.objects import KubeObject, classify
 from quotactl.model.kueue import build_cluster
@@ -175,3 +176,20 @@ def assigner_for(dicts, workload_key, fair_sharing=None, gates=None):
     wl = cluster.workloads[workload_key]
     lqm = cluster.local_queues[(wl.namespace, wl.queue_name)]
     return cluster, snap, make_assigner(cluster, snap, wl, snap.cluster_queues[lqm.cluster_queue])
+
+
+def admit_greedily(base: list[dict], candidates: list[dict]) -> list[dict]:
+    """``base`` plus the admitted ``candidates`` that fit, added one by one (a state Kueue could reach)."""
+    cluster = build_cluster(objects(with_queues(base)))
+    snap = build_snapshot(cluster, engine_options(cluster))
+    kept = []
+    for d in candidates:
+        wl = build_cluster(objects([d])).workloads[f"default/{d['metadata']['name']}"]
+        cqn = snap.cluster_queue(wl.admission.cluster_queue)
+        if cqn is None:
+            continue
+        info = AdmittedWorkload(wl, cqn.name, cluster, snap.options)
+        if all(v <= cq_available(cqn, fr) for fr, v in info.usage.items()):
+            snap.add_workload(info)
+            kept.append(d)
+    return base + kept

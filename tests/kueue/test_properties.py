@@ -29,10 +29,19 @@ from quotactl.kueue.quota import (
     local_quota,
     potential_available,
 )
-from quotactl.kueue.workload import AdmittedWorkload
 from quotactl.model.kueue import build_cluster
 from quotactl.report import explain_json
-from tests.kueue.builders import admitted, cohort, configuration, cq, flavor, objects, pending, with_queues
+from tests.kueue.builders import (
+    admit_greedily,
+    admitted,
+    cohort,
+    configuration,
+    cq,
+    flavor,
+    objects,
+    pending,
+    with_queues,
+)
 
 FLAVORS = ("f0", "f1")
 RES = ("cpu", "memory")
@@ -81,28 +90,12 @@ def clusters(draw):
         usage = {(f, r): draw(st.integers(0, 5)) for r in RES}
         candidates.append(admitted(f"w{i}", name, usage, priority=draw(st.sampled_from([0, 5, 10])),
                                    reserved=10 + i))
-    objs = _admit_greedily(objs, candidates)
+    objs = admit_greedily(objs, candidates)
     target = draw(st.sampled_from(cq_names))
     count = draw(st.integers(1, 3))
     objs.append(pending("incoming", f"q-{target}", {r: draw(st.integers(0, 4)) for r in RES}, count=count,
                         priority=draw(st.sampled_from([0, 5, 10])), created=5000))
     return objs
-
-
-def _admit_greedily(base: list[dict], candidates: list[dict]) -> list[dict]:
-    cluster = build_cluster(objects(with_queues(base)))
-    snap = build_snapshot(cluster, engine_options(cluster))
-    kept = []
-    for d in candidates:
-        wl = build_cluster(objects([d])).workloads[f"default/{d['metadata']['name']}"]
-        cqn = snap.cluster_queue(wl.admission.cluster_queue)
-        if cqn is None:
-            continue
-        info = AdmittedWorkload(wl, cqn.name, cluster, snap.options)
-        if all(v <= cq_available(cqn, fr) for fr, v in info.usage.items()):
-            snap.add_workload(info)
-            kept.append(d)
-    return base + kept
 
 
 def _build(objs):

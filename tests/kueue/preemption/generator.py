@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import random
 
-from quotactl.kueue.options import engine_options
-from quotactl.kueue.quota import build_snapshot, cq_available
-from quotactl.kueue.workload import AdmittedWorkload
-from quotactl.model.kueue import build_cluster
-from tests.kueue.builders import admitted, cohort, configuration, cq, flavor, objects, pending, with_queues
+from tests.kueue.builders import (
+    admit_greedily,
+    admitted,
+    cohort,
+    configuration,
+    cq,
+    flavor,
+    pending,
+)
 
 RESOURCES = ("cpu", "memory", "example.com/gpu")
 STRATEGIES = (None, ["LessThanOrEqualToFinalShare"], ["LessThanInitialShare"],
@@ -80,24 +84,8 @@ def random_cluster(seed: int) -> list[dict]:
         candidates.append(admitted(f"w{i:02d}", rnd.choice(cq_names), usage, priority=rnd.choice(priorities),
                                    reserved=10 + i * 7, created=i, evicted=rnd.random() < 0.05,
                                    uid=f"uid-{seed}-{rnd.randint(0, 99):02d}-{i:02d}"))
-    objs = _admit_greedily(objs, candidates)
+    objs = admit_greedily(objs, candidates)
     objs.append(pending("incoming", f"q-{target}", {r: rnd.choice([0, 1, 2, 2, 3, 4, 5]) for r in resources},
                         count=rnd.choice([1, 1, 2]), priority=rnd.choice(priorities), created=5000,
                         uid=f"uid-{seed}-incoming"))
     return objs
-
-
-def _admit_greedily(base: list[dict], candidates: list[dict]) -> list[dict]:
-    cluster = build_cluster(objects(with_queues(base)))
-    snap = build_snapshot(cluster, engine_options(cluster))
-    kept = []
-    for d in candidates:
-        wl = build_cluster(objects([d])).workloads[f"default/{d['metadata']['name']}"]
-        cqn = snap.cluster_queue(wl.admission.cluster_queue)
-        if cqn is None:
-            continue
-        info = AdmittedWorkload(wl, cqn.name, cluster, snap.options)
-        if all(v <= cq_available(cqn, fr) for fr, v in info.usage.items()):
-            snap.add_workload(info)
-            kept.append(d)
-    return base + kept
