@@ -38,6 +38,12 @@ class LintContext:
         cfg = self.cluster.configuration
         return bool(cfg and cfg.fair_sharing_enabled)
 
+    @property
+    def partial_input(self) -> bool:
+        """--no-cross-refs: the input is one part of a configuration whose other objects (the rest of a
+        cohort, a training runtime) live elsewhere, so rules about what is *not* in the input stay quiet."""
+        return self.options.cross_refs is False
+
     def check_refs_to(self, kind: str, present: bool) -> bool:
         """Whether to report dangling references to objects of ``kind``.
 

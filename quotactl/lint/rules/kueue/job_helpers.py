@@ -10,6 +10,7 @@ from quotactl.jobs.context import build_context
 from quotactl.jobs.fields import Malformed
 from quotactl.jobs.generic import GenericJob
 from quotactl.jobs.registry import integration_for
+from quotactl.jobs.trainjob import RuntimeMissing
 from quotactl.jobs.workload import OWNER_ANNOTATION
 from quotactl.load.objects import KubeObject
 from quotactl.model.kueue import Workload, build_workload
@@ -34,10 +35,11 @@ def generic_jobs(ctx) -> list[GenericJob]:
 
 
 def pod_set_count(job: GenericJob) -> int | None:
-    """How many pod sets the job asks for; None when it is malformed (JB001 says why)."""
+    """How many pod sets the job asks for; None when it is malformed (JB001 says why) or its pod sets
+    come from an object not in the input (a TrainJob's training runtime)."""
     try:
         return len(job.pod_sets())
-    except Malformed:
+    except (Malformed, RuntimeMissing):
         return None
 
 
