@@ -11,7 +11,7 @@ from quotactl.cli.common import EXIT_USAGE, FileOption, MaxFileSizeOption, fail_
 from quotactl.cli.inputs import config_input, finish
 from quotactl.diagnostics import Severity
 from quotactl.load.objects import Dialect
-from quotactl.load.yunikorn import load_inputs
+from quotactl.load.yunikorn import CONFIG_KINDS, load_inputs
 from quotactl.yunikorn.tree import ConfigView, build_views
 
 
@@ -50,7 +50,7 @@ def queues_command(
     if Dialect.KUEUE in dialects and Dialect.YUNIKORN in dialects:
         fail_usage("input mixes Kueue and YuniKorn objects; 'quotactl queues' shows YuniKorn queue trees: "
                    "pass only the YuniKorn config")
-    configs = [o for o in loaded.objects if o.dialect == Dialect.YUNIKORN and o.kind in ("SchedulerConfig", "ConfigMap")]
+    configs = [o for o in loaded.objects if o.dialect == Dialect.YUNIKORN and o.kind in CONFIG_KINDS]
     if not configs:
         what = "Kueue objects" if Dialect.KUEUE in dialects else "no YuniKorn queue configuration"
         fail_usage(f"input holds {what}; 'quotactl queues' needs a YuniKorn queues.yaml or the "

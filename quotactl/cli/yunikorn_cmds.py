@@ -16,7 +16,7 @@ import typer
 from quotactl.cli.common import EXIT_OK, EXIT_USAGE, OutputFormat, emit
 from quotactl.cli.engine_input import MAX_LINES
 from quotactl.load.objects import Dialect, LoadResult
-from quotactl.load.yunikorn import DEFAULT_CONFIG_TEXT, YuniKornInput, load_inputs, load_text
+from quotactl.load.yunikorn import CONFIG_KINDS, DEFAULT_CONFIG_TEXT, YuniKornInput, load_inputs, load_text
 from quotactl.model.yunikorn_cluster import ClusterObjects, build_objects
 from quotactl.report.renderers import Outcome
 from quotactl.yunikorn.cluster import Cluster
@@ -45,7 +45,7 @@ def cluster_objects(loaded: LoadResult) -> ClusterObjects:
 
 
 def _config_inputs(loaded: LoadResult) -> list[YuniKornInput]:
-    objs = [o for o in loaded.objects if o.dialect == Dialect.YUNIKORN and o.kind in ("SchedulerConfig", "ConfigMap")]
+    objs = [o for o in loaded.objects if o.dialect == Dialect.YUNIKORN and o.kind in CONFIG_KINDS]
     return load_inputs(objs)
 
 

@@ -16,7 +16,7 @@ from quotactl.lint.apply import apply_rules
 from quotactl.lint.context import LintOptions
 from quotactl.lint.rule import Rule, checks_of
 from quotactl.load.objects import KubeObject
-from quotactl.load.yunikorn import YuniKornInput, load_inputs
+from quotactl.load.yunikorn import CONFIG_KINDS, YuniKornInput, load_inputs
 from quotactl.yunikorn.issues import Issue, format_field
 
 
@@ -71,5 +71,6 @@ def lint_inputs(inputs: list[YuniKornInput], options: LintOptions | None = None)
 
 def lint_yunikorn(objects: list[KubeObject], options: LintOptions | None = None) -> list[Diagnostic]:
     """Lint the YuniKorn configs among ``objects``."""
-    configs = [o for o in objects if o.kind in ("SchedulerConfig", "ConfigMap")]
-    return lint_inputs(load_inputs(configs), options)
+    configs = [o for o in objects if o.kind in CONFIG_KINDS]
+    fragments = options is not None and options.cross_refs is False  # --no-cross-refs: a part of a config
+    return lint_inputs(load_inputs(configs, fragments), options)

@@ -134,6 +134,33 @@ def is_yunikorn_configmap(data: dict) -> bool:
     )
 
 
+# The parts of a YuniKorn partition besides its name (yunikorn-core pkg/common/configs/config.go
+# PartitionConfig): a document made of these alone is one part of a partition.
+PARTITION_PARTS = frozenset({"queues", "placementrules", "limits", "nodesortpolicy", "preemption",
+                             "usergroupresolver", "statedumpfilepath"})
+# The Helm chart's values key rendered into the yunikorn-defaults ConfigMap's data
+# (yunikorn-release helm-charts/yunikorn/templates/yunikorn-defaults.yaml).
+HELM_DEFAULTS_KEY = "yunikornDefaults"
+
+
+def yunikorn_fragment(data: dict) -> tuple[str, tuple] | None:
+    """A YuniKorn config written without its envelope, and where in the document it sits:
+
+    * ``ConfigMapData``: the ``data`` of a YuniKorn ConfigMap (a ``queues.yaml: |`` key holding a
+      queue document), or the Helm chart's ``yunikornDefaults`` values;
+    * ``PartitionFragment``: the queues, placement rules, ... of one partition, without ``partitions``.
+    """
+    if isinstance(data.get(HELM_DEFAULTS_KEY), dict):
+        return "ConfigMapData", (HELM_DEFAULTS_KEY,)
+    if any(isinstance(k, str) and k.endswith(".yaml") and isinstance(v, str) and "partitions" in v
+           for k, v in data.items()):
+        return "ConfigMapData", ()
+    parts = {k for k in data if k != "name"}
+    if parts and parts <= PARTITION_PARTS and parts & {"queues", "placementrules"}:
+        return "PartitionFragment", ()
+    return None
+
+
 def load(paths: list[str], *, limits: Limits = DEFAULT_LIMITS, stdin=None, fast_json: bool = False) -> LoadResult:
     """Read every input and return the objects found, plus diagnostics for what was not usable.
 
@@ -169,6 +196,12 @@ def _collect_objects(doc: Document, data: Any, base: tuple, result: LoadResult, 
     if kind is None and api_version is None:
         if "partitions" in data:
             result.objects.append(KubeObject("yunikorn/v1", "SchedulerConfig", data, ref, Dialect.YUNIKORN))
+            return
+        fragment = yunikorn_fragment(data)
+        if fragment is not None:
+            kind, at = fragment
+            inner = data[at[0]] if at else data
+            result.objects.append(KubeObject("yunikorn/v1", kind, inner, ObjectRef(doc, base + at), Dialect.YUNIKORN))
             return
         if "metadata" in data or "spec" in data:
             result.diagnostics.append(

@@ -4,9 +4,16 @@ Two input forms (yunikorn-core ``configs/config.go``, yunikorn-k8shim ``pkg/conf
 
 * a bare ``queues.yaml`` (the loader's ``SchedulerConfig`` object);
 * the ``yunikorn-defaults`` / ``yunikorn-configs`` ConfigMaps, merged in that order per namespace
+  (their ``data`` may also come alone: a ``queues.yaml: |`` mapping is yunikorn-configs' data, the Helm
+  chart's ``yunikornDefaults`` values are yunikorn-defaults' data, as its template renders them)
   (``FlattenConfigMaps``: ``data`` as-is, ``binaryData`` ``*.gz`` gunzipped), the queue document
   taken from ``<service.policyGroup>.yaml`` (default ``queues.yaml``).  A ConfigMap with another
   name that carries a queue document is linted on its own (with a note).
+
+A partition fragment (a document with a partition's queues or placement rules but no ``partitions``)
+is linted as partition ``default``.  As a queues.yaml YuniKorn rejects it, which YK011 says unless
+the fragments option says the rest of the partition lives elsewhere (lint's --no-cross-refs); in that
+mode a partition without queues is not an error either.
 
 Positions: every document path of the queues document maps back to ``file:line:column``.  For a
 ConfigMap whose value is a literal block scalar (``queues.yaml: |``) that is exact: embedded line
@@ -21,8 +28,8 @@ import gzip
 import os
 from dataclasses import dataclass, field
 
-from quotactl.load.document import Pos
-from quotactl.load.objects import KubeObject
+from quotactl.load.document import Pos, get_in
+from quotactl.load.objects import HELM_DEFAULTS_KEY, PARTITION_PARTS, KubeObject
 from quotactl.load.yunikorn_yaml import (
     SCALAR,
     Decoded,
@@ -37,6 +44,8 @@ from quotactl.load.yunikorn_yaml import (
 from quotactl.model.yunikorn import SchedulerConfig
 from quotactl.model.yunikorn_build import build_config
 
+# The kinds of the objects a scheduler config is read from (load.objects names the envelope-less ones).
+CONFIG_KINDS = ("SchedulerConfig", "ConfigMap", "ConfigMapData", "PartitionFragment")
 CONFIGS_NAME = "yunikorn-configs"
 DEFAULTS_NAME = "yunikorn-defaults"
 POLICY_GROUP_KEY = "service.policyGroup"
@@ -98,6 +107,7 @@ class YuniKornInput:
     key: str = "queues.yaml"  # the ConfigMap key holding the document
     notes: list[LoadNote] = field(default_factory=list)
     text: str | None = None  # the queues document, when known
+    fragment: bool = False  # one part of a configuration whose other parts live elsewhere
 
     @property
     def decode_errors(self) -> list[DecodeError]:
@@ -196,16 +206,17 @@ def _key_node(node, key: str):
 
 # ------------------------------------------------------------------------------ loading -------
 
-def load_inputs(objects: list[KubeObject]) -> list[YuniKornInput]:
+def load_inputs(objects: list[KubeObject], fragments: bool = False) -> list[YuniKornInput]:
     """Every scheduler config in the objects, in input order: bare configs one by one, the
-    yunikorn-defaults / yunikorn-configs ConfigMaps merged per namespace."""
+    yunikorn-defaults / yunikorn-configs ConfigMaps merged per namespace.  ``fragments``: partition
+    fragments are parts of a partition that lives elsewhere (no YK011, no YK102)."""
     found: list[tuple[int, YuniKornInput]] = []
     groups: dict[str | None, dict[str, list[tuple[int, KubeObject]]]] = {}
     for i, obj in enumerate(objects):
-        if obj.kind == "SchedulerConfig":
-            found.append((i, _from_scheduler_config(obj)))
-        elif obj.kind == "ConfigMap":
-            slot = obj.name if obj.name in (CONFIGS_NAME, DEFAULTS_NAME) else "other"
+        if obj.kind in ("SchedulerConfig", "PartitionFragment"):
+            found.append((i, _from_scheduler_config(obj, fragments)))
+        elif obj.kind in ("ConfigMap", "ConfigMapData"):
+            slot = _configmap_name(obj)
             groups.setdefault(obj.namespace, {}).setdefault(slot, []).append((i, obj))
     for _ns, slots in groups.items():
         defaults = slots.get(DEFAULTS_NAME, [])
@@ -219,10 +230,57 @@ def load_inputs(objects: list[KubeObject]) -> list[YuniKornInput]:
                 found.append((i, _from_configmaps([cm])))
         for i, cm in slots.get("other", []):
             found.append((i, _from_configmaps([cm], other_name=True)))
-    return [inp for _, inp in sorted(found, key=lambda t: t[0])]
+    inputs = [inp for _, inp in sorted(found, key=lambda t: t[0])]
+    for inp in inputs:
+        inp.fragment = fragments
+    return inputs
 
 
-def _from_scheduler_config(obj: KubeObject) -> YuniKornInput:
+def _configmap_name(obj: KubeObject) -> str:
+    """Which of the shim's two ConfigMaps this is ("other" for a ConfigMap of another name)."""
+    if obj.kind == "ConfigMapData":  # envelope-less data: the Helm values feed yunikorn-defaults
+        return DEFAULTS_NAME if obj.ref.base[-1:] == (HELM_DEFAULTS_KEY,) else CONFIGS_NAME
+    return obj.name if obj.name in (CONFIGS_NAME, DEFAULTS_NAME) else "other"
+
+
+def _shown(cm: KubeObject) -> str:
+    """How messages name a ConfigMap (its data alone is named after the ConfigMap it feeds)."""
+    if cm.kind != "ConfigMapData":
+        return cm.display
+    helm = cm.ref.base[-1:] == (HELM_DEFAULTS_KEY,)
+    return f"ConfigMap/{_configmap_name(cm)} data" + (f" (Helm values {HELM_DEFAULTS_KEY})" if helm else "")
+
+
+def _data_section(cm: KubeObject) -> tuple:
+    """The path of the key/value data inside the object (the object itself for ConfigMapData)."""
+    return () if cm.kind == "ConfigMapData" else ("data",)
+
+
+def _as_partition(root: YNode) -> YNode:
+    """A partition fragment as the one partition of a config: ``partitions: [{name: default, ...}]``
+    (every node keeps its own position, so findings point into the fragment)."""
+    at = {"line": root.line, "column": root.column}
+    name = (YNode("scalar", "!!str", "name", **at), YNode("scalar", "!!str", "default", **at))
+    partition = YNode("map", "!!map", items=[name, *root.items], **at)
+    return YNode("map", "!!map", items=[(YNode("scalar", "!!str", "partitions", **at),
+                                         YNode("seq", "!!seq", items=[partition], **at))], **at)
+
+
+def _fragment_note(obj: KubeObject) -> LoadNote:
+    at = obj.ref.pos()
+    parts = ", ".join(sorted(k for k in obj.data if k in PARTITION_PARTS))
+    return LoadNote(
+        "fragment",
+        f"this document is part of a partition ({parts}) without 'partitions': as a queues.yaml YuniKorn rejects "
+        "it (yaml: unmarshal errors: field not found in type configs.SchedulerConfig); linted as partition "
+        "'default'",
+        obj.ref.file, at.line, at.column,
+        hint="if the rest of the partition is elsewhere, lint with --no-cross-refs; otherwise put it under "
+             "partitions: [{name: default, ...}]",
+    )
+
+
+def _from_scheduler_config(obj: KubeObject, fragments: bool = False) -> YuniKornInput:
     text = source_text(obj)
     node = _document_node(obj, text) if text is not None else None
     file = obj.ref.file
@@ -239,6 +297,10 @@ def _from_scheduler_config(obj: KubeObject) -> YuniKornInput:
         root = from_data(obj.data, doc.positions, doc.value_positions, tuple(obj.ref.base),
                          at=(obj.ref.pos().line - 1, obj.ref.pos().column - 1))
     posmap = PosMap(file)
+    if obj.kind == "PartitionFragment" and root is not None:
+        root = _as_partition(root)
+        if not fragments:
+            notes.append(_fragment_note(obj))
     return _build(root, posmap, "queues.yaml file", file, "SchedulerConfig", notes=notes)
 
 
@@ -259,8 +321,10 @@ def _entries(cm: KubeObject) -> list[_Entry]:
     text = source_text(cm)
     node = _document_node(cm, text) if text is not None else None
     out: list[_Entry] = []
-    data = cm.data.get("data") if isinstance(cm.data.get("data"), dict) else {}
-    data_node = _child(node, "data") if node is not None else None
+    section = _data_section(cm)
+    data = get_in(cm.data, section) if section else cm.data
+    data = data if isinstance(data, dict) else {}
+    data_node = (_child(node, "data") if section else node) if node is not None else None
     for key, value in data.items():
         if not isinstance(key, str):
             continue
@@ -290,13 +354,14 @@ def _entries(cm: KubeObject) -> list[_Entry]:
 
 def _entry_pos(entry: _Entry, value: bool = False) -> Pos:
     cm = entry.obj
-    section = "binaryData" if entry.binary else "data"
+    section = "binaryData" if entry.binary else _data_section(cm)
+    section = (section,) if isinstance(section, str) else section
     key = entry.key + (".gz" if entry.binary and not entry.key.lower().endswith(".gz") else "")
     if entry.binary:
         for k in (cm.data.get("binaryData") or {}):
             if isinstance(k, str) and k.lower().endswith(".gz") and k[:-3] == entry.key:
                 key = k
-    return cm.ref.pos((section, key), value=value)
+    return cm.ref.pos((*section, key), value=value)
 
 
 def _from_configmaps(cms: list[KubeObject], other_name: bool = False) -> YuniKornInput:
@@ -316,7 +381,7 @@ def _from_configmaps(cms: list[KubeObject], other_name: bool = False) -> YuniKor
                 shadowed.append(flat[entry.key])
             flat[entry.key] = entry
     main = cms[-1]
-    display = main.display
+    display = _shown(main)
     if other_name:
         at = main.ref.pos()
         notes.append(LoadNote(
@@ -334,8 +399,8 @@ def _from_configmaps(cms: list[KubeObject], other_name: bool = False) -> YuniKor
             at = _entry_pos(old)
             notes.append(LoadNote(
                 "ignored-key",
-                f"{old.obj.display} {('binaryData' if old.binary else 'data')}[{old.key}] is overridden by "
-                f"{flat[key].obj.display}: YuniKorn merges {DEFAULTS_NAME} then {CONFIGS_NAME}, the later key wins",
+                f"{_shown(old.obj)} {('binaryData' if old.binary else 'data')}[{old.key}] is overridden by "
+                f"{_shown(flat[key].obj)}: YuniKorn merges {DEFAULTS_NAME} then {CONFIGS_NAME}, the later key wins",
                 old.obj.ref.file, at.line, at.column,
             ))
     for other_key, entry in sorted(flat.items()):
@@ -344,7 +409,7 @@ def _from_configmaps(cms: list[KubeObject], other_name: bool = False) -> YuniKor
             looks_like = entry.text is not None and "partitions" in entry.text
             notes.append(LoadNote(
                 "ignored-key",
-                f"{entry.obj.display} key {other_key!r} is ignored: the active policy group is {policy_group!r}, "
+                f"{_shown(entry.obj)} key {other_key!r} is ignored: the active policy group is {policy_group!r}, "
                 f"so YuniKorn reads only {key!r}"
                 + (" (this key holds a queue configuration)" if looks_like else ""),
                 entry.obj.ref.file, at.line, at.column,
@@ -355,7 +420,7 @@ def _from_configmaps(cms: list[KubeObject], other_name: bool = False) -> YuniKor
     entry = flat.get(key)
     if entry is None or entry.text is None:
         at = main.ref.pos(("data",)) if isinstance(main.data.get("data"), dict) else main.ref.pos()
-        names = " / ".join(cm.display for cm in cms)
+        names = " / ".join(_shown(cm) for cm in cms)
         if key in broken:
             return _build(None, PosMap(main.ref.file, exact=False, fallback=at), f"{names} data[{key}]",
                           main.ref.file, "ConfigMap", key, notes)
@@ -374,7 +439,7 @@ def _from_configmaps(cms: list[KubeObject], other_name: bool = False) -> YuniKor
                           "built-in default config", main.ref.file, "default", key, notes)
         return inp
     posmap = _posmap_for(entry)
-    origin = f"{entry.obj.display} {('binaryData' if entry.binary else 'data')}[{entry.key}]"
+    origin = f"{_shown(entry.obj)} {('binaryData' if entry.binary else 'data')}[{entry.key}]"
     return _build_text(entry.text, posmap, origin, entry.obj.ref.file, "ConfigMap", key, notes)
 
 

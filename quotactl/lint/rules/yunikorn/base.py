@@ -13,13 +13,15 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from quotactl.lint.rule import RuleDoc, rule
-from quotactl.load.yunikorn import YuniKornInput
+from quotactl.load.yunikorn import CONFIG_KINDS, YuniKornInput
 from quotactl.model.yunikorn import QueueRef, walk_queues
 from quotactl.yunikorn.issues import Issue
 from quotactl.yunikorn.tree import PartitionView, build_tree
 from quotactl.yunikorn.validate import validate
 
-KINDS = ("SchedulerConfig", "ConfigMap")
+KINDS = CONFIG_KINDS
+# Validator findings about queues a fragment (--no-cross-refs) may have in its other parts.
+ELSEWHERE = ("queues-missing", "placement-missing")
 VALIDATOR = "yunikorn-core pkg/common/configs/configvalidator.go"
 
 
@@ -31,8 +33,11 @@ class YKContext:
 
     @cached_property
     def issues(self) -> list[Issue]:
-        """The validator's findings (configvalidator.go ``Validate``), computed once for all YK1xx rules."""
-        return validate(self.inp.config)
+        """The validator's findings (configvalidator.go ``Validate``), computed once for all YK1xx rules.
+        A fragment's queues may be elsewhere: no "queue config is not set" and no "placement rule
+        references a queue that does not exist" for it."""
+        issues = validate(self.inp.config)
+        return [i for i in issues if i.kind not in ELSEWHERE] if self.inp.fragment else issues
 
     def of_kind(self, *kinds: str) -> Iterator[Issue]:
         return (i for i in self.issues if i.kind in kinds)

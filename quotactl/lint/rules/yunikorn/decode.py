@@ -201,3 +201,24 @@ yk_rule(
     ),
     check=_notes("other-name"),
 )
+
+yk_rule(
+    code="YK011", name="partition-fragment", severity="error", layer="decode",
+    summary="a partition's queues or placement rules without 'partitions': not a queues.yaml",
+    doc=RuleDoc(
+        what="A document whose top level is a partition's parts (queues, placementrules, limits, nodesortpolicy, "
+             "preemption, ...) with no `partitions` list. quotactl lints it as partition `default`.",
+        why="YuniKorn decodes queues.yaml strictly into its SchedulerConfig, which has no such top-level keys: the "
+            "whole config is rejected. Documentation often shows such a part on its own; with --no-cross-refs "
+            "it is linted as one part of a partition written elsewhere (and a partition without queues is "
+            "then not an error).",
+        fix="Put the parts under `partitions: [{name: default, ...}]`, or lint with --no-cross-refs when the rest "
+            "of the partition is elsewhere.",
+        bad="placementrules:\n  - name: tag\n    value: namespace\n",
+        good="partitions:\n  - name: default\n    placementrules:\n      - name: tag\n        value: namespace\n"
+             "    queues:\n      - name: root\n",
+        source=("yunikorn-core pkg/common/configs/config.go ParseAndValidateConfig (strict decoding into "
+                "SchedulerConfig: only partitions and checksum are top-level keys)"),
+    ),
+    check=_notes("fragment"),
+)
