@@ -31,7 +31,9 @@ def lint_command(
     ignore: list[str] = typer.Option(None, "--ignore", metavar="CODES", help="Do not report these codes or prefixes."),
     strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too."),
     cross_refs: bool = typer.Option(None, "--cross-refs/--no-cross-refs",
-                                    help="Check references between objects. Default: only to kinds present in the input."),
+                                    help="Check references between objects. Default: only to kinds present in the input. "
+                                         "--no-cross-refs: the input is one part of a config (other cohort "
+                                         "members, the rest of a YuniKorn partition live elsewhere)."),
     feature_gates: str = FeatureGatesOption,
     fair_sharing: bool = FairSharingOption,
     max_file_size: str = MaxFileSizeOption,
