@@ -11,6 +11,7 @@ from quotactl.jobs.generic import GenericJob, PodSetSpec
 from quotactl.jobs.podtemplate import pod_template
 from quotactl.load.document import get_in
 
+DECLARED = "podSets"
 _SEGMENT = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
 
@@ -34,13 +35,14 @@ class AppWrapper(GenericJob):
         return out
 
     def _component_pod_sets(self, component: Path) -> list[tuple[Path, int]]:
-        declared = opt_list(self.data, component + ("declaredPodSets",))
+        # The Go field DeclaredPodSets is written `podSets` (appwrapper api/v1beta2/appwrapper_types.go).
+        declared = opt_list(self.data, component + (DECLARED,))
         if not declared:
             req_dict(self.data, component + ("template",), "component template")
             return infer_pod_sets(self.data, component + ("template",))
         out = []
         for k, _ in enumerate(declared):
-            entry = component + ("declaredPodSets", k)
+            entry = component + (DECLARED, k)
             text = opt_str(self.data, entry + ("path",))
             if not text:
                 raise Malformed(entry + ("path",), "declared pod set has no path")
@@ -77,4 +79,4 @@ def infer_pod_sets(data: dict, obj: Path) -> list[tuple[Path, int]]:
         return [(obj, 1)]
     if kind in ("Deployment", "StatefulSet"):
         return [(spec + ("template",), opt_int(data, spec + ("replicas",), 1))]
-    raise Malformed(obj + ("kind",), f"component kind {kind!r} needs declaredPodSets (it cannot be inferred)")
+    raise Malformed(obj + ("kind",), f"component kind {kind!r} needs podSets (it cannot be inferred)")

@@ -8,7 +8,7 @@ kind: AppWrapper
 metadata: {name: aw, namespace: ns, labels: {kueue.x-k8s.io/queue-name: q}}
 spec:
   components:
-  - declaredPodSets: [{path: "template.spec.replicatedJobs[1].template.spec.template", replicas: 6}]
+  - podSets: [{path: "template.spec.replicatedJobs[1].template.spec.template", replicas: 6}]
     template:
       apiVersion: jobset.x-k8s.io/v1alpha2
       kind: JobSet
@@ -32,7 +32,7 @@ def test_appwrapper_declared_then_inferred_pod_sets(derive):
 def test_appwrapper_unknown_component_kind_needs_declared_pod_sets(derive):
     text = APPWRAPPER.replace("kind: Deployment", "kind: DaemonSet")
     _, skipped, diags = derive(text)
-    assert "needs declaredPodSets" in skipped["appwrapper/ns/aw"]
+    assert "needs podSets" in skipped["appwrapper/ns/aw"]
     assert diags[0].field == "spec.components[1].template.kind"
 
 

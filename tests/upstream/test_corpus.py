@@ -37,9 +37,6 @@ PENDING = {
         "kueue/site/content/en/docs/getting-started/installation.md.block01.yaml": {"skipped"},
         "kueue/site/content/en/docs/tasks/run/multikueue/external-frameworks.md.block02.yaml": {"clean"},
     },
-    "AppWrapper pod sets of a LeaderWorkerSet component inferred the way the AppWrapper controller does": {
-        "kueue/site/static/examples/appwrapper/leaderworkerset-sample.yaml": {"clean"},
-    },
 }
 PENDING_REASON = {(f, test): reason for reason, files in PENDING.items() for f, tests in files.items()
                   for test in tests}
