@@ -258,10 +258,12 @@ def _data_section(cm: KubeObject) -> tuple:
 
 def _as_partition(root: YNode) -> YNode:
     """A partition fragment as the one partition of a config: ``partitions: [{name: default, ...}]``
+    (its own name when it has one)
     (every node keeps its own position, so findings point into the fragment)."""
     at = {"line": root.line, "column": root.column}
-    name = (YNode("scalar", "!!str", "name", **at), YNode("scalar", "!!str", "default", **at))
-    partition = YNode("map", "!!map", items=[name, *root.items], **at)
+    named = any(key.value == "name" for key, _ in root.items)
+    name = [] if named else [(YNode("scalar", "!!str", "name", **at), YNode("scalar", "!!str", "default", **at))]
+    partition = YNode("map", "!!map", items=[*name, *root.items], **at)
     return YNode("map", "!!map", items=[(YNode("scalar", "!!str", "partitions", **at),
                                          YNode("seq", "!!seq", items=[partition], **at))], **at)
 

@@ -58,6 +58,11 @@ def test_partition_fragment_with_no_cross_refs_keeps_only_its_own_problems(tmp_p
     assert "YK003" in {d.code for d in lint_text(tmp_path, broken, cross_refs=False)}
 
 
+def test_partition_fragment_keeps_its_own_name(tmp_path):
+    diags = lint_text(tmp_path, "name: gpu\n" + PLACEMENT_ONLY, cross_refs=False)
+    assert [d.code for d in diags if d.severity == "error"] == []
+
+
 def test_fragment_switch_end_to_end(tmp_path):
     f = tmp_path / "rules.yaml"
     f.write_text(PLACEMENT_ONLY)
