@@ -35,7 +35,6 @@ PENDING = {
     },
     "the kueue-manager-config ConfigMap (a Configuration under data[controller_manager_config.yaml])": {
         "kueue/site/content/en/docs/getting-started/installation.md.block01.yaml": {"skipped"},
-        "kueue/site/content/en/docs/tasks/run/multikueue/external-frameworks.md.block02.yaml": {"clean"},
     },
 }
 PENDING_REASON = {(f, test): reason for reason, files in PENDING.items() for f, tests in files.items()
