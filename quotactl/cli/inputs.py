@@ -94,6 +94,9 @@ def config_input(paths: list[str], max_file_size: str | None, feature_gates: str
     return loaded, gates
 
 
+_READ: dict[ClusterArgs, object] = {}  # the cluster read by this run (diff loads it twice)
+
+
 def cluster_sources(cluster: ClusterArgs | None) -> tuple[Source, ...]:
     """With --from-cluster, the cluster as an in-memory JSON snapshot (exactly what
     ``quotactl snapshot -o json`` writes), read once per run; exits 2 when it cannot be read."""
@@ -122,9 +125,6 @@ def read_cluster_once(cluster: ClusterArgs):
                        "of other namespaces hold is not counted", err=True)
         _READ[cluster] = snap
     return _READ[cluster]
-
-
-_READ: dict[ClusterArgs, object] = {}
 
 
 def cluster_request(cluster: ClusterArgs):

@@ -114,7 +114,7 @@ def _reason(exc: Exception) -> str:
     text = [line for line in text.splitlines() if line.strip()][-1] if text.strip() else type(exc).__name__
     for marker in ("Connection refused", "timed out", "certificate verify failed", "Name or service not known"):
         if marker in text:
-            return marker.lower() if marker != "Connection refused" else "connection refused"
+            return marker.lower()
     return " ".join(text.split())[:300]
 
 

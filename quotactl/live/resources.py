@@ -14,7 +14,7 @@ from quotactl.load.objects import (
     KUEUE_OTHER_KINDS,
 )
 
-# Kueue serves v1beta2 since 0.15 and keeps v1beta1; Cohort was v1alpha1 before 0.11.
+# Kueue serves v1beta2 in its newer releases and keeps v1beta1; older releases served Cohort at v1alpha1 only.
 KUEUE_VERSIONS = ("v1beta2", "v1beta1", "v1alpha1")
 QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
 POD_GROUP_LABEL = "kueue.x-k8s.io/pod-group-name"

@@ -52,3 +52,10 @@ def test_live_and_replayed_answers_are_the_same(command, config, snapshots):
         replay = run_subprocess(*offline(command, snapshots[snap_format]), "-o", fmt)
         assert replay.returncode == live.returncode, replay.stderr
         assert live.stdout == replay.stdout.replace(str(snapshots[snap_format]), "cluster:fake")
+
+
+def test_diff_reads_the_cluster_once(server, config):
+    result = run_subprocess("diff", "--from-cluster", "--kubeconfig", config,
+                            "--head", FIXTURES / "ci-diff" / "after", "-o", "json")
+    assert result.returncode == 0, result.stderr
+    assert [r.path for r in server.requests].count("/apis") == 1
