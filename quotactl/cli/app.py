@@ -17,6 +17,7 @@ from quotactl.cli.queues import queues_command
 from quotactl.cli.rules import rules_command
 from quotactl.cli.schedule import schedule_command
 from quotactl.cli.shares import shares_command
+from quotactl.cli.snapshot import snapshot_command
 from quotactl.cli.workload import workload_command
 
 app = typer.Typer(
@@ -51,6 +52,7 @@ app.command("schedule")(schedule_command)
 app.command("diff")(diff_command)
 app.command("shares")(shares_command)
 app.command("workload")(workload_command)
+app.command("snapshot")(snapshot_command)
 
 
 def main() -> None:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
 import sys
+from dataclasses import dataclass
 from enum import Enum
 
 import typer
@@ -77,3 +80,68 @@ def split_codes(values: list[str] | None) -> tuple[str, ...]:
 
 
 __all__ = ["UsageError", "emit", "fail_usage", "write", "split_codes"]
+
+
+# --- Reading a live cluster (kubectl's option names) -------------------------------------------
+
+CLUSTER_PANEL = "Reading a live cluster"
+
+
+@dataclass(frozen=True)
+class ClusterArgs:
+    """The live-cluster options of a command, as given."""
+
+    from_cluster: bool = False
+    context: str | None = None
+    kubeconfig: str | None = None
+    namespace: str | None = None
+    all_namespaces: bool = False
+    request_timeout: str = "30s"
+    scheduler: str = "auto"
+    system_namespace: str | None = None
+
+
+_CLUSTER_OPTIONS: dict[str, tuple[type, object]] = {
+    "from_cluster": (bool, typer.Option(
+        False, "--from-cluster", rich_help_panel=CLUSTER_PANEL,
+        help="Read the objects from the API server of the kubeconfig context (with any -f files).")),
+    "context": (str, typer.Option(None, "--context", metavar="NAME", rich_help_panel=CLUSTER_PANEL,
+                                  help="The kubeconfig context to use (default: the current one).")),
+    "kubeconfig": (str, typer.Option(None, "--kubeconfig", metavar="PATH", rich_help_panel=CLUSTER_PANEL,
+                                     help="The kubeconfig file (default: $KUBECONFIG, else ~/.kube/config).")),
+    "namespace": (str, typer.Option(None, "--namespace", "-n", metavar="NS", rich_help_panel=CLUSTER_PANEL,
+                                    help="Read namespaced objects (Workloads, LocalQueues, jobs, pods) of this "
+                                         "namespace only; explain/preempt: the namespace of a bare WORKLOAD "
+                                         "name.")),
+    "all_namespaces": (bool, typer.Option(False, "--all-namespaces", "-A", rich_help_panel=CLUSTER_PANEL,
+                                          help="Read every namespace (the default with --from-cluster).")),
+    "request_timeout": (str, typer.Option("30s", "--request-timeout", metavar="DURATION",
+                                          rich_help_panel=CLUSTER_PANEL,
+                                          help="Give up on a request after this long (30s, 2m, or seconds).")),
+    "scheduler": (str, typer.Option("auto", "--scheduler", metavar="auto|kueue|yunikorn",
+                                    rich_help_panel=CLUSTER_PANEL,
+                                    help="Which scheduler's objects to read (auto: Kueue when the cluster "
+                                         "serves kueue.x-k8s.io, else YuniKorn).")),
+    "system_namespace": (str, typer.Option(None, "--system-namespace", metavar="NS", rich_help_panel=CLUSTER_PANEL,
+                                           help="Where the scheduler's ConfigMaps live (default kueue-system; "
+                                                "YuniKorn: yunikorn).")),
+}
+
+
+def cluster_options(command):
+    """Give ``command`` the live-cluster options, collected into its ``cluster: ClusterArgs``
+    parameter: one definition of the options for every command (Typer reads the signature)."""
+    signature = inspect.signature(command, eval_str=True)
+    own = [p for p in signature.parameters.values() if p.name != "cluster"]
+    extra = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=kind)
+             for name, (kind, option) in _CLUSTER_OPTIONS.items()]
+
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        cluster = ClusterArgs(**{name: kwargs.pop(name) for name in _CLUSTER_OPTIONS})
+        return command(*args, cluster=cluster, **kwargs)
+
+    wrapper.__signature__ = signature.replace(parameters=own + extra)
+    wrapper.__annotations__ = {p.name: p.annotation for p in own + extra}
+    del wrapper.__wrapped__  # Typer must read the new signature, not the command's
+    return wrapper

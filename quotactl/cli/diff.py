@@ -7,20 +7,23 @@ import typer
 from quotactl.cli.common import (
     EXIT_FINDINGS,
     EXIT_OK,
+    ClusterArgs,
     MaxFileSizeOption,
     OutputFormat,
+    cluster_options,
     fail_usage,
     split_codes,
 )
-from quotactl.cli.inputs import finish, kueue_input
+from quotactl.cli.inputs import check_cluster_args, finish, kueue_input
 from quotactl.kueue.diff import diff
 from quotactl.report.renderers import Outcome
 
 FAIL_ON = {"EVICTIONS", "STARVATION", "LIVELOCK", "ANY"}
 
 
+@cluster_options
 def diff_command(
-    base: list[str] = typer.Option(None, "--base", metavar="PATH", help="The current configuration (repeatable)."),
+    base: list[str] = typer.Option(None, "--base", metavar="PATH", help="The current configuration (repeatable); with --from-cluster, the cluster."),
     head: list[str] = typer.Option(None, "--head", metavar="PATH", help="The proposed configuration (repeatable)."),
     files: list[str] = typer.Option(None, "-f", "--file", metavar="PATH",
                                     help="Workloads (and anything else shared by both sides); repeatable."),
@@ -33,6 +36,7 @@ def diff_command(
     fair_sharing: bool = typer.Option(None, "--fair-sharing/--no-fair-sharing", help="Override fair sharing."),
     feature_gates: str = typer.Option(None, "--feature-gates", metavar="A=true,B=false", help="Kueue feature gates."),
     max_file_size: str = MaxFileSizeOption,
+    cluster: ClusterArgs = ClusterArgs(),
 ) -> None:
     """Schedule the same workloads to the fixpoint under two configurations (e.g. the main
     branch's and a pull request's config directories) and report what changes: workloads that
@@ -41,18 +45,28 @@ def diff_command(
 
     quotactl diff --base main/kueue/ --head pr/kueue/ -f workloads.yaml --fail-on evictions,starvation
 
+    Against the cluster, as `kubectl diff -f` does: the cluster as it is, and the cluster with
+    the --head files applied (an object in them replaces the cluster's object of the same kind
+    and name; every other object, the Workloads too, stays):
+
+    quotactl diff --from-cluster --head pr/kueue/ --fail-on evictions
+
     Exit status: 0, 1 when a --fail-on condition is hit, 2 unusable input.
     """
-    if not base or not head:
-        fail_usage("give both --base PATH and --head PATH")
+    check_cluster_args(cluster)
+    if cluster.from_cluster and base:
+        fail_usage("--base is the cluster itself with --from-cluster; give only --head PATH")
+    if not head or not (base or cluster.from_cluster):
+        fail_usage("give both --base PATH and --head PATH (or --from-cluster and --head PATH)")
     codes = set(split_codes(fail_on))
     unknown = codes - FAIL_ON
     if unknown:
         fail_usage(f"unknown --fail-on value(s): {', '.join(sorted(unknown)).lower()} "
                    "(use evictions, starvation, livelock, any)")
     shared = list(files or [])
-    cb, ob = kueue_input(list(base) + shared, max_file_size, fair_sharing, feature_gates, "--base")
-    ch, oh = kueue_input(list(head) + shared, max_file_size, fair_sharing, feature_gates, "--head")
+    cb, ob = kueue_input(list(base or []) + shared, max_file_size, fair_sharing, feature_gates, "--base", cluster)
+    ch, oh = kueue_input(list(head) + shared, max_file_size, fair_sharing, feature_gates, "--head", cluster,
+                         overlay=True)
     d = diff(cb, ob, ch, oh, max_cycles=max_cycles)
     failed = []
     if ("EVICTIONS" in codes or "ANY" in codes) and d.evictions:

@@ -60,15 +60,16 @@ def warn_invalid_config(loaded: LoadResult) -> None:
 
 
 def load_engine_input(files: list[str], max_file_size: str | None, feature_gates: str | None,
-                      what: str | None = None) -> tuple[LoadResult, dict]:
+                      what: str | None = None, texts: tuple = ()) -> tuple[LoadResult, dict]:
     """The loaded input and the --feature-gates overrides; exits 2 on unusable input.
 
-    ``what`` names the input in messages when a command takes several (``diff``'s --base/--head).
+    ``what`` names the input in messages when a command takes several (``diff``'s --base/--head);
+    ``texts`` are inputs already in memory (a cluster read with --from-cluster).
     """
     prefix = f"{what}: " if what else ""
     try:
         gates = parse_gate_list(feature_gates) if feature_gates else {}
-        loaded = load(list(files), limits=limits_from_env(max_file_size), fast_json=True)
+        loaded = load(list(files), limits=limits_from_env(max_file_size), fast_json=True, texts=texts)
     except (UsageError, ValueError) as exc:
         fail_usage(f"{prefix}{exc}")
         raise  # unreachable: fail_usage exits

@@ -7,15 +7,17 @@ import typer
 from quotactl.cli.common import (
     EXIT_FINDINGS,
     EXIT_OK,
+    ClusterArgs,
     FairSharingOption,
     FeatureGatesOption,
     FileOption,
     MaxFileSizeOption,
     OutputFormat,
+    cluster_options,
     fail_usage,
 )
 from quotactl.cli.engine_input import require_workload
-from quotactl.cli.inputs import NO_SNAPSHOT, engine_input, finish
+from quotactl.cli.inputs import NO_SNAPSHOT, check_cluster_args, engine_input, finish, qualified
 from quotactl.kueue.explain import ADMITTED, explain_workload
 from quotactl.kueue.lookup import pending_workloads
 from quotactl.kueue.queueing import QueueIndex
@@ -26,6 +28,7 @@ from quotactl.model.kueue import build_cluster
 from quotactl.report.explain_jobs import JobAnswer
 
 
+@cluster_options
 def explain_command(
     workload: str = typer.Argument(None, metavar="[WORKLOAD]",
                                    help="The workload: namespace/name, or name when that is unique; or a job in "
@@ -40,9 +43,12 @@ def explain_command(
                                          help="With job manifests and no WORKLOAD: exit 1 when any of them "
                                               "would stay pending."),
     max_file_size: str = MaxFileSizeOption,
+    cluster: ClusterArgs = ClusterArgs(),
 ) -> None:
     """Explain a Kueue workload the way Kueue's scheduler decides it: flavor assignment, borrowing,
     preemption, the reason it is pending, who holds the quota and what change would admit it.
+
+    Or read the cluster: quotactl explain ns/name --from-cluster [--context NAME]
 
     Pipe a snapshot in: kubectl get resourceflavors,clusterqueues,cohorts,localqueues,workloads -A -o yaml
     | quotactl explain ns/name -f -
@@ -55,11 +61,13 @@ def explain_command(
     Exit status: 0 (a pending workload is a result), 1 with --fail-if-pending when a job would stay
     pending, 2 unknown workload or job, or unusable input.
     """
-    if not files:
+    check_cluster_args(cluster, names_workload=True)
+    if not files and not cluster.from_cluster:
         fail_usage(NO_SNAPSHOT)  # before the questions about the workload
+    workload = qualified(workload, cluster)
     if workload and all_pending:
         fail_usage("give either a WORKLOAD or --all, not both")
-    inp = engine_input(files, max_file_size, feature_gates)
+    inp = engine_input(files, max_file_size, feature_gates, cluster=cluster)
     inp.refuse_mixed()
     submitted = not workload and not all_pending and Dialect.YUNIKORN not in inp.dialects and inp.jobs.submitted
     if not workload and not all_pending and not submitted:

@@ -10,16 +10,16 @@ from typing import NoReturn
 
 import typer
 
-from quotactl.cli.common import EXIT_OK, UsageError, emit, fail_usage
+from quotactl.cli.common import EXIT_OK, ClusterArgs, UsageError, emit, fail_usage
 from quotactl.cli.engine_input import job_workload, load_engine_input, warn_skipped_jobs
 from quotactl.jobs.resolve import ResolvedJobs, resolve_jobs
 from quotactl.kueue.options import EngineOptions, admission_check_states, engine_options
 from quotactl.load.objects import Dialect, LoadResult, load
-from quotactl.load.sources import limits_from_env
+from quotactl.load.sources import Source, limits_from_env
 from quotactl.model.features import parse_gate_list
 from quotactl.model.kueue import KueueCluster, build_cluster
 
-NO_SNAPSHOT = "no input: give the cluster snapshot with -f FILE (or -f - for stdin)"
+NO_SNAPSHOT = "no input: give the cluster snapshot with -f FILE (or -f - for stdin), or read it with --from-cluster"
 MIXED = "the input mixes Kueue objects and YuniKorn objects; run quotactl once per scheduler"
 
 
@@ -51,12 +51,16 @@ class EngineInput:
 
 
 def engine_input(files: list[str] | None, max_file_size: str | None, feature_gates: str | None,
-                 what: str | None = None) -> EngineInput:
-    """The snapshot of an engine command (explain, preempt, shares, schedule, diff); exits 2 when
-    there is none or it is unusable."""
-    if not files:
+                 what: str | None = None, cluster: ClusterArgs | None = None, overlay: bool = False) -> EngineInput:
+    """The snapshot of an engine command (explain, preempt, shares, schedule, diff): the files and,
+    with --from-cluster, the cluster; exits 2 when there is none or it is unusable. ``overlay``:
+    the files replace the cluster's objects of the same kind and name (``diff``'s proposed side)."""
+    texts = cluster_sources(cluster)
+    if not files and not texts:
         fail_usage(NO_SNAPSHOT)
-    loaded, gates = load_engine_input(list(files), max_file_size, feature_gates, what)
+    loaded, gates = load_engine_input(list(files or []), max_file_size, feature_gates, what, texts)
+    if overlay and texts:
+        loaded = overlaid(loaded, texts[0].name)
     if Dialect.YUNIKORN in loaded.dialects:
         return EngineInput(loaded, gates)  # YuniKorn schedules pods itself
     jobs = resolve_jobs(loaded.objects)
@@ -65,26 +69,122 @@ def engine_input(files: list[str] | None, max_file_size: str | None, feature_gat
 
 
 def kueue_input(files: list[str], max_file_size: str | None, fair_sharing: bool | None, feature_gates: str | None,
-                what: str = "input") -> tuple[KueueCluster, EngineOptions]:
+                what: str = "input", cluster: ClusterArgs | None = None,
+                overlay: bool = False) -> tuple[KueueCluster, EngineOptions]:
     """A Kueue-only snapshot (schedule, diff), its cluster and engine options."""
-    inp = engine_input(files, max_file_size, feature_gates, what)
+    inp = engine_input(files, max_file_size, feature_gates, what, cluster, overlay)
     if inp.dialects and inp.dialects != {Dialect.KUEUE}:
         fail_usage(f"{what}: schedule and diff simulate Kueue; the input holds YuniKorn objects")
-    cluster = build_cluster(inp.loaded.objects)
-    return cluster, inp.kueue_options(cluster, fair_sharing)
+    cluster_model = build_cluster(inp.loaded.objects)
+    return cluster_model, inp.kueue_options(cluster_model, fair_sharing)
 
 
-def config_input(paths: list[str], max_file_size: str | None, feature_gates: str | None = None
-                 ) -> tuple[LoadResult, dict]:
-    """The files of ``lint`` / ``queues``, whose input problems are findings, not usage errors;
-    exits 2 only when the files cannot be read or an option is malformed."""
+def config_input(paths: list[str], max_file_size: str | None, feature_gates: str | None = None,
+                 cluster: ClusterArgs | None = None) -> tuple[LoadResult, dict]:
+    """The files of ``lint`` / ``queues`` / ``workload`` (and the cluster with --from-cluster),
+    whose input problems are findings, not usage errors; exits 2 only when the input cannot be
+    read or an option is malformed."""
+    texts = cluster_sources(cluster)
     try:
         gates = parse_gate_list(feature_gates) if feature_gates else {}
-        loaded = load(paths, limits=limits_from_env(max_file_size))
+        loaded = load(paths, limits=limits_from_env(max_file_size), texts=texts)
     except (UsageError, ValueError) as exc:
         fail_usage(str(exc))
         raise  # unreachable: fail_usage exits
     return loaded, gates
+
+
+_READ: dict[ClusterArgs, object] = {}  # the cluster read by this run (diff loads it twice)
+
+
+def cluster_sources(cluster: ClusterArgs | None) -> tuple[Source, ...]:
+    """With --from-cluster, the cluster as an in-memory JSON snapshot (exactly what
+    ``quotactl snapshot -o json`` writes), read once per run; exits 2 when it cannot be read."""
+    if cluster is None or not cluster.from_cluster:
+        return ()
+    snap = read_cluster_once(cluster)
+    return (Source(snap.name, snap.render("json")),)
+
+
+def read_cluster_once(cluster: ClusterArgs):
+    """The cluster snapshot; warnings (skipped lists, namespace scope) on stderr once."""
+    if cluster not in _READ:
+        from quotactl.live.client import LiveError
+        from quotactl.live.snapshot import read_cluster
+
+        try:
+            snap = read_cluster(cluster_request(cluster))
+        except LiveError as exc:
+            fail_usage(str(exc))
+            raise  # unreachable: fail_usage exits
+        for what in snap.skipped:
+            typer.echo(f"quotactl: warning: no permission to list {what}; skipped: the answers leave "
+                       "these objects out", err=True)
+        if cluster.namespace and snap.scheduler == "kueue":
+            typer.echo(f"quotactl: warning: read namespace {cluster.namespace} only: quota that Workloads "
+                       "of other namespaces hold is not counted", err=True)
+        _READ[cluster] = snap
+    return _READ[cluster]
+
+
+def cluster_request(cluster: ClusterArgs):
+    """The live layer's request for the command-line options; exits 2 on a malformed one."""
+    from quotactl.live.client import Target
+    from quotactl.live.fetch import Scope
+    from quotactl.live.snapshot import SCHEDULERS, Request
+
+    if cluster.scheduler not in SCHEDULERS:
+        fail_usage(f"--scheduler {cluster.scheduler!r}: use auto, kueue or yunikorn")
+    target = Target(cluster.kubeconfig, cluster.context, parse_timeout(cluster.request_timeout))
+    scope = Scope((cluster.namespace,) if cluster.namespace else None)
+    return Request(target, scope, cluster.scheduler, cluster.system_namespace)
+
+
+def parse_timeout(text: str) -> float:
+    """kubectl's --request-timeout: seconds, or a number with s / m / h."""
+    value = text.strip().lower()
+    scale = {"s": 1, "m": 60, "h": 3600}.get(value[-1:], None)
+    try:
+        seconds = float(value[:-1] if scale else value) * (scale or 1)
+    except ValueError:
+        seconds = -1
+    if seconds <= 0:
+        fail_usage(f"--request-timeout {text!r}: give a positive duration (e.g. 30s, 2m)")
+    return seconds
+
+
+def check_cluster_args(cluster: ClusterArgs, names_workload: bool = False) -> None:
+    """Options that only mean something with --from-cluster, and -n with -A; exits 2."""
+    if cluster.namespace and cluster.all_namespaces:
+        fail_usage("give either -n/--namespace or -A/--all-namespaces, not both")
+    if cluster.from_cluster:
+        return
+    given = [name for name, on in (("--context", cluster.context), ("--kubeconfig", cluster.kubeconfig),
+                                   ("-A/--all-namespaces", cluster.all_namespaces),
+                                   ("--scheduler", cluster.scheduler != "auto"),
+                                   ("--system-namespace", cluster.system_namespace),
+                                   ("--request-timeout", cluster.request_timeout != "30s"),
+                                   ("-n/--namespace", cluster.namespace and not names_workload)) if on]
+    if given:
+        fail_usage(f"{given[0]} is for reading a cluster: add --from-cluster")
+
+
+def qualified(name: str | None, cluster: ClusterArgs) -> str | None:
+    """A bare WORKLOAD name in the namespace of -n (``name`` -> ``ns/name``)."""
+    if name and cluster.namespace and "/" not in name:
+        return f"{cluster.namespace}/{name}"
+    return name
+
+
+def overlaid(loaded: LoadResult, cluster_name: str) -> LoadResult:
+    """The cluster as it would be after ``kubectl apply`` of the files: a cluster object is left
+    out when a file holds an object of the same group, kind, namespace and name."""
+    def key(o):
+        return o.group, o.kind, o.namespace or "", o.name
+
+    given = {key(o) for o in loaded.objects if o.ref.doc.file != cluster_name}
+    kept = [o for o in loaded.objects if o.ref.doc.file != cluster_name or key(o) not in given]
+    return replace(loaded, objects=kept)
 
 
 def finish(command: str, result: object, output: Enum, code: int = EXIT_OK) -> NoReturn:

@@ -8,20 +8,23 @@ from quotactl.cli.common import (
     EXIT_FINDINGS,
     EXIT_OK,
     EXIT_USAGE,
+    ClusterArgs,
     FairSharingOption,
     FeatureGatesOption,
     FileOption,
     LintFormat,
     MaxFileSizeOption,
+    cluster_options,
     fail_usage,
     split_codes,
 )
-from quotactl.cli.inputs import config_input, finish
+from quotactl.cli.inputs import check_cluster_args, config_input, finish
 from quotactl.diagnostics import Severity
 from quotactl.lint.context import LintOptions
 from quotactl.lint.runner import LintReport, lint
 
 
+@cluster_options
 def lint_command(
     paths: list[str] = typer.Argument(None, metavar="[PATH]...", help="Files or directories to check ('-' = stdin)."),
     files: list[str] = FileOption,
@@ -37,15 +40,17 @@ def lint_command(
     feature_gates: str = FeatureGatesOption,
     fair_sharing: bool = FairSharingOption,
     max_file_size: str = MaxFileSizeOption,
+    cluster: ClusterArgs = ClusterArgs(),
 ) -> None:
     """Check Kueue objects or a YuniKorn queues.yaml: schemas, admission rules, cross-object references.
 
     Exit status: 0 clean, 1 errors found (or warnings with --strict), 2 unusable input or usage error.
     """
     inputs = list(paths or []) + list(files or [])
-    if not inputs:
-        fail_usage("no input: give files or directories to check (or '-' for stdin)")
-    loaded, gates = config_input(inputs, max_file_size, feature_gates)
+    check_cluster_args(cluster)
+    if not inputs and not cluster.from_cluster:
+        fail_usage("no input: give files or directories to check (or '-' for stdin), or --from-cluster")
+    loaded, gates = config_input(inputs, max_file_size, feature_gates, cluster)
     options = LintOptions(
         select=split_codes(select), ignore=split_codes(ignore), strict=strict, cross_refs=cross_refs,
         feature_gates=gates, fair_sharing=fair_sharing,

@@ -8,9 +8,17 @@ from __future__ import annotations
 
 import typer
 
-from quotactl.cli.common import FeatureGatesOption, FileOption, MaxFileSizeOption, OutputFormat, fail_usage
+from quotactl.cli.common import (
+    ClusterArgs,
+    FeatureGatesOption,
+    FileOption,
+    MaxFileSizeOption,
+    OutputFormat,
+    cluster_options,
+    fail_usage,
+)
 from quotactl.cli.engine_input import require_workload
-from quotactl.cli.inputs import engine_input, finish
+from quotactl.cli.inputs import check_cluster_args, engine_input, finish, qualified
 from quotactl.kueue.preempt_decision import check_pins, decide
 from quotactl.kueue.queueing import cluster_queue_of
 from quotactl.kueue.quota import build_snapshot
@@ -30,6 +38,7 @@ def _parse_pins(values: list[str]) -> dict[tuple[str | None, str], str]:
     return pins
 
 
+@cluster_options
 def preempt_command(
     workload: str = typer.Argument(..., metavar="WORKLOAD",
                                    help="The pending workload: namespace/name, or name when that is unique "
@@ -49,6 +58,7 @@ def preempt_command(
                                           "resource group covering RESOURCE (repeatable), instead of Kueue's own "
                                           "choice."),
     max_file_size: str = MaxFileSizeOption,
+    cluster: ClusterArgs = ClusterArgs(),
 ) -> None:
     """Show which workloads the scheduler would preempt for a pending workload, and why: the flavor
     assignment that makes preemption necessary, the victims (with the reason Kueue writes), every
@@ -56,11 +66,13 @@ def preempt_command(
     can be preempted, the rule that stops it.
 
     kubectl get resourceflavors,clusterqueues,cohorts,localqueues,workloads -A -o yaml
-    | quotactl preempt ns/name -f -
+    | quotactl preempt ns/name -f -      (or: quotactl preempt ns/name --from-cluster)
 
     Exit status: 0 (no victims is a result too), 2 unknown workload or unusable input.
     """
-    inp = engine_input(files, max_file_size, feature_gates)
+    check_cluster_args(cluster, names_workload=True)
+    workload = qualified(workload, cluster)
+    inp = engine_input(files, max_file_size, feature_gates, cluster=cluster)
     inp.refuse_mixed()
     if inp.dialects == {Dialect.YUNIKORN}:
         from quotactl.cli.yunikorn_cmds import run_preempt  # the YuniKorn engine

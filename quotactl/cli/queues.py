@@ -7,8 +7,15 @@ from enum import Enum
 
 import typer
 
-from quotactl.cli.common import EXIT_USAGE, FileOption, MaxFileSizeOption, fail_usage
-from quotactl.cli.inputs import config_input, finish
+from quotactl.cli.common import (
+    EXIT_USAGE,
+    ClusterArgs,
+    FileOption,
+    MaxFileSizeOption,
+    cluster_options,
+    fail_usage,
+)
+from quotactl.cli.inputs import check_cluster_args, config_input, finish
 from quotactl.diagnostics import Severity
 from quotactl.load.objects import Dialect
 from quotactl.load.yunikorn import CONFIG_KINDS, load_inputs
@@ -22,6 +29,7 @@ class QueuesFormat(str, Enum):
     json = "json"
 
 
+@cluster_options
 def queues_command(
     paths: list[str] = typer.Argument(None, metavar="[PATH]...", help="queues.yaml or ConfigMap files ('-' = stdin)."),
     files: list[str] = FileOption,
@@ -29,6 +37,7 @@ def queues_command(
                                         help="table (rich table), tree (every effective setting), plain, json."),
     partition: str = typer.Option(None, "--partition", "-p", metavar="NAME", help="Show only this partition."),
     max_file_size: str = MaxFileSizeOption,
+    cluster: ClusterArgs = ClusterArgs(),
 ) -> None:
     """Show the YuniKorn queue tree: guaranteed / max per queue, the properties YuniKorn really applies
     after inheritance, each queue's priority offset and fences.
@@ -39,9 +48,11 @@ def queues_command(
     each queue's current priority and place in the scheduling order.
     """
     inputs = list(paths or []) + list(files or [])
-    if not inputs:
-        fail_usage("no input: give a queues.yaml or the yunikorn-configs ConfigMap (-f FILE, or '-' for stdin)")
-    loaded, _gates = config_input(inputs, max_file_size)
+    check_cluster_args(cluster)
+    if not inputs and not cluster.from_cluster:
+        fail_usage("no input: give a queues.yaml or the yunikorn-configs ConfigMap (-f FILE, or '-' for stdin), "
+                   "or --from-cluster")
+    loaded, _gates = config_input(inputs, max_file_size, cluster=cluster)
     fatal = [d for d in loaded.diagnostics if d.input_error and d.severity == Severity.ERROR]
     if fatal:
         d = fatal[0]

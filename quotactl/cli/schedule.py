@@ -6,24 +6,28 @@ from __future__ import annotations
 import typer
 
 from quotactl.cli.common import (
+    ClusterArgs,
     FairSharingOption,
     FeatureGatesOption,
     FileOption,
     MaxFileSizeOption,
     OutputFormat,
+    cluster_options,
 )
-from quotactl.cli.inputs import finish, kueue_input
+from quotactl.cli.inputs import check_cluster_args, finish, kueue_input
 from quotactl.kueue.cycle import schedule
 
 
+@cluster_options
 def schedule_command(
     files: list[str] = FileOption,
-    cycles: int = typer.Option(None, "--cycles", "-n", min=1, help="Run exactly N cycles (default: to the fixpoint)."),
+    cycles: int = typer.Option(None, "--cycles", min=1, help="Run exactly N cycles (default: to the fixpoint)."),
     max_cycles: int = typer.Option(10_000, "--max-cycles", min=1, help="Give up after this many cycles."),
     output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
     fair_sharing: bool = FairSharingOption,
     feature_gates: str = FeatureGatesOption,
     max_file_size: str = MaxFileSizeOption,
+    cluster: ClusterArgs = ClusterArgs(),
 ) -> None:
     """Dry-run Kueue's scheduling cycles on a cluster snapshot: which pending workloads get
     admitted (flavors, borrowing), which admitted ones get preempted (reason, by whom), what stays
@@ -32,9 +36,10 @@ def schedule_command(
     re-admitted), or after --cycles N.
 
     kubectl get resourceflavors,clusterqueues,cohorts,localqueues,workloads,workloadpriorityclasses -A -o yaml
-    | quotactl schedule -f -
+    | quotactl schedule -f -      (or: quotactl schedule --from-cluster)
 
     Exit status: 0 (pending workloads and livelocks are results), 2 unusable input.
     """
-    cluster, options = kueue_input(files, max_file_size, fair_sharing, feature_gates)
-    finish("schedule", schedule(cluster, options, cycles=cycles, max_cycles=max_cycles), output)
+    check_cluster_args(cluster)
+    model, options = kueue_input(files, max_file_size, fair_sharing, feature_gates, cluster=cluster)
+    finish("schedule", schedule(model, options, cycles=cycles, max_cycles=max_cycles), output)

@@ -9,14 +9,16 @@ from dataclasses import replace
 import typer
 
 from quotactl.cli.common import (
+    ClusterArgs,
     FairSharingOption,
     FeatureGatesOption,
     FileOption,
     MaxFileSizeOption,
     OutputFormat,
+    cluster_options,
     fail_usage,
 )
-from quotactl.cli.inputs import engine_input, finish
+from quotactl.cli.inputs import check_cluster_args, engine_input, finish
 from quotactl.kueue.fairshare import ShareTree, ranked_heads, share_tree
 from quotactl.kueue.quota import build_snapshot
 from quotactl.load.objects import Dialect
@@ -38,6 +40,7 @@ def _only(tree: ShareTree, name: str) -> ShareTree | None:
     return ShareTree(tree.nodes[start:end], tree.fair_sharing)
 
 
+@cluster_options
 def shares_command(
     files: list[str] = FileOption,
     output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
@@ -48,6 +51,7 @@ def shares_command(
     heads: bool = typer.Option(True, "--heads/--no-heads",
                                help="Also rank the pending queue heads by the fair-sharing tournament."),
     max_file_size: str = MaxFileSizeOption,
+    cluster: ClusterArgs = ClusterArgs(),
 ) -> None:
     """Show Kueue's fair-share tree: per cohort and ClusterQueue the fair-sharing weight, quota,
     usage, borrowed amount, share per resource and dominant share, and each node's rank among
@@ -57,7 +61,8 @@ def shares_command(
 
     Exit status: 0, or 2 for unusable input.
     """
-    inp = engine_input(files, max_file_size, feature_gates)
+    check_cluster_args(cluster)
+    inp = engine_input(files, max_file_size, feature_gates, cluster=cluster)
     if Dialect.YUNIKORN in inp.dialects:
         fail_usage("'quotactl shares' shows Kueue's fair-share tree; for YuniKorn queues use 'quotactl queues'")
     cluster = build_cluster(inp.loaded.objects)

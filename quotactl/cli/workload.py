@@ -8,11 +8,18 @@ from enum import Enum
 
 import typer
 
-from quotactl.cli.common import EXIT_OK, FileOption, MaxFileSizeOption, UsageError, fail_usage, write
+from quotactl.cli.common import (
+    EXIT_OK,
+    ClusterArgs,
+    FileOption,
+    MaxFileSizeOption,
+    cluster_options,
+    fail_usage,
+    write,
+)
+from quotactl.cli.inputs import check_cluster_args, config_input
 from quotactl.diagnostics import Severity, sort_diagnostics
 from quotactl.jobs import derive_workloads
-from quotactl.load.objects import load
-from quotactl.load.sources import limits_from_env
 from quotactl.model.kueue import build_cluster
 from quotactl.report import workload_out
 from quotactl.report.console import use_color
@@ -24,11 +31,13 @@ class WorkloadFormat(str, Enum):
     table = "table"
 
 
+@cluster_options
 def workload_command(
     files: list[str] = FileOption,
     output: WorkloadFormat = typer.Option(WorkloadFormat.yaml, "--output", "-o",
                                           help="yaml (a kind: List of Workloads), json, or table."),
     max_file_size: str = MaxFileSizeOption,
+    cluster: ClusterArgs = ClusterArgs(),
 ) -> None:
     """Print the Workloads Kueue would create for the job objects in the input (batch/v1 Job, JobSet,
     LeaderWorkerSet, RayJob, RayCluster, Kubeflow jobs, MPIJob, TrainJob, AppWrapper, Pods and pod
@@ -40,13 +49,10 @@ def workload_command(
     they need. Malformed job objects are reported on stderr (file:line) and skipped; exit 2 only when
     the input cannot be read or holds no job objects.
     """
-    if not files:
-        fail_usage("no input: give job manifests with -f FILE (or '-' for stdin)")
-    try:
-        loaded = load(list(files), limits=limits_from_env(max_file_size))
-    except (UsageError, ValueError) as exc:
-        fail_usage(str(exc))
-        return
+    check_cluster_args(cluster)
+    if not files and not cluster.from_cluster:
+        fail_usage("no input: give job manifests with -f FILE (or '-' for stdin), or --from-cluster")
+    loaded, _gates = config_input(list(files or []), max_file_size, cluster=cluster)
     fatal = [d for d in loaded.diagnostics if d.input_error and d.severity == Severity.ERROR]
     if fatal:
         fail_usage(f"{fatal[0].location()}: {fatal[0].message}")

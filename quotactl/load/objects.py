@@ -161,14 +161,17 @@ def yunikorn_fragment(data: dict) -> tuple[str, tuple] | None:
     return None
 
 
-def load(paths: list[str], *, limits: Limits = DEFAULT_LIMITS, stdin=None, fast_json: bool = False) -> LoadResult:
+def load(paths: list[str], *, limits: Limits = DEFAULT_LIMITS, stdin=None, fast_json: bool = False,
+         texts: tuple[Source, ...] = ()) -> LoadResult:
     """Read every input and return the objects found, plus diagnostics for what was not usable.
 
     ``fast_json``: parse JSON files with the json module and compute positions lazily (for the
-    engines, which rarely need a position; lint keeps the default).
+    engines, which rarely need a position; lint keeps the default). ``texts``: inputs already in
+    memory (a cluster read with --from-cluster), loaded before the files.
     """
     result = LoadResult()
     sources, diags = collect_sources(paths, limits=limits, stdin=stdin, fast_json=fast_json)
+    sources = list(texts) + sources
     result.sources = sources
     result.diagnostics.extend(diags)
     for src in sources:

@@ -1,0 +1,117 @@
+"""Reading the objects: paginated lists (``limit`` + ``continue``, as kubectl does), each item
+given back its ``kind`` and ``apiVersion`` (list items carry neither) and stripped of
+``metadata.managedFields`` (server bookkeeping, often most of an object's bytes); a list the
+credentials may not read (403) is recorded as skipped and the rest goes on."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from quotactl.live.client import Connection, Forbidden, LiveError
+from quotactl.live.discovery import Discovery, Served
+from quotactl.live.resources import NamedConfigMap, Wanted
+
+PAGE_SIZE = 500
+MAX_PAGES = 100_000  # a server handing out continue tokens forever must not hang the run
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Which namespaces namespaced lists read: None = all (cluster-wide lists)."""
+
+    namespaces: tuple[str, ...] | None = None
+
+    def describe(self, served: Served) -> str:
+        if not served.namespaced:
+            return "cluster-scoped"
+        return "all namespaces" if self.namespaces is None else "namespace " + ", ".join(self.namespaces)
+
+
+@dataclass
+class Fetched:
+    """The objects read (one list per wanted kind, in order) and what could not be read."""
+
+    groups: list[list[dict]] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+    @property
+    def objects(self) -> list[dict]:
+        return [o for group in self.groups for o in group]
+
+
+def fetch(conn: Connection, discovery: Discovery, wanted: list[Wanted], configmaps: list[NamedConfigMap],
+          scope: Scope) -> Fetched:
+    out = Fetched()
+    for w in wanted:
+        served = discovery.find(w)
+        if served is None:
+            continue  # the kind's API is not installed: nothing of it can exist
+        out.groups.append(_read_kind(conn, served, w, scope, out.skipped))
+    configmap = discovery.find(Wanted("", "ConfigMap"))
+    if configmap is not None:
+        out.groups.append(_read_configmaps(conn, configmap, configmaps, out.skipped))
+    return out
+
+
+def _read_kind(conn: Connection, served: Served, wanted: Wanted, scope: Scope, skipped: list[str]) -> list[dict]:
+    namespaces = scope.namespaces if served.namespaced and scope.namespaces is not None else (None,)
+    seen: dict[tuple, dict] = {}
+    for ns in namespaces:
+        for selector in wanted.selectors or (None,):
+            path = served.path(ns)
+            try:
+                items = list_all(conn, path, selector)
+            except Forbidden:
+                where = f"namespace {ns}" if ns else scope.describe(served)
+                skipped.append(f"{served.label} ({where})")
+                continue
+            for item in items:
+                obj = clean(item, served)
+                seen.setdefault(identity(obj), obj)
+    return sorted(seen.values(), key=identity)
+
+
+def _read_configmaps(conn: Connection, served: Served, wanted: list[NamedConfigMap], skipped: list[str]) -> list[dict]:
+    out = []
+    for cm in wanted:
+        try:
+            doc = conn.get(f"{served.path(cm.namespace)}/{cm.name}")
+        except Forbidden:
+            skipped.append(f"configmaps/{cm.name} (namespace {cm.namespace})")
+            continue
+        if doc is not None:
+            out.append(clean(doc, served))
+    return out
+
+
+def list_all(conn: Connection, path: str, selector: str | None) -> list[dict]:
+    """Every item of a list, page by page."""
+    params: dict[str, str | int] = {"limit": PAGE_SIZE}
+    if selector:
+        params["labelSelector"] = selector
+    items: list[dict] = []
+    for _ in range(MAX_PAGES):
+        page = conn.get(path, params)
+        if page is None:
+            return items
+        items.extend(i for i in page.get("items") or [] if isinstance(i, dict))
+        token = (page.get("metadata") or {}).get("continue")
+        if not token:
+            return items
+        params["continue"] = token
+    raise LiveError(f"{conn.server}: GET {path}: more than {MAX_PAGES} pages; giving up")
+
+
+def clean(item: dict, served: Served) -> dict:
+    """The object as ``kubectl get -o yaml`` shows one: apiVersion and kind first, no managedFields."""
+    obj = {"apiVersion": served.api_version, "kind": served.kind}
+    obj.update((k, v) for k, v in item.items() if k not in ("apiVersion", "kind"))
+    md = obj.get("metadata")
+    if isinstance(md, dict) and "managedFields" in md:
+        obj["metadata"] = {k: v for k, v in md.items() if k != "managedFields"}
+    return obj
+
+
+def identity(obj: dict) -> tuple[str, str]:
+    md = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    return str(md.get("namespace") or ""), str(md.get("name") or "")

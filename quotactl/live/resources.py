@@ -1,0 +1,89 @@
+"""What quotactl reads from a cluster, per scheduler: the kinds the loader classifies
+(quotactl/load/objects.py ``classify``) and the job kinds Kueue integrates
+(quotactl/jobs/registry.py), plus the schedulers' ConfigMaps."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from quotactl.load.objects import (
+    JOB_CONTEXT_KINDS,
+    KUEUE_CONFIG_GROUP,
+    KUEUE_GROUP,
+    KUEUE_KINDS,
+    KUEUE_OTHER_KINDS,
+)
+
+# Kueue serves v1beta2 in its newer releases and keeps v1beta1; older releases served Cohort at v1alpha1 only.
+KUEUE_VERSIONS = ("v1beta2", "v1beta1", "v1alpha1")
+QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
+POD_GROUP_LABEL = "kueue.x-k8s.io/pod-group-name"
+
+# Kueue's manager Configuration as its Helm chart and kustomize manifests install it.
+KUEUE_NAMESPACE = "kueue-system"
+KUEUE_CONFIGMAP = "kueue-manager-config"
+# YuniKorn's Helm chart installs into "yunikorn"; the shim reads these two ConfigMaps
+# (yunikorn-k8shim pkg/conf/schedulerconf.go).
+YUNIKORN_NAMESPACE = "yunikorn"
+YUNIKORN_CONFIGMAPS = ("yunikorn-defaults", "yunikorn-configs")
+
+
+@dataclass(frozen=True)
+class Wanted:
+    """One kind to list. ``versions``: the preference (empty = the server's preferred version);
+    ``selectors``: label selectors listed one by one and merged (empty = every object)."""
+
+    group: str
+    kind: str
+    versions: tuple[str, ...] = ()
+    selectors: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        return f"{self.kind} ({self.group or 'core'})"
+
+
+@dataclass(frozen=True)
+class NamedConfigMap:
+    """A ConfigMap read by name from the scheduler's namespace."""
+
+    name: str
+    namespace: str
+
+
+def _kueue_kinds() -> list[Wanted]:
+    order = ("ResourceFlavor", "Cohort", "ClusterQueue", "LocalQueue", "WorkloadPriorityClass", "Workload")
+    kinds = list(order) + sorted((KUEUE_KINDS | KUEUE_OTHER_KINDS) - set(order))
+    return [Wanted(KUEUE_GROUP, k, KUEUE_VERSIONS) for k in kinds]
+
+
+def _job_kinds() -> list[Wanted]:
+    """The kinds Kueue's integrations turn into Workloads. Pods, Deployments and StatefulSets are
+    read only when they carry Kueue's labels: every cluster runs many that Kueue never sees."""
+    from quotactl.jobs.registry import INTEGRATIONS
+
+    by_label = {"Pod": (QUEUE_LABEL, POD_GROUP_LABEL), "Deployment": (QUEUE_LABEL,), "StatefulSet": (QUEUE_LABEL,)}
+    return [Wanted(group, kind, (), by_label.get(kind, ()) if group in ("", "apps") else ())
+            for group, kind in sorted(INTEGRATIONS)]
+
+
+def kueue_wanted() -> list[Wanted]:
+    context = [Wanted("", "Namespace"), Wanted("scheduling.k8s.io", "PriorityClass")]
+    context += [Wanted(g, k) for g, k in sorted(JOB_CONTEXT_KINDS)]
+    return _kueue_kinds() + context + _job_kinds()
+
+
+def yunikorn_wanted() -> list[Wanted]:
+    return [Wanted("", "Namespace"), Wanted("scheduling.k8s.io", "PriorityClass"), Wanted("", "Node"),
+            Wanted("", "Pod")]
+
+
+def kueue_configmaps(namespace: str | None) -> list[NamedConfigMap]:
+    return [NamedConfigMap(KUEUE_CONFIGMAP, namespace or KUEUE_NAMESPACE)]
+
+
+def yunikorn_configmaps(namespace: str | None) -> list[NamedConfigMap]:
+    return [NamedConfigMap(n, namespace or YUNIKORN_NAMESPACE) for n in YUNIKORN_CONFIGMAPS]
+
+
+__all__ = ["KUEUE_CONFIG_GROUP", "Wanted", "NamedConfigMap", "kueue_wanted", "yunikorn_wanted"]
