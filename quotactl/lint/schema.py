@@ -396,7 +396,8 @@ def _leaf_to_diagnostics(err: ValidationError, obj: KubeObject) -> list[Diagnost
             fix_hint = f"did you mean {close[0]!r}?" if close else (
                 f"known fields here: {', '.join(allowed)}" if allowed and len(allowed) <= 12 else None)
             msg += f"; {fix_hint}" if close else ""
-            note = "the API server rejects it (kubectl's default strict field validation) or silently drops it"
+            note = ("Kueue decodes its configuration strictly: the manager does not start" if obj.kind == "Configuration"
+                    else "the API server rejects it (kubectl's default strict field validation) or silently drops it")
             out.append(_diag(code, f"{msg} ({note})", obj, path + (extra,), obj.ref.pos(path + (extra,)), ktype,
                              hint=None if close else fix_hint))
         return out

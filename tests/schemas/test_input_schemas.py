@@ -505,8 +505,8 @@ INVALID = {
         "KQ005", "spec.podSets", "at most 18"),
     "empty-podsets": (WL.format(v="v1beta2", spec="  podSets: []"), "KQ004", "spec.podSets", None),
     "podset-negative-count": (WL.format(v="v1beta2", spec=ind(f"podSets:\n- count: -1\n  {POD}")), "KQ004", "spec.podSets[0].count", None),
-    "podset-min-count-zero": (
-        WL.format(v="v1beta2", spec=ind(f"podSets:\n- minCount: 0\n  {POD}")), "KQ004", "spec.podSets[0].minCount", None),
+    "podset-min-count-negative": (  # 0 is valid since Kueue v0.20
+        WL.format(v="v1beta2", spec=ind(f"podSets:\n- minCount: -1\n  {POD}")), "KQ004", "spec.podSets[0].minCount", None),
     "max-execution-time": (WL.format(v="v1beta2", spec="  maximumExecutionTimeSeconds: 0"), "KQ004", "spec.maximumExecutionTimeSeconds", None),
     "priority-int32": (WL.format(v="v1beta2", spec="  priority: 2147483648"), "KQ004", "spec.priority", "int32"),
     "wpc-value-int32": (WPC.format(v="v1beta1", body="value: -2147483649"), "KQ004", "value", "int32"),
