@@ -115,3 +115,19 @@ def test_alpha_kinds_are_recognised_once_per_kind(tmp_path):
     assert [(d.line, d.severity.value) for d in notes] == [(2, "info"), (10, "info")]
     assert all("recognises but does not check yet" in d.message and "unknown" not in d.message for d in notes)
     assert not result.objects
+
+
+RF_NAMING_MISSING_TOPOLOGY = """\
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: tas}
+spec:
+  nodeLabels: {pool: tas}
+  topologyName: default
+"""
+
+
+@pytest.mark.parametrize(("cross_refs", "expected"), [(None, ["KQ500"]), (True, ["KQ518"]), (False, [])])
+def test_check_side_references_follow_the_cross_refs_policy(tmp_path, cross_refs, expected):
+    diags = _lint(tmp_path, RF_NAMING_MISSING_TOPOLOGY, cross_refs=cross_refs)
+    assert [d.code for d in diags if d.code in ("KQ500", "KQ518")] == expected
