@@ -22,7 +22,7 @@ _INACTIVE_FIXES = {
     "FlavorNotFound": "create the missing ResourceFlavor(s) or remove them from the ClusterQueue",
     "AdmissionCheckNotFound": "create the missing AdmissionCheck(s) or remove them from the ClusterQueue",
     "AdmissionCheckInactive": "make the AdmissionCheck(s) active (their controller must be running)",
-    "CohortCycle": "break the cycle in the Cohorts' spec.parentName chain",
+    "CohortCycleDetected": "break the cycle in the Cohorts' spec.parentName chain",
 }
 
 

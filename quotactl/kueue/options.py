@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from quotactl.model.features import FeatureGates
-from quotactl.model.kueue import KueueCluster, ResourceTransformation, build_admission_check
+from quotactl.model.kueue import KueueCluster, ResourceTransformation
+from quotactl.model.kueue_checks import build_admission_check
 
 LESS_THAN_OR_EQUAL_TO_FINAL_SHARE = "LessThanOrEqualToFinalShare"
 LESS_THAN_INITIAL_SHARE = "LessThanInitialShare"

@@ -50,6 +50,11 @@ SERVED = {
     ("kueue.x-k8s.io", "LocalQueue"): ("v1beta1", "v1beta2"),
     ("kueue.x-k8s.io", "WorkloadPriorityClass"): ("v1beta1", "v1beta2"),
     ("kueue.x-k8s.io", "Workload"): ("v1beta1", "v1beta2"),
+    ("kueue.x-k8s.io", "AdmissionCheck"): ("v1beta1", "v1beta2"),
+    ("kueue.x-k8s.io", "Topology"): ("v1alpha1", "v1beta1", "v1beta2"),
+    ("kueue.x-k8s.io", "MultiKueueCluster"): ("v1beta1", "v1beta2"),
+    ("kueue.x-k8s.io", "MultiKueueConfig"): ("v1beta1", "v1beta2"),
+    ("kueue.x-k8s.io", "ProvisioningRequestConfig"): ("v1beta1", "v1beta2"),
     ("config.kueue.x-k8s.io", "Configuration"): ("v1beta1", "v1beta2"),
     ("scheduling.k8s.io", "PriorityClass"): ("v1",),
     ("", "Namespace"): ("v1",),
@@ -296,6 +301,15 @@ def deprecation_notes(objects: list[KubeObject]) -> list[Diagnostic]:
     return out
 
 
+# The last Kueue versions that served kueue.x-k8s.io/v1alpha1 for a kind (KQ011).
+_V1ALPHA1_NOTE = {
+    "Cohort": "kueue.x-k8s.io/v1alpha1 Cohort is served only by Kueue v0.9-v0.12 (checked with those rules); "
+              "use v1beta2 with spec.parentName",
+    "Topology": "kueue.x-k8s.io/v1alpha1 Topology is served only by Kueue v0.9-v0.13 (checked with those rules); "
+                "use v1beta2",
+}
+
+
 def validate_object(obj: KubeObject) -> list[Diagnostic]:
     """Schema diagnostics for one object (also: apiVersion not served)."""
     key = (obj.group, obj.kind)
@@ -314,8 +328,7 @@ def validate_object(obj: KubeObject) -> list[Diagnostic]:
     diags = []
     if obj.group == "kueue.x-k8s.io" and obj.version == "v1alpha1":
         pos = obj.ref.pos(("apiVersion",))
-        diags.append(Diagnostic("KQ011", Severity.WARNING, "kueue.x-k8s.io/v1alpha1 Cohort is served only by Kueue "
-                                "v0.9-v0.12 (checked with those rules); use v1beta2 with spec.parentName",
+        diags.append(Diagnostic("KQ011", Severity.WARNING, _V1ALPHA1_NOTE.get(obj.kind, _V1ALPHA1_NOTE["Cohort"]),
                                 obj.ref.file, pos.line, pos.column, object=obj.display, field="apiVersion"))
     for err in validator.iter_errors(obj.data):
         diags.extend(_to_diagnostics(err, obj))
@@ -383,7 +396,8 @@ def _leaf_to_diagnostics(err: ValidationError, obj: KubeObject) -> list[Diagnost
             fix_hint = f"did you mean {close[0]!r}?" if close else (
                 f"known fields here: {', '.join(allowed)}" if allowed and len(allowed) <= 12 else None)
             msg += f"; {fix_hint}" if close else ""
-            note = "the API server rejects it (kubectl's default strict field validation) or silently drops it"
+            note = ("Kueue decodes its configuration strictly: the manager does not start" if obj.kind == "Configuration"
+                    else "the API server rejects it (kubectl's default strict field validation) or silently drops it")
             out.append(_diag(code, f"{msg} ({note})", obj, path + (extra,), obj.ref.pos(path + (extra,)), ktype,
                              hint=None if close else fix_hint))
         return out

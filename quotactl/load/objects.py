@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from quotactl.diagnostics import Diagnostic, Severity
-from quotactl.load.document import Document, ObjectRef
+from quotactl.load.document import Document, ObjectRef, format_path, get_in
+from quotactl.load.embedded import embedded_documents
 from quotactl.load.sources import Source, collect_sources
 from quotactl.load.yamlparse import DEFAULT_LIMITS, Limits, parse_documents
 
@@ -14,11 +15,16 @@ KUEUE_GROUP = "kueue.x-k8s.io"
 KUEUE_CONFIG_GROUP = "config.kueue.x-k8s.io"
 
 # Kinds quotactl models, per apiVersion group (core group = "").
-KUEUE_KINDS = {"ResourceFlavor", "ClusterQueue", "Cohort", "LocalQueue", "WorkloadPriorityClass", "Workload"}
-# Kueue kinds we know of but do not check: reported at info level, never an error.
-KUEUE_OTHER_KINDS = {
+KUEUE_KINDS = {
+    "ResourceFlavor", "ClusterQueue", "Cohort", "LocalQueue", "WorkloadPriorityClass", "Workload",
     "AdmissionCheck", "Topology", "MultiKueueCluster", "MultiKueueConfig", "ProvisioningRequestConfig",
 }
+# Kueue's opt-in alpha kinds (kueue.x-k8s.io/v1alpha1, Kueue v0.20: configurable preemptions, dynamic
+# quota orchestration). Recognised but not modelled yet: one info per kind per run, never "unknown".
+KUEUE_ALPHA_KINDS = {"PreemptionConfig", "CapacityProvider", "DynamicQuotaOrchestrator"}
+# The Kueue manager's Configuration as deployed: ConfigMap kueue-manager-config in kueue-system,
+# the file under this key (Kueue config/components/manager/kustomization.yaml configMapGenerator).
+MANAGER_CONFIG_KEY = "controller_manager_config.yaml"
 
 
 class Dialect:
@@ -73,6 +79,7 @@ class LoadResult:
     documents: list[Document] = field(default_factory=list)
     objects: list[KubeObject] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    alpha_kinds_noted: set[str] = field(default_factory=set)  # KUEUE_ALPHA_KINDS already reported
 
     @property
     def dialects(self) -> set[str]:
@@ -85,7 +92,7 @@ class LoadResult:
 def classify(api_version: str, kind: str, data: dict) -> str | None:
     """The dialect of an object, or None when quotactl does not know the kind."""
     group = api_version.rpartition("/")[0] if "/" in api_version else ""
-    if group == KUEUE_GROUP and (kind in KUEUE_KINDS or kind in KUEUE_OTHER_KINDS):
+    if group == KUEUE_GROUP and kind in KUEUE_KINDS:
         return Dialect.KUEUE
     if group == KUEUE_CONFIG_GROUP and kind == "Configuration":
         return Dialect.KUEUE
@@ -230,7 +237,19 @@ def _collect_objects(doc: Document, data: Any, base: tuple, result: LoadResult, 
         for i, item in enumerate(data["items"]):
             _collect_objects(doc, item, base + ("items", i), result, depth + 1)
         return
+    if api_version == "v1" and kind == "ConfigMap" and _manager_config_value(data) is not None:
+        _collect_manager_config(doc, base, result, depth)
+        return
     dialect = classify(api_version, kind, data)
+    if dialect is None and api_version.rpartition("/")[0] == KUEUE_GROUP and kind in KUEUE_ALPHA_KINDS:
+        if kind not in result.alpha_kinds_noted:
+            result.alpha_kinds_noted.add(kind)
+            result.diagnostics.append(Diagnostic(
+                "IN003", Severity.INFO, f"{api_version} {kind} is a Kueue alpha kind quotactl recognises but does not "
+                "check yet (objects of this kind are skipped, and what they change is not simulated)",
+                doc.file, *_lc(ref.pos()), object=f"{kind}/{(data.get('metadata') or {}).get('name', '')}"
+                if isinstance(data.get("metadata"), dict) else kind))
+        return
     if dialect is None:
         group = api_version.rpartition("/")[0]
         if group == KUEUE_GROUP or group == KUEUE_CONFIG_GROUP:
@@ -241,6 +260,29 @@ def _collect_objects(doc: Document, data: Any, base: tuple, result: LoadResult, 
                                              object=f"{kind}/{(data.get('metadata') or {}).get('name', '') if isinstance(data.get('metadata'), dict) else ''}"))
         return
     result.objects.append(KubeObject(api_version, kind, data, ref, dialect))
+
+
+def _manager_config_value(data: dict):
+    payload = data.get("data")
+    return payload.get(MANAGER_CONFIG_KEY) if isinstance(payload, dict) else None
+
+
+def _collect_manager_config(doc: Document, base: tuple, result: LoadResult, depth: int) -> None:
+    """The Kueue manager ConfigMap: its controller_manager_config.yaml is read as the Configuration
+    it holds, positioned inside the ConfigMap's file (as the manager reads it from its mounted file)."""
+    path = tuple(base) + ("data", MANAGER_CONFIG_KEY)
+    value = _manager_config_value(get_in(doc.data, base))
+    if not isinstance(value, str):
+        at = doc.pos(path)
+        result.diagnostics.append(Diagnostic(
+            "IN009", Severity.ERROR, f"{format_path(('data', MANAGER_CONFIG_KEY))} is a YAML "
+            f"{_type_name(value)}, not a string: ConfigMap values are text; write '{MANAGER_CONFIG_KEY}: |' and "
+            "indent the Configuration below it", doc.file, at.line, at.column, input_error=True))
+        return
+    docs, diags = embedded_documents(doc, path)
+    result.diagnostics.extend(diags)
+    for inner in docs:
+        _collect_objects(inner, inner.data, (), result, depth + 1)
 
 
 def _lc(pos) -> tuple[int, int]:

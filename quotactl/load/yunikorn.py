@@ -29,6 +29,7 @@ import os
 from dataclasses import dataclass, field
 
 from quotactl.load.document import Pos, get_in
+from quotactl.load.embedded import literal_block_offsets
 from quotactl.load.objects import HELM_DEFAULTS_KEY, PARTITION_PARTS, KubeObject
 from quotactl.load.yunikorn_yaml import (
     SCALAR,
@@ -452,24 +453,10 @@ def _posmap_for(entry: _Entry) -> PosMap:
         return PosMap(file, exact=False, fallback=key_at)
     node = entry.node
     if node is not None and getattr(node, "style", None) == "|":
-        text = source_text(entry.obj) or ""
-        lines = text.splitlines()
-        start = node.start_mark.line  # the line of the '|' indicator
-        header = lines[start][node.start_mark.column:] if start < len(lines) else "|"
-        digits = "".join(c for c in header[1:3] if c.isdigit())
-        if digits:
-            key_col = entry.key_node.start_mark.column if entry.key_node is not None else 0
-            parent_indent = len(lines[start]) - len(lines[start].lstrip(" ")) if start < len(lines) else key_col
-            indent = parent_indent + int(digits)
-        else:
-            indent = None
-            for raw in lines[start + 1:]:
-                if raw.strip():
-                    indent = len(raw) - len(raw.lstrip(" "))
-                    break
-            if indent is None:
-                indent = 0
-        return PosMap(file, line_base=start + 1, col_base=indent, exact=True)
+        indicator = Pos(node.start_mark.line + 1, node.start_mark.column + 1)
+        offsets = literal_block_offsets(source_text(entry.obj) or "", indicator)
+        if offsets is not None:
+            return PosMap(file, line_base=offsets[0], col_base=offsets[1], exact=True)
     if node is None and entry.text is not None and "\n" in entry.text:
         # no source text (stdin): assume the usual literal block, content two columns right of the key
         return PosMap(file, line_base=key_at.line, col_base=key_at.column + 1, exact=True)

@@ -25,6 +25,15 @@ from quotactl.model.coerce import (
     quantity_map,
     str_map,
 )
+from quotactl.model.kueue_base import KueueObject
+from quotactl.model.kueue_checks import (
+    CHECK_BUILDERS,
+    AdmissionCheck,
+    MultiKueueCluster,
+    MultiKueueConfig,
+    ProvisioningRequestConfig,
+    Topology,
+)
 from quotactl.model.podspec import (
     PodSpecInfo,
     ResourceHolder,
@@ -133,23 +142,6 @@ class AdmissionCheckRule:
 
 
 # ---------------------------------------------------------------------------- objects --------
-
-@dataclass(frozen=True)
-class KueueObject:
-    source: KubeObject = field(compare=False, repr=False)
-
-    @property
-    def api_version(self) -> str:
-        return self.source.api_version
-
-    @property
-    def version(self) -> str:
-        return self.source.version
-
-    @property
-    def display(self) -> str:
-        return self.source.display
-
 
 @dataclass(frozen=True)
 class ResourceFlavor(KueueObject):
@@ -539,19 +531,6 @@ def build_namespace(obj: KubeObject) -> Namespace:
     return Namespace(source=obj, name=obj.name, labels=labels)
 
 
-@dataclass(frozen=True)
-class AdmissionCheck(KueueObject):
-    name: str | None = None
-    active: bool = False  # condition Active=True
-
-
-def build_admission_check(obj: KubeObject) -> AdmissionCheck:
-    """Not in ``BUILDERS``: only the engine options read AdmissionChecks, lint has no rule on them."""
-    conditions = as_list(as_dict(obj.data.get("status")).get("conditions"))
-    active = any(as_dict(c).get("type") == "Active" and as_dict(c).get("status") == "True" for c in conditions)
-    return AdmissionCheck(source=obj, name=obj.name, active=active)
-
-
 def _priority_class_ref(spec: dict, version: str) -> tuple[PriorityClassRef | None, Path]:
     if version == "v1beta1":
         name = as_str(spec.get("priorityClassName"))
@@ -729,6 +708,7 @@ BUILDERS = {
     "Configuration": build_configuration,
     "PriorityClass": build_priority_class,
     "Namespace": build_namespace,
+    **CHECK_BUILDERS,
 }
 
 
@@ -760,6 +740,11 @@ class KueueCluster:
     namespaces: dict[str, Namespace] = field(default_factory=dict)
     workloads: dict[str, Workload] = field(default_factory=dict)  # "namespace/name"
     configuration: KueueConfiguration | None = None
+    admission_checks: dict[str, AdmissionCheck] = field(default_factory=dict)
+    topologies: dict[str, Topology] = field(default_factory=dict)
+    multikueue_clusters: dict[str, MultiKueueCluster] = field(default_factory=dict)
+    multikueue_configs: dict[str, MultiKueueConfig] = field(default_factory=dict)
+    provisioning_request_configs: dict[str, ProvisioningRequestConfig] = field(default_factory=dict)
     all_objects: list[KueueObject] = field(default_factory=list)
 
     def cohort_members(self, cohort: str) -> list[ClusterQueue]:
@@ -825,6 +810,13 @@ class KueueCluster:
         return self.cluster_queues.get(lq.cluster_queue)
 
 
+# Kind -> the KueueCluster index of the admission-check side objects (first of duplicates wins).
+_CHECK_INDEX = {
+    "AdmissionCheck": "admission_checks", "Topology": "topologies", "MultiKueueCluster": "multikueue_clusters",
+    "MultiKueueConfig": "multikueue_configs", "ProvisioningRequestConfig": "provisioning_request_configs",
+}
+
+
 def build_cluster(objects: list[KubeObject]) -> KueueCluster:
     cluster = KueueCluster()
     for obj in objects:
@@ -851,4 +843,6 @@ def build_cluster(objects: list[KubeObject]) -> KueueCluster:
             cluster.workloads.setdefault(model.key, model)
         elif isinstance(model, KueueConfiguration) and cluster.configuration is None:
             cluster.configuration = model
+        elif name and type(model).__name__ in _CHECK_INDEX:
+            getattr(cluster, _CHECK_INDEX[type(model).__name__]).setdefault(name, model)
     return cluster

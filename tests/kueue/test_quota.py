@@ -193,5 +193,5 @@ def test_missing_flavor_and_cohort_cycle_make_a_queue_inactive():
     ]
     _, snap = snapshot_of(objs)
     assert snap.cluster_queues["lost"].inactive.reason == "FlavorNotFound"
-    assert snap.cluster_queues["looped"].inactive.reason == "CohortCycle"
+    assert snap.cluster_queues["looped"].inactive.reason == "CohortCycleDetected"
     assert "x" not in snap.cohorts

@@ -336,7 +336,7 @@ VALID = {
     "config-v1beta1": CFG.format(v="v1beta1", body=ind("""
         fairSharing: {enable: true, preemptionStrategies: [LessThanOrEqualToFinalShare, LessThanInitialShare]}
         waitForPodsReady: {enable: true, timeout: 5m, requeuingStrategy: {timestamp: Creation, backoffLimitCount: 5}}
-        integrations: {frameworks: [batch/job], anything: goes}
+        integrations: {frameworks: [batch/job], labelKeysToCopy: [team]}
     """, 0)),
     "config-v1beta2": CFG.format(v="v1beta2", body=ind("""
         fairSharing: {preemptionStrategies: [LessThanInitialShare]}
@@ -379,6 +379,10 @@ INVALID = {
         "KQ007", "status", None),
     "v1beta2-config-wait-enable": (
         CFG.format(v="v1beta2", body="waitForPodsReady: {enable: true}"), "KQ007", "waitForPodsReady.enable", None),
+    "config-integrations-unknown": (  # Kueue decodes the whole file strictly, every section included
+        CFG.format(v="v1beta1", body="integrations: {anything: goes}"), "KQ007", "integrations.anything", None),
+    "config-visibility-server-v1beta1": (  # a v1beta2 field
+        CFG.format(v="v1beta1", body="visibilityServer: {bindPort: 8082}"), "KQ007", "visibilityServer", None),
     "v1beta2-cq-admission-checks-list": (
         CQ.format(v="v1beta2", spec="  admissionChecks: [prov]"), "KQ007", "spec.admissionChecks", None),
     # enums (typos, case, explicit empty strings, version-specific values)
@@ -505,8 +509,8 @@ INVALID = {
         "KQ005", "spec.podSets", "at most 18"),
     "empty-podsets": (WL.format(v="v1beta2", spec="  podSets: []"), "KQ004", "spec.podSets", None),
     "podset-negative-count": (WL.format(v="v1beta2", spec=ind(f"podSets:\n- count: -1\n  {POD}")), "KQ004", "spec.podSets[0].count", None),
-    "podset-min-count-zero": (
-        WL.format(v="v1beta2", spec=ind(f"podSets:\n- minCount: 0\n  {POD}")), "KQ004", "spec.podSets[0].minCount", None),
+    "podset-min-count-negative": (  # 0 is valid since Kueue v0.20
+        WL.format(v="v1beta2", spec=ind(f"podSets:\n- minCount: -1\n  {POD}")), "KQ004", "spec.podSets[0].minCount", None),
     "max-execution-time": (WL.format(v="v1beta2", spec="  maximumExecutionTimeSeconds: 0"), "KQ004", "spec.maximumExecutionTimeSeconds", None),
     "priority-int32": (WL.format(v="v1beta2", spec="  priority: 2147483648"), "KQ004", "spec.priority", "int32"),
     "wpc-value-int32": (WPC.format(v="v1beta1", body="value: -2147483649"), "KQ004", "value", "int32"),

@@ -34,7 +34,7 @@ class ResourceGroupView:
 class InactiveReason:
     """Why a ClusterQueue is not Active, as Kueue would say it (condition Active=False)."""
 
-    reason: str  # Stopped | FlavorNotFound | AdmissionCheckNotFound | AdmissionCheckInactive | CohortCycle
+    reason: str  # Stopped | FlavorNotFound | AdmissionCheckNotFound | AdmissionCheckInactive | CohortCycleDetected
     message: str
 
 

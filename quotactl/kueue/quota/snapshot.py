@@ -135,7 +135,7 @@ def _inactive_reason(cq: ClusterQueue, snapshot: Snapshot, options: EngineOption
     if cq.stop_policy and cq.stop_policy != "None":
         return InactiveReason("Stopped", f"Can't admit new workloads: stopPolicy is {cq.stop_policy}")
     if in_cycle:
-        return InactiveReason("CohortCycle",
+        return InactiveReason("CohortCycleDetected",
                               f"Can't admit new workloads: cohort {cq.cohort} is part of a cycle of parentName references")
     return None
 

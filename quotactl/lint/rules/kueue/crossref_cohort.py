@@ -16,13 +16,14 @@ from quotactl.lint.rules.kueue.crossref_helpers import engine_view, in_cohort_cy
         what="Follows Cohort spec.parentName (v1alpha1 spec.parent) links and reports every Cohort that is part of "
              "a cycle (a -> b -> a, or a Cohort that is its own parent).",
         why="The API accepts each Cohort, but Kueue cannot build the quota tree: it marks every member inactive, "
-            "ClusterQueues included, and admits nothing in that tree until the cycle is broken.",
+            "ClusterQueues included (Active=False, reason CohortCycleDetected), and admits nothing in that tree "
+            "until the cycle is broken.",
         fix="Remove the parentName of one Cohort in the cycle (usually the one meant to be the root).",
         bad="kind: Cohort\nmetadata: {name: a}\nspec: {parentName: b}\n---\nkind: Cohort\nmetadata: {name: b}\n"
             "spec: {parentName: a}\n",
         good="kind: Cohort\nmetadata: {name: a}\nspec: {parentName: b}\n---\nkind: Cohort\nmetadata: {name: b}\n",
         source=("kueue pkg/cache/hierarchy/cycle.go HasCycle; kueue pkg/cache/scheduler/clusterqueue.go "
-                "inactiveReason"),
+                "inactiveReason (CohortCycleDetected, kubernetes-sigs/kueue#13774)"),
     ),
 )
 def check_cohort_cycles(ctx):
@@ -40,7 +41,8 @@ def check_cohort_cycles(ctx):
             yield Finding(
                 co.parent_path,
                 f"cohort cycle {shown}: Kueue deactivates every member of the cycle, including the "
-                f"ClusterQueues below them, and admits nothing there{tail}",
+                f"ClusterQueues below them (Active=False, reason CohortCycleDetected), and admits nothing "
+                f"there{tail}",
                 subject=co,
                 hint="Remove parentName from one Cohort of the cycle.",
             )

@@ -18,6 +18,11 @@ from quotactl.model.kueue import ClusterQueue, KueueCluster, PodSet, Workload
 
 SYSTEM_PRIORITY_CLASSES = frozenset({"system-cluster-critical", "system-node-critical"})
 NAMESPACED = frozenset({"LocalQueue", "Workload"})
+# Kinds on the admission-check side -> their KueueCluster index.
+CHECK_SIDE_INDEX = {
+    "AdmissionCheck": "admission_checks", "Topology": "topologies", "MultiKueueCluster": "multikueue_clusters",
+    "MultiKueueConfig": "multikueue_configs", "ProvisioningRequestConfig": "provisioning_request_configs",
+}
 
 
 def loc(model) -> str:
@@ -61,7 +66,8 @@ class Ref:
             return self.name in cluster.workload_priority_classes
         if self.target == "PriorityClass":
             return self.name in cluster.priority_classes or self.name in SYSTEM_PRIORITY_CLASSES
-        return True
+        index = CHECK_SIDE_INDEX.get(self.target)
+        return index is None or self.name in getattr(cluster, index)
 
 
 def references(cluster: KueueCluster) -> list[Ref]:
@@ -74,6 +80,9 @@ def references(cluster: KueueCluster) -> list[Ref]:
                 for f in rg.flavors:
                     if f.name:
                         refs.append(Ref("ResourceFlavor", o, f.path + ("name",), f.name))
+            refs.extend(_check_side_refs(o))
+        elif kind in CHECK_SIDE_INDEX or kind == "ResourceFlavor":
+            refs.extend(_check_side_refs(o))
         elif kind == "LocalQueue":
             if o.cluster_queue:
                 refs.append(Ref("ClusterQueue", o, ("spec", "clusterQueue"), o.cluster_queue))
@@ -93,6 +102,24 @@ def references(cluster: KueueCluster) -> list[Ref]:
             if o.admission is not None and o.admission.cluster_queue:
                 refs.append(Ref("ClusterQueue", o, ("status", "admission", "clusterQueue"), o.admission.cluster_queue))
     return refs
+
+
+def _check_side_refs(o) -> list[Ref]:
+    """References along the admission-check side: ClusterQueue -> AdmissionCheck, ResourceFlavor ->
+    Topology, AdmissionCheck -> its parameters object, MultiKueueConfig -> MultiKueueCluster."""
+    kind = o.source.kind
+    if kind == "ClusterQueue":
+        # v1beta1's plain spec.admissionChecks[i] is the name itself; a strategy entry has a name field.
+        return [Ref("AdmissionCheck", o, rule.path if rule.path[1] == "admissionChecks" else rule.path + ("name",),
+                    rule.name) for rule in o.admission_checks if rule.name]
+    if kind == "ResourceFlavor" and o.topology_name:
+        return [Ref("Topology", o, ("spec", "topologyName"), o.topology_name)]
+    if kind == "AdmissionCheck" and o.parameters is not None and o.parameters.is_kueue and o.parameters.name \
+            and o.parameters.kind in ("ProvisioningRequestConfig", "MultiKueueConfig"):
+        return [Ref(o.parameters.kind, o, ("spec", "parameters", "name"), o.parameters.name)]
+    if kind == "MultiKueueConfig":
+        return [Ref("MultiKueueCluster", o, ("spec", "clusters", i), c) for i, c in enumerate(o.clusters)]
+    return []
 
 
 def dangling(ctx, target: str, refs: list[Ref] | None = None) -> list[Ref]:

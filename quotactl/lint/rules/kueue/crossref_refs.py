@@ -26,6 +26,8 @@ from quotactl.load.document import get_in
 PLURAL = {
     "ResourceFlavor": "flavors", "ClusterQueue": "ClusterQueues", "LocalQueue": "LocalQueues",
     "WorkloadPriorityClass": "WorkloadPriorityClasses", "PriorityClass": "PriorityClasses",
+    "AdmissionCheck": "AdmissionChecks", "Topology": "Topologies", "MultiKueueCluster": "MultiKueueClusters",
+    "MultiKueueConfig": "MultiKueueConfigs", "ProvisioningRequestConfig": "ProvisioningRequestConfigs",
 }
 
 

@@ -90,11 +90,13 @@ _schema(
     "Use kueue.x-k8s.io/v1beta2 (or the deprecated v1beta1).",
 )
 _schema(
-    "KQ011", "v1alpha1-cohort", "v1alpha1 Cohort is no longer served",
-    "The Cohort uses kueue.x-k8s.io/v1alpha1 (field spec.parent), served only by Kueue v0.9 to v0.12.",
-    "Kueue v0.13 and later do not serve v1alpha1: applying it fails. quotactl still checks it with the "
-    "v0.12 rules.",
-    "Move to kueue.x-k8s.io/v1beta2 and rename spec.parent to spec.parentName.",
+    "KQ011", "v1alpha1-cohort", "v1alpha1 Cohort or Topology is no longer served",
+    "The Cohort uses kueue.x-k8s.io/v1alpha1 (field spec.parent), served only by Kueue v0.9 to v0.12; or the "
+    "Topology uses kueue.x-k8s.io/v1alpha1, served only by Kueue v0.9 to v0.13.",
+    "Later Kueue versions do not serve v1alpha1 for these kinds: applying it fails. quotactl still checks it "
+    "with the rules of the last version that served it.",
+    "Move to kueue.x-k8s.io/v1beta2 (for a Cohort, rename spec.parent to spec.parentName; a Topology keeps "
+    "its spec).",
     severity="warning",
 )
 _schema(
