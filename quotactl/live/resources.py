@@ -11,7 +11,6 @@ from quotactl.load.objects import (
     KUEUE_CONFIG_GROUP,
     KUEUE_GROUP,
     KUEUE_KINDS,
-    KUEUE_OTHER_KINDS,
 )
 
 # Kueue serves v1beta2 in its newer releases and keeps v1beta1; older releases served Cohort at v1alpha1 only.
@@ -53,7 +52,7 @@ class NamedConfigMap:
 
 def _kueue_kinds() -> list[Wanted]:
     order = ("ResourceFlavor", "Cohort", "ClusterQueue", "LocalQueue", "WorkloadPriorityClass", "Workload")
-    kinds = list(order) + sorted((KUEUE_KINDS | KUEUE_OTHER_KINDS) - set(order))
+    kinds = list(order) + sorted(KUEUE_KINDS - set(order))
     return [Wanted(KUEUE_GROUP, k, KUEUE_VERSIONS) for k in kinds]
 
 

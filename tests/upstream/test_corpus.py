@@ -24,19 +24,10 @@ CORPUS = FIXTURES / "upstream"
 INVALID = CORPUS / "invalid"
 MANIFEST = YAML(typ="safe").load((CORPUS / "corpus.yaml").read_text())
 
-# Kueue files that fail for gaps other branches close, with the tests they fail ("clean": lints with
-# an error, "skipped": not checked at all); strict, so each entry goes once it passes.
-PENDING = {
-    "Configuration fields quotactl's schema does not have yet (resources.deviceClassMappings[].sources)": {
-        "kueue/site/content/en/docs/tasks/manage/setup_dra.md.block04.yaml": {"clean"},
-        "kueue/site/content/en/docs/tasks/manage/setup_dra.md.block06.yaml": {"clean"},
-        "kueue/test/e2e/config/dra/capacity/controller_manager_config.yaml": {"clean"},
-        "kueue/test/e2e/config/dra/counter/controller_manager_config.yaml": {"clean"},
-    },
-    "the kueue-manager-config ConfigMap (a Configuration under data[controller_manager_config.yaml])": {
-        "kueue/site/content/en/docs/getting-started/installation.md.block01.yaml": {"skipped"},
-    },
-}
+# Files that fail for a known gap in quotactl, by cause, with the tests they fail ("clean": lints with
+# an error, "skipped": not checked at all); strict xfails, so each entry goes once it passes. Empty:
+# every corpus file passes.
+PENDING: dict[str, dict[str, set[str]]] = {}
 PENDING_REASON = {(f, test): reason for reason, files in PENDING.items() for f, tests in files.items()
                   for test in tests}
 # Scheduler configs: never acceptable as "a kind quotactl does not model".
