@@ -7,6 +7,7 @@ import typer
 from quotactl.cli.common import (
     EXIT_FINDINGS,
     EXIT_OK,
+    KueueVersionOption,
     MaxFileSizeOption,
     OutputFormat,
     fail_usage,
@@ -32,6 +33,7 @@ def diff_command(
     output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
     fair_sharing: bool = typer.Option(None, "--fair-sharing/--no-fair-sharing", help="Override fair sharing."),
     feature_gates: str = typer.Option(None, "--feature-gates", metavar="A=true,B=false", help="Kueue feature gates."),
+    kueue_version: str = KueueVersionOption,
     max_file_size: str = MaxFileSizeOption,
 ) -> None:
     """Schedule the same workloads to the fixpoint under two configurations (e.g. the main
@@ -51,8 +53,8 @@ def diff_command(
         fail_usage(f"unknown --fail-on value(s): {', '.join(sorted(unknown)).lower()} "
                    "(use evictions, starvation, livelock, any)")
     shared = list(files or [])
-    cb, ob = kueue_input(list(base) + shared, max_file_size, fair_sharing, feature_gates, "--base")
-    ch, oh = kueue_input(list(head) + shared, max_file_size, fair_sharing, feature_gates, "--head")
+    cb, ob = kueue_input(list(base) + shared, max_file_size, fair_sharing, feature_gates, "--base", release=kueue_version)
+    ch, oh = kueue_input(list(head) + shared, max_file_size, fair_sharing, feature_gates, "--head", release=kueue_version)
     d = diff(cb, ob, ch, oh, max_cycles=max_cycles)
     failed = []
     if ("EVICTIONS" in codes or "ANY" in codes) and d.evictions:

@@ -23,6 +23,7 @@ from quotactl.lint.schema import validate_object
 from quotactl.load.objects import Dialect, LoadResult, load
 from quotactl.load.sources import UsageError, limits_from_env
 from quotactl.model.features import parse_gate_list
+from quotactl.model.kueue_versions import DEFAULT_RELEASE
 from quotactl.model.workload_shape import workload_is_malformed
 
 CONFIG_KINDS = frozenset({"ResourceFlavor", "ClusterQueue", "Cohort", "LocalQueue", "WorkloadPriorityClass",
@@ -60,14 +61,18 @@ def warn_invalid_config(loaded: LoadResult) -> None:
 
 
 def load_engine_input(files: list[str], max_file_size: str | None, feature_gates: str | None,
-                      what: str | None = None) -> tuple[LoadResult, dict]:
+                      what: str | None = None, *, release: str = DEFAULT_RELEASE) -> tuple[LoadResult, dict]:
     """The loaded input and the --feature-gates overrides; exits 2 on unusable input.
 
     ``what`` names the input in messages when a command takes several (``diff``'s --base/--head).
     """
     prefix = f"{what}: " if what else ""
     try:
-        gates = parse_gate_list(feature_gates) if feature_gates else {}
+        gates = parse_gate_list(feature_gates, release) if feature_gates else {}
+    except ValueError as exc:
+        fail_usage(str(exc))  # about the option, not about one of the inputs
+        raise  # unreachable: fail_usage exits
+    try:
         loaded = load(list(files), limits=limits_from_env(max_file_size), fast_json=True)
     except (UsageError, ValueError) as exc:
         fail_usage(f"{prefix}{exc}")

@@ -18,6 +18,7 @@ from quotactl.load.objects import Dialect, LoadResult, load
 from quotactl.load.sources import limits_from_env
 from quotactl.model.features import parse_gate_list
 from quotactl.model.kueue import KueueCluster, build_cluster
+from quotactl.model.kueue_versions import DEFAULT_RELEASE
 
 NO_SNAPSHOT = "no input: give the cluster snapshot with -f FILE (or -f - for stdin)"
 MIXED = "the input mixes Kueue objects and YuniKorn objects; run quotactl once per scheduler"
@@ -31,6 +32,7 @@ class EngineInput:
     loaded: LoadResult
     gates: dict
     jobs: ResolvedJobs = field(default_factory=lambda: ResolvedJobs([]))
+    release: str = DEFAULT_RELEASE  # --kueue-version
 
     @property
     def dialects(self) -> set[str]:
@@ -47,39 +49,39 @@ class EngineInput:
     def kueue_options(self, cluster: KueueCluster, fair_sharing: bool | None) -> EngineOptions:
         """Kueue's engine options: the command line over the input's Configuration."""
         return engine_options(cluster, fair_sharing=fair_sharing, feature_gates=self.gates,
-                              admission_checks=admission_check_states(self.loaded.objects))
+                              admission_checks=admission_check_states(self.loaded.objects), release=self.release)
 
 
 def engine_input(files: list[str] | None, max_file_size: str | None, feature_gates: str | None,
-                 what: str | None = None) -> EngineInput:
+                 what: str | None = None, *, release: str = DEFAULT_RELEASE) -> EngineInput:
     """The snapshot of an engine command (explain, preempt, shares, schedule, diff); exits 2 when
     there is none or it is unusable."""
     if not files:
         fail_usage(NO_SNAPSHOT)
-    loaded, gates = load_engine_input(list(files), max_file_size, feature_gates, what)
+    loaded, gates = load_engine_input(list(files), max_file_size, feature_gates, what, release=release)
     if Dialect.YUNIKORN in loaded.dialects:
-        return EngineInput(loaded, gates)  # YuniKorn schedules pods itself
+        return EngineInput(loaded, gates, release=release)  # YuniKorn schedules pods itself
     jobs = resolve_jobs(loaded.objects)
     warn_skipped_jobs(jobs)
-    return EngineInput(replace(loaded, objects=jobs.objects), gates, jobs)
+    return EngineInput(replace(loaded, objects=jobs.objects), gates, jobs, release)
 
 
 def kueue_input(files: list[str], max_file_size: str | None, fair_sharing: bool | None, feature_gates: str | None,
-                what: str = "input") -> tuple[KueueCluster, EngineOptions]:
+                what: str = "input", *, release: str = DEFAULT_RELEASE) -> tuple[KueueCluster, EngineOptions]:
     """A Kueue-only snapshot (schedule, diff), its cluster and engine options."""
-    inp = engine_input(files, max_file_size, feature_gates, what)
+    inp = engine_input(files, max_file_size, feature_gates, what, release=release)
     if inp.dialects and inp.dialects != {Dialect.KUEUE}:
         fail_usage(f"{what}: schedule and diff simulate Kueue; the input holds YuniKorn objects")
     cluster = build_cluster(inp.loaded.objects)
     return cluster, inp.kueue_options(cluster, fair_sharing)
 
 
-def config_input(paths: list[str], max_file_size: str | None, feature_gates: str | None = None
-                 ) -> tuple[LoadResult, dict]:
+def config_input(paths: list[str], max_file_size: str | None, feature_gates: str | None = None,
+                 release: str = DEFAULT_RELEASE) -> tuple[LoadResult, dict]:
     """The files of ``lint`` / ``queues``, whose input problems are findings, not usage errors;
     exits 2 only when the files cannot be read or an option is malformed."""
     try:
-        gates = parse_gate_list(feature_gates) if feature_gates else {}
+        gates = parse_gate_list(feature_gates, release) if feature_gates else {}
         loaded = load(paths, limits=limits_from_env(max_file_size))
     except (UsageError, ValueError) as exc:
         fail_usage(str(exc))

@@ -11,6 +11,7 @@ from quotactl.cli.common import (
     FairSharingOption,
     FeatureGatesOption,
     FileOption,
+    KueueVersionOption,
     LintFormat,
     MaxFileSizeOption,
     fail_usage,
@@ -33,6 +34,7 @@ def lint_command(
     cross_refs: bool = typer.Option(None, "--cross-refs/--no-cross-refs",
                                     help="Check references between objects. Default: only to kinds present in the input."),
     feature_gates: str = FeatureGatesOption,
+    kueue_version: str = KueueVersionOption,
     fair_sharing: bool = FairSharingOption,
     max_file_size: str = MaxFileSizeOption,
 ) -> None:
@@ -43,10 +45,10 @@ def lint_command(
     inputs = list(paths or []) + list(files or [])
     if not inputs:
         fail_usage("no input: give files or directories to check (or '-' for stdin)")
-    loaded, gates = config_input(inputs, max_file_size, feature_gates)
+    loaded, gates = config_input(inputs, max_file_size, feature_gates, kueue_version)
     options = LintOptions(
         select=split_codes(select), ignore=split_codes(ignore), strict=strict, cross_refs=cross_refs,
-        feature_gates=gates, fair_sharing=fair_sharing,
+        feature_gates=gates, fair_sharing=fair_sharing, kueue_version=kueue_version,
     )
     report = lint(loaded, options)
     finish("lint", report, output, exit_code(report, strict))

@@ -8,7 +8,14 @@ from __future__ import annotations
 
 import typer
 
-from quotactl.cli.common import FeatureGatesOption, FileOption, MaxFileSizeOption, OutputFormat, fail_usage
+from quotactl.cli.common import (
+    FeatureGatesOption,
+    FileOption,
+    KueueVersionOption,
+    MaxFileSizeOption,
+    OutputFormat,
+    fail_usage,
+)
 from quotactl.cli.engine_input import require_workload
 from quotactl.cli.inputs import engine_input, finish
 from quotactl.kueue.preempt_decision import check_pins, decide
@@ -40,6 +47,7 @@ def preempt_command(
                                       help="Kueue: treat fair sharing as on/off (default: from the input's "
                                            "Configuration)."),
     feature_gates: str = FeatureGatesOption,
+    kueue_version: str = KueueVersionOption,
     direct: bool = typer.Option(False, "--direct",
                                 help="YuniKorn only: run YuniKorn's preemptor on the ask now, even if it would fit, "
                                      "with no delay, re-check interval or queue-headroom gate (\"what would the "
@@ -60,7 +68,7 @@ def preempt_command(
 
     Exit status: 0 (no victims is a result too), 2 unknown workload or unusable input.
     """
-    inp = engine_input(files, max_file_size, feature_gates)
+    inp = engine_input(files, max_file_size, feature_gates, release=kueue_version)
     inp.refuse_mixed()
     if inp.dialects == {Dialect.YUNIKORN}:
         from quotactl.cli.yunikorn_cmds import run_preempt  # the YuniKorn engine

@@ -9,6 +9,7 @@ from quotactl.cli.common import (
     FairSharingOption,
     FeatureGatesOption,
     FileOption,
+    KueueVersionOption,
     MaxFileSizeOption,
     OutputFormat,
 )
@@ -23,6 +24,7 @@ def schedule_command(
     output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
     fair_sharing: bool = FairSharingOption,
     feature_gates: str = FeatureGatesOption,
+    kueue_version: str = KueueVersionOption,
     max_file_size: str = MaxFileSizeOption,
 ) -> None:
     """Dry-run Kueue's scheduling cycles on a cluster snapshot: which pending workloads get
@@ -36,5 +38,5 @@ def schedule_command(
 
     Exit status: 0 (pending workloads and livelocks are results), 2 unusable input.
     """
-    cluster, options = kueue_input(files, max_file_size, fair_sharing, feature_gates)
+    cluster, options = kueue_input(files, max_file_size, fair_sharing, feature_gates, release=kueue_version)
     finish("schedule", schedule(cluster, options, cycles=cycles, max_cycles=max_cycles), output)

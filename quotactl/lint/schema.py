@@ -278,24 +278,6 @@ _KEYWORD_CODES = {
 }
 
 
-def deprecation_notes(objects: list[KubeObject]) -> list[Diagnostic]:
-    """One info per file that uses the deprecated kueue.x-k8s.io/v1beta1 (not one per object)."""
-    per_file: dict[str, list[KubeObject]] = {}
-    for o in objects:
-        if o.group == "kueue.x-k8s.io" and o.version == "v1beta1":
-            per_file.setdefault(o.ref.file, []).append(o)
-    out = []
-    for file, objs in per_file.items():
-        first = objs[0]
-        pos = first.ref.pos(("apiVersion",))
-        n = len(objs)
-        out.append(Diagnostic("KQ012", Severity.INFO, f"{n} object{'s' if n > 1 else ''} in this file use"
-                              f"{'' if n > 1 else 's'} the deprecated kueue.x-k8s.io/v1beta1 (first: {first.display}); "
-                              "Kueue converts it, but v1beta2 is the storage version", file, pos.line, pos.column,
-                              object=first.display, field="apiVersion"))
-    return out
-
-
 def validate_object(obj: KubeObject) -> list[Diagnostic]:
     """Schema diagnostics for one object (also: apiVersion not served)."""
     key = (obj.group, obj.kind)
