@@ -11,7 +11,7 @@ from typing import NoReturn
 import typer
 
 from quotactl.cli.common import EXIT_OK, UsageError, emit, fail_usage
-from quotactl.cli.engine_input import job_workload, load_engine_input, warn_skipped_jobs
+from quotactl.cli.engine_input import job_workload, load_engine_input, warn_gate_settings, warn_skipped_jobs
 from quotactl.jobs.resolve import ResolvedJobs, resolve_jobs
 from quotactl.kueue.options import EngineOptions, admission_check_states, engine_options
 from quotactl.load.objects import Dialect, LoadResult, load
@@ -82,6 +82,7 @@ def config_input(paths: list[str], max_file_size: str | None, feature_gates: str
     exits 2 only when the files cannot be read or an option is malformed."""
     try:
         gates = parse_gate_list(feature_gates, release) if feature_gates else {}
+        warn_gate_settings(gates, release)
         loaded = load(paths, limits=limits_from_env(max_file_size))
     except (UsageError, ValueError) as exc:
         fail_usage(str(exc))

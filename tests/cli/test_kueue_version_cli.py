@@ -53,3 +53,22 @@ def test_lint_reports_a_configuration_gate_kueue_refuses(tmp_path):
     assert r.returncode == 1
     assert (f"{cfg}:4:3: error KQ820 unrecognized feature gate 'ConcurrentAdmission' in Kueue v0.17 "
             "(added in v0.18)") in r.stdout
+
+
+def test_engine_command_warns_about_a_configuration_gate_kueue_refuses(tmp_path):
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text("apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\nfeatureGates:\n"
+                   "  PartialAdmision: false\n")
+    r = run_subprocess("schedule", "-f", cfg, "-f", FIXTURES / "cluster", "-o", "json")
+    assert r.returncode == 0
+    assert (f"{cfg}:4:3: warning KQ820 unrecognized feature gate 'PartialAdmision' in Kueue v0.20; did you mean "
+            "PartialAdmission?") in r.stderr
+
+
+def test_setting_a_ga_gate_is_a_warning_as_in_kueue():
+    r = run_subprocess("lint", FIXTURES / "cluster", "--feature-gates",
+                       "ManagedJobsNamespaceSelectorAlwaysRespected=true")
+    assert r.returncode == 0
+    assert r.stderr.strip() == ("quotactl: warning: --feature-gates: setting GA feature gate "
+                                "ManagedJobsNamespaceSelectorAlwaysRespected=true: it will be removed in a future "
+                                "Kueue release")
