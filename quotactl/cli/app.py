@@ -9,6 +9,7 @@ import typer
 
 from quotactl import __version__
 from quotactl.cli.common import EXIT_INTERNAL
+from quotactl.cli.convert import convert_command
 from quotactl.cli.diff import diff_command
 from quotactl.cli.explain import explain_command
 from quotactl.cli.lint import lint_command
@@ -53,6 +54,7 @@ app.command("diff")(diff_command)
 app.command("shares")(shares_command)
 app.command("workload")(workload_command)
 app.command("snapshot")(snapshot_command)
+app.command("convert")(convert_command)
 
 
 def main() -> None:

@@ -11,6 +11,7 @@ from enum import Enum
 import typer
 
 from quotactl.load.sources import UsageError
+from quotactl.model.kueue_versions import DEFAULT_RELEASE, parse_release
 from quotactl.report.console import stdout_is_tty, use_color
 from quotactl.report.renderers import render
 
@@ -44,6 +45,21 @@ FairSharingOption = typer.Option(
 )
 FeatureGatesOption = typer.Option(
     None, "--feature-gates", metavar="A=true,B=false", help="Kueue feature gates (override the input's Configuration).",
+)
+
+
+def _kueue_release(value: str | None) -> str:
+    """--kueue-version, normalised to a known release ("0.19.2" -> "v0.19"); exit 2 otherwise."""
+    try:
+        return parse_release(value or DEFAULT_RELEASE)
+    except ValueError as exc:
+        fail_usage(str(exc))
+        raise  # unreachable: fail_usage exits
+
+
+KueueVersionOption = typer.Option(
+    DEFAULT_RELEASE, "--kueue-version", metavar="vX.Y", envvar="QUOTACTL_KUEUE_VERSION", callback=_kueue_release,
+    help=f"Kueue release to check against: served API versions, feature gates (default {DEFAULT_RELEASE}).",
 )
 MaxFileSizeOption = typer.Option(
     None, "--max-file-size", metavar="SIZE", help="Refuse input files larger than this (default 16MiB).",

@@ -8,6 +8,7 @@ from quotactl.cli.common import (
     EXIT_FINDINGS,
     EXIT_OK,
     ClusterArgs,
+    KueueVersionOption,
     MaxFileSizeOption,
     OutputFormat,
     cluster_options,
@@ -35,6 +36,7 @@ def diff_command(
     output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
     fair_sharing: bool = typer.Option(None, "--fair-sharing/--no-fair-sharing", help="Override fair sharing."),
     feature_gates: str = typer.Option(None, "--feature-gates", metavar="A=true,B=false", help="Kueue feature gates."),
+    kueue_version: str = KueueVersionOption,
     max_file_size: str = MaxFileSizeOption,
     cluster: ClusterArgs = ClusterArgs(),
 ) -> None:
@@ -64,9 +66,10 @@ def diff_command(
         fail_usage(f"unknown --fail-on value(s): {', '.join(sorted(unknown)).lower()} "
                    "(use evictions, starvation, livelock, any)")
     shared = list(files or [])
-    cb, ob = kueue_input(list(base or []) + shared, max_file_size, fair_sharing, feature_gates, "--base", cluster)
+    cb, ob = kueue_input(list(base or []) + shared, max_file_size, fair_sharing, feature_gates, "--base", cluster,
+                         release=kueue_version)
     ch, oh = kueue_input(list(head) + shared, max_file_size, fair_sharing, feature_gates, "--head", cluster,
-                         overlay=True)
+                         overlay=True, release=kueue_version)
     d = diff(cb, ob, ch, oh, max_cycles=max_cycles)
     failed = []
     if ("EVICTIONS" in codes or "ANY" in codes) and d.evictions:

@@ -22,7 +22,8 @@ from quotactl.jobs.resolve import find_job
 from quotactl.lint.schema import validate_object
 from quotactl.load.objects import Dialect, LoadResult, load
 from quotactl.load.sources import UsageError, limits_from_env
-from quotactl.model.features import parse_gate_list
+from quotactl.model.features import check_gate, gate_warnings, parse_gate_list
+from quotactl.model.kueue_versions import DEFAULT_RELEASE
 from quotactl.model.workload_shape import workload_is_malformed
 
 CONFIG_KINDS = frozenset({"ResourceFlavor", "ClusterQueue", "Cohort", "LocalQueue", "WorkloadPriorityClass",
@@ -47,8 +48,25 @@ def invalid_config(loaded: LoadResult) -> list:
     return sort_diagnostics(out)
 
 
-def warn_invalid_config(loaded: LoadResult) -> None:
+def refused_feature_gates(loaded: LoadResult, release: str) -> list[str]:
+    """The Configuration's featureGates Kueue ``release`` refuses to start with, as lint's KQ820
+    reports them: file:line and the reason."""
+    out = []
+    for obj in loaded.objects:
+        gates = obj.data.get("featureGates") if obj.kind == "Configuration" and obj.dialect == Dialect.KUEUE else None
+        for name, value in gates.items() if isinstance(gates, dict) else ():
+            problem = check_gate(str(name), value, release) if isinstance(value, bool) else None
+            if problem is not None and problem.severity == "error":
+                pos = obj.ref.pos(("featureGates", name))
+                out.append(f"{obj.ref.file}:{pos.line}:{pos.column}: warning KQ820 {problem.message} (Kueue refuses "
+                           "to start with this Configuration; simulated without the gate)")
+    return out
+
+
+def warn_invalid_config(loaded: LoadResult, release: str = DEFAULT_RELEASE) -> None:
     """One stderr line per problem (at most MAX_LINES, then a count); stdout stays untouched."""
+    for line in refused_feature_gates(loaded, release):
+        typer.echo(line, err=True)
     problems = invalid_config(loaded)
     for d in problems[:MAX_LINES]:
         subject = d.object or "this object"
@@ -60,7 +78,8 @@ def warn_invalid_config(loaded: LoadResult) -> None:
 
 
 def load_engine_input(files: list[str], max_file_size: str | None, feature_gates: str | None,
-                      what: str | None = None, texts: tuple = ()) -> tuple[LoadResult, dict]:
+                      what: str | None = None, texts: tuple = (), *, release: str = DEFAULT_RELEASE
+                      ) -> tuple[LoadResult, dict]:
     """The loaded input and the --feature-gates overrides; exits 2 on unusable input.
 
     ``what`` names the input in messages when a command takes several (``diff``'s --base/--head);
@@ -68,7 +87,12 @@ def load_engine_input(files: list[str], max_file_size: str | None, feature_gates
     """
     prefix = f"{what}: " if what else ""
     try:
-        gates = parse_gate_list(feature_gates) if feature_gates else {}
+        gates = parse_gate_list(feature_gates, release) if feature_gates else {}
+    except ValueError as exc:
+        fail_usage(str(exc))  # about the option, not about one of the inputs
+        raise  # unreachable: fail_usage exits
+    warn_gate_settings(gates, release)
+    try:
         loaded = load(list(files), limits=limits_from_env(max_file_size), fast_json=True, texts=texts)
     except (UsageError, ValueError) as exc:
         fail_usage(f"{prefix}{exc}")
@@ -78,8 +102,14 @@ def load_engine_input(files: list[str], max_file_size: str | None, feature_gates
         for d in errors[:20]:
             typer.echo(f"{d.location()}: error {d.code} {d.message}", err=True)
         raise typer.Exit(EXIT_USAGE)
-    warn_invalid_config(loaded)
+    warn_invalid_config(loaded, release)
     return loaded, gates
+
+
+def warn_gate_settings(gates: dict[str, bool], release: str) -> None:
+    """Kueue's start-up warnings for --feature-gates (a GA or deprecated gate set explicitly)."""
+    for message in gate_warnings(gates, release):
+        typer.echo(f"quotactl: warning: --feature-gates: {message}", err=True)
 
 
 def warn_skipped_jobs(jobs) -> None:

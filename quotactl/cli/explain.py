@@ -11,6 +11,7 @@ from quotactl.cli.common import (
     FairSharingOption,
     FeatureGatesOption,
     FileOption,
+    KueueVersionOption,
     MaxFileSizeOption,
     OutputFormat,
     cluster_options,
@@ -38,6 +39,7 @@ def explain_command(
     output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
     fair_sharing: bool = FairSharingOption,
     feature_gates: str = FeatureGatesOption,
+    kueue_version: str = KueueVersionOption,
     top: int = typer.Option(5, "--top", min=1, help="How many quota holders to list per resource."),
     fail_if_pending: bool = typer.Option(False, "--fail-if-pending",
                                          help="With job manifests and no WORKLOAD: exit 1 when any of them "
@@ -67,7 +69,7 @@ def explain_command(
     workload = qualified(workload, cluster)
     if workload and all_pending:
         fail_usage("give either a WORKLOAD or --all, not both")
-    inp = engine_input(files, max_file_size, feature_gates, cluster=cluster)
+    inp = engine_input(files, max_file_size, feature_gates, cluster=cluster, release=kueue_version)
     inp.refuse_mixed()
     submitted = not workload and not all_pending and Dialect.YUNIKORN not in inp.dialects and inp.jobs.submitted
     if not workload and not all_pending and not submitted:

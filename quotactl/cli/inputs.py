@@ -11,13 +11,14 @@ from typing import NoReturn
 import typer
 
 from quotactl.cli.common import EXIT_OK, ClusterArgs, UsageError, emit, fail_usage
-from quotactl.cli.engine_input import job_workload, load_engine_input, warn_skipped_jobs
+from quotactl.cli.engine_input import job_workload, load_engine_input, warn_gate_settings, warn_skipped_jobs
 from quotactl.jobs.resolve import ResolvedJobs, resolve_jobs
 from quotactl.kueue.options import EngineOptions, admission_check_states, engine_options
 from quotactl.load.objects import Dialect, LoadResult, load
 from quotactl.load.sources import Source, limits_from_env
 from quotactl.model.features import parse_gate_list
 from quotactl.model.kueue import KueueCluster, build_cluster
+from quotactl.model.kueue_versions import DEFAULT_RELEASE
 
 NO_SNAPSHOT = "no input: give the cluster snapshot with -f FILE (or -f - for stdin), or read it with --from-cluster"
 MIXED = "the input mixes Kueue objects and YuniKorn objects; run quotactl once per scheduler"
@@ -31,6 +32,7 @@ class EngineInput:
     loaded: LoadResult
     gates: dict
     jobs: ResolvedJobs = field(default_factory=lambda: ResolvedJobs([]))
+    release: str = DEFAULT_RELEASE  # --kueue-version
 
     @property
     def dialects(self) -> set[str]:
@@ -47,32 +49,33 @@ class EngineInput:
     def kueue_options(self, cluster: KueueCluster, fair_sharing: bool | None) -> EngineOptions:
         """Kueue's engine options: the command line over the input's Configuration."""
         return engine_options(cluster, fair_sharing=fair_sharing, feature_gates=self.gates,
-                              admission_checks=admission_check_states(self.loaded.objects))
+                              admission_checks=admission_check_states(self.loaded.objects), release=self.release)
 
 
 def engine_input(files: list[str] | None, max_file_size: str | None, feature_gates: str | None,
-                 what: str | None = None, cluster: ClusterArgs | None = None, overlay: bool = False) -> EngineInput:
+                 what: str | None = None, cluster: ClusterArgs | None = None, overlay: bool = False, *,
+                 release: str = DEFAULT_RELEASE) -> EngineInput:
     """The snapshot of an engine command (explain, preempt, shares, schedule, diff): the files and,
     with --from-cluster, the cluster; exits 2 when there is none or it is unusable. ``overlay``:
     the files replace the cluster's objects of the same kind and name (``diff``'s proposed side)."""
     texts = cluster_sources(cluster)
     if not files and not texts:
         fail_usage(NO_SNAPSHOT)
-    loaded, gates = load_engine_input(list(files or []), max_file_size, feature_gates, what, texts)
+    loaded, gates = load_engine_input(list(files or []), max_file_size, feature_gates, what, texts, release=release)
     if overlay and texts:
         loaded = overlaid(loaded, texts[0].name)
     if Dialect.YUNIKORN in loaded.dialects:
-        return EngineInput(loaded, gates)  # YuniKorn schedules pods itself
+        return EngineInput(loaded, gates, release=release)  # YuniKorn schedules pods itself
     jobs = resolve_jobs(loaded.objects)
     warn_skipped_jobs(jobs)
-    return EngineInput(replace(loaded, objects=jobs.objects), gates, jobs)
+    return EngineInput(replace(loaded, objects=jobs.objects), gates, jobs, release)
 
 
 def kueue_input(files: list[str], max_file_size: str | None, fair_sharing: bool | None, feature_gates: str | None,
                 what: str = "input", cluster: ClusterArgs | None = None,
-                overlay: bool = False) -> tuple[KueueCluster, EngineOptions]:
+                overlay: bool = False, *, release: str = DEFAULT_RELEASE) -> tuple[KueueCluster, EngineOptions]:
     """A Kueue-only snapshot (schedule, diff), its cluster and engine options."""
-    inp = engine_input(files, max_file_size, feature_gates, what, cluster, overlay)
+    inp = engine_input(files, max_file_size, feature_gates, what, cluster, overlay, release=release)
     if inp.dialects and inp.dialects != {Dialect.KUEUE}:
         fail_usage(f"{what}: schedule and diff simulate Kueue; the input holds YuniKorn objects")
     cluster_model = build_cluster(inp.loaded.objects)
@@ -80,13 +83,14 @@ def kueue_input(files: list[str], max_file_size: str | None, fair_sharing: bool 
 
 
 def config_input(paths: list[str], max_file_size: str | None, feature_gates: str | None = None,
-                 cluster: ClusterArgs | None = None) -> tuple[LoadResult, dict]:
+                 cluster: ClusterArgs | None = None, release: str = DEFAULT_RELEASE) -> tuple[LoadResult, dict]:
     """The files of ``lint`` / ``queues`` / ``workload`` (and the cluster with --from-cluster),
     whose input problems are findings, not usage errors; exits 2 only when the input cannot be
     read or an option is malformed."""
     texts = cluster_sources(cluster)
     try:
-        gates = parse_gate_list(feature_gates) if feature_gates else {}
+        gates = parse_gate_list(feature_gates, release) if feature_gates else {}
+        warn_gate_settings(gates, release)
         loaded = load(paths, limits=limits_from_env(max_file_size), texts=texts)
     except (UsageError, ValueError) as exc:
         fail_usage(str(exc))

@@ -12,6 +12,7 @@ from quotactl.cli.common import (
     FairSharingOption,
     FeatureGatesOption,
     FileOption,
+    KueueVersionOption,
     LintFormat,
     MaxFileSizeOption,
     cluster_options,
@@ -38,6 +39,7 @@ def lint_command(
                                          "--no-cross-refs: the input is one part of a config (other cohort "
                                          "members, the rest of a YuniKorn partition live elsewhere)."),
     feature_gates: str = FeatureGatesOption,
+    kueue_version: str = KueueVersionOption,
     fair_sharing: bool = FairSharingOption,
     max_file_size: str = MaxFileSizeOption,
     cluster: ClusterArgs = ClusterArgs(),
@@ -50,10 +52,10 @@ def lint_command(
     check_cluster_args(cluster)
     if not inputs and not cluster.from_cluster:
         fail_usage("no input: give files or directories to check (or '-' for stdin), or --from-cluster")
-    loaded, gates = config_input(inputs, max_file_size, feature_gates, cluster)
+    loaded, gates = config_input(inputs, max_file_size, feature_gates, cluster, kueue_version)
     options = LintOptions(
         select=split_codes(select), ignore=split_codes(ignore), strict=strict, cross_refs=cross_refs,
-        feature_gates=gates, fair_sharing=fair_sharing,
+        feature_gates=gates, fair_sharing=fair_sharing, kueue_version=kueue_version,
     )
     report = lint(loaded, options)
     finish("lint", report, output, exit_code(report, strict))

@@ -12,6 +12,7 @@ from quotactl.cli.common import (
     ClusterArgs,
     FeatureGatesOption,
     FileOption,
+    KueueVersionOption,
     MaxFileSizeOption,
     OutputFormat,
     cluster_options,
@@ -49,6 +50,7 @@ def preempt_command(
                                       help="Kueue: treat fair sharing as on/off (default: from the input's "
                                            "Configuration)."),
     feature_gates: str = FeatureGatesOption,
+    kueue_version: str = KueueVersionOption,
     direct: bool = typer.Option(False, "--direct",
                                 help="YuniKorn only: run YuniKorn's preemptor on the ask now, even if it would fit, "
                                      "with no delay, re-check interval or queue-headroom gate (\"what would the "
@@ -72,7 +74,7 @@ def preempt_command(
     """
     check_cluster_args(cluster, names_workload=True)
     workload = qualified(workload, cluster)
-    inp = engine_input(files, max_file_size, feature_gates, cluster=cluster)
+    inp = engine_input(files, max_file_size, feature_gates, cluster=cluster, release=kueue_version)
     inp.refuse_mixed()
     if inp.dialects == {Dialect.YUNIKORN}:
         from quotactl.cli.yunikorn_cmds import run_preempt  # the YuniKorn engine

@@ -10,6 +10,7 @@ from quotactl.cli.common import (
     FairSharingOption,
     FeatureGatesOption,
     FileOption,
+    KueueVersionOption,
     MaxFileSizeOption,
     OutputFormat,
     cluster_options,
@@ -26,6 +27,7 @@ def schedule_command(
     output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
     fair_sharing: bool = FairSharingOption,
     feature_gates: str = FeatureGatesOption,
+    kueue_version: str = KueueVersionOption,
     max_file_size: str = MaxFileSizeOption,
     cluster: ClusterArgs = ClusterArgs(),
 ) -> None:
@@ -41,5 +43,6 @@ def schedule_command(
     Exit status: 0 (pending workloads and livelocks are results), 2 unusable input.
     """
     check_cluster_args(cluster)
-    model, options = kueue_input(files, max_file_size, fair_sharing, feature_gates, cluster=cluster)
+    model, options = kueue_input(files, max_file_size, fair_sharing, feature_gates, cluster=cluster,
+                                 release=kueue_version)
     finish("schedule", schedule(model, options, cycles=cycles, max_cycles=max_cycles), output)

@@ -13,6 +13,7 @@ from quotactl.cli.common import (
     FairSharingOption,
     FeatureGatesOption,
     FileOption,
+    KueueVersionOption,
     MaxFileSizeOption,
     OutputFormat,
     cluster_options,
@@ -48,6 +49,7 @@ def shares_command(
                                help="Show only the tree holding this cohort (or ClusterQueue)."),
     fair_sharing: bool = FairSharingOption,
     feature_gates: str = FeatureGatesOption,
+    kueue_version: str = KueueVersionOption,
     heads: bool = typer.Option(True, "--heads/--no-heads",
                                help="Also rank the pending queue heads by the fair-sharing tournament."),
     max_file_size: str = MaxFileSizeOption,
@@ -62,7 +64,7 @@ def shares_command(
     Exit status: 0, or 2 for unusable input.
     """
     check_cluster_args(cluster)
-    inp = engine_input(files, max_file_size, feature_gates, cluster=cluster)
+    inp = engine_input(files, max_file_size, feature_gates, cluster=cluster, release=kueue_version)
     if Dialect.YUNIKORN in inp.dialects:
         fail_usage("'quotactl shares' shows Kueue's fair-share tree; for YuniKorn queues use 'quotactl queues'")
     cluster = build_cluster(inp.loaded.objects)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from quotactl.model.features import FeatureGates
 from quotactl.model.kueue import KueueCluster, ResourceTransformation
 from quotactl.model.kueue_checks import build_admission_check
+from quotactl.model.kueue_versions import DEFAULT_RELEASE
 
 LESS_THAN_OR_EQUAL_TO_FINAL_SHARE = "LessThanOrEqualToFinalShare"
 LESS_THAN_INITIAL_SHARE = "LessThanInitialShare"
@@ -34,7 +35,8 @@ class EngineOptions:
 
 def engine_options(cluster: KueueCluster, *, fair_sharing: bool | None = None,
                    feature_gates: dict[str, bool] | None = None,
-                   admission_checks: dict[str, bool] | None = None) -> EngineOptions:
+                   admission_checks: dict[str, bool] | None = None,
+                   release: str = DEFAULT_RELEASE) -> EngineOptions:
     """Command line over the input's Configuration over Kueue's defaults."""
     cfg = cluster.configuration
     explicit = dict(cfg.feature_gates) if cfg else {}
@@ -48,7 +50,7 @@ def engine_options(cluster: KueueCluster, *, fair_sharing: bool | None = None,
     return EngineOptions(
         fair_sharing=fs,
         preemption_strategies=strategies,
-        gates=FeatureGates(explicit),
+        gates=FeatureGates(explicit, release),
         requeuing_timestamp=requeuing,
         exclude_resource_prefixes=tuple(cfg.exclude_resource_prefixes) if cfg else (),
         transformations=tuple(cfg.transformations) if cfg else (),

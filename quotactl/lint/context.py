@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from quotactl.model.features import FeatureGates
 from quotactl.model.kueue import KueueCluster
+from quotactl.model.kueue_versions import DEFAULT_RELEASE
 
 
 @dataclass(frozen=True)
@@ -16,6 +17,7 @@ class LintOptions:
     cross_refs: bool | None = None  # None = auto (check a reference kind only if the input has that kind)
     feature_gates: dict[str, bool] = field(default_factory=dict)  # from --feature-gates
     fair_sharing: bool | None = None  # --fair-sharing / --no-fair-sharing
+    kueue_version: str = DEFAULT_RELEASE  # --kueue-version: served API versions, feature gates
 
     def selects(self, code: str) -> bool:
         """Whether diagnostics with ``code`` are reported (--select / --ignore)."""

@@ -11,7 +11,8 @@ from quotactl.jobs.derive import derive_workloads
 from quotactl.lint.apply import apply_rules
 from quotactl.lint.context import LintContext, LintOptions
 from quotactl.lint.rule import Finding, Rule, checks_of
-from quotactl.lint.schema import deprecation_notes, validate_object
+from quotactl.lint.schema import validate_object
+from quotactl.lint.versions import version_notes
 from quotactl.load.document import format_path
 from quotactl.load.objects import KubeObject
 from quotactl.model.features import FeatureGates
@@ -63,11 +64,11 @@ def lint_kueue(objects: list[KubeObject], options: LintOptions, jobs: list[KubeO
     diags: list[Diagnostic] = []
     for obj in objects:
         diags.extend(validate_object(obj))
-    diags.extend(deprecation_notes(objects))
+    diags.extend(version_notes(objects, options.kueue_version))
     cluster = build_cluster(objects)
     explicit = dict(cluster.configuration.feature_gates) if cluster.configuration else {}
     explicit.update(options.feature_gates)
-    ctx = LintContext(cluster, options, FeatureGates(explicit), tuple(jobs))
+    ctx = LintContext(cluster, options, FeatureGates(explicit, options.kueue_version), tuple(jobs))
     diags.extend(apply_rules(checks_of("kueue"), KueueSubjects(cluster, ctx), options))
     if jobs:
         # A job Kueue could not turn into a Workload (JB001-JB003), as every engine command reports it.

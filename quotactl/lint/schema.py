@@ -283,24 +283,6 @@ _KEYWORD_CODES = {
 }
 
 
-def deprecation_notes(objects: list[KubeObject]) -> list[Diagnostic]:
-    """One info per file that uses the deprecated kueue.x-k8s.io/v1beta1 (not one per object)."""
-    per_file: dict[str, list[KubeObject]] = {}
-    for o in objects:
-        if o.group == "kueue.x-k8s.io" and o.version == "v1beta1":
-            per_file.setdefault(o.ref.file, []).append(o)
-    out = []
-    for file, objs in per_file.items():
-        first = objs[0]
-        pos = first.ref.pos(("apiVersion",))
-        n = len(objs)
-        out.append(Diagnostic("KQ012", Severity.INFO, f"{n} object{'s' if n > 1 else ''} in this file use"
-                              f"{'' if n > 1 else 's'} the deprecated kueue.x-k8s.io/v1beta1 (first: {first.display}); "
-                              "Kueue converts it, but v1beta2 is the storage version", file, pos.line, pos.column,
-                              object=first.display, field="apiVersion"))
-    return out
-
-
 # The last Kueue versions that served kueue.x-k8s.io/v1alpha1 for a kind (KQ011).
 _V1ALPHA1_NOTE = {
     "Cohort": "kueue.x-k8s.io/v1alpha1 Cohort is served only by Kueue v0.9-v0.12 (checked with those rules); "

@@ -3,7 +3,7 @@
 ``fail.yaml`` must produce at least one diagnostic with the rule's code (and, if ``meta.json``
 gives ``field``, one at that field); ``pass.yaml`` must produce none with that code.
 ``meta.json`` may set lint options: ``cross_refs`` (true/false), ``feature_gates`` ({Name: bool}),
-``fair_sharing`` (bool), ``count`` (exact number of findings in fail.yaml), ``field``.
+``fair_sharing`` (bool), ``kueue_version`` ("v0.19"), ``count`` (exact number of findings in fail.yaml), ``field``.
 """
 
 import json
@@ -14,6 +14,7 @@ import pytest
 from quotactl.lint.context import LintOptions
 from quotactl.lint.rule import registry
 from quotactl.lint.runner import lint_paths
+from quotactl.model.kueue_versions import DEFAULT_RELEASE
 
 HERE = Path(__file__).parent
 CASES = sorted(p for p in HERE.glob("*/*") if p.is_dir())
@@ -26,6 +27,7 @@ def _options(case: Path) -> tuple[LintOptions, dict]:
         cross_refs=meta.get("cross_refs"),
         feature_gates=meta.get("feature_gates", {}),
         fair_sharing=meta.get("fair_sharing"),
+        kueue_version=meta.get("kueue_version", DEFAULT_RELEASE),
     )
     return opts, meta
 

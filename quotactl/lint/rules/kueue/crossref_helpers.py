@@ -137,7 +137,8 @@ def engine_view(ctx) -> tuple[EngineOptions, Snapshot]:
     quota tree, built once per lint run: the KQ5xx rules ask the engine, they do not redo its math."""
     cached = ctx.__dict__.get("_kueue_engine_view")
     if cached is None:
-        options = engine_options(ctx.cluster, feature_gates=ctx.options.feature_gates)
+        options = engine_options(ctx.cluster, feature_gates=ctx.options.feature_gates,
+                                 release=ctx.options.kueue_version)
         cached = ctx.__dict__["_kueue_engine_view"] = (options, quota_snapshot(ctx.cluster, options))
     return cached
 

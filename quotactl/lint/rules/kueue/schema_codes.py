@@ -1,5 +1,6 @@
-"""Schema diagnostics (KQ001-KQ012): emitted by quotactl/lint/schema.py from the JSON Schemas in
-``schemas/``, registered here so ``quotactl rules`` documents them."""
+"""Schema diagnostics (KQ001-KQ013): emitted by quotactl/lint/schema.py from the JSON Schemas in
+``schemas/`` (and, for the apiVersion against --kueue-version, by quotactl/lint/versions.py),
+registered here so ``quotactl rules`` documents them."""
 
 from quotactl.lint.rule import RuleDoc, rule
 
@@ -85,7 +86,7 @@ _schema(
 _schema(
     "KQ010", "unserved-version", "apiVersion not served",
     "The apiVersion is not one Kueue serves for this kind (e.g. kueue.x-k8s.io/v1 or v1alpha1 for a "
-    "ClusterQueue).",
+    "ClusterQueue), or not one the Kueue release checked against serves yet (v1beta2 before v0.15).",
     "kubectl fails with 'no matches for kind'; nothing is applied.",
     "Use kueue.x-k8s.io/v1beta2 (or the deprecated v1beta1).",
 )
@@ -104,6 +105,18 @@ _schema(
     "The object uses kueue.x-k8s.io/v1beta1, which Kueue marks deprecated in favour of v1beta2.",
     "v1beta1 still works (it is converted), but it will be removed; some fields differ (spec.cohort became "
     "spec.cohortName, Workload priorityClassName became priorityClassRef).",
-    "Move to kueue.x-k8s.io/v1beta2 (quotactl's messages name the v1beta2 field where it differs).",
+    "Run quotactl convert --to v1beta2 FILE (it rewrites the fields that differ, as Kueue's conversion does).",
     severity="info",
+)
+_schema(
+    "KQ013", "unserved-v1beta1", "v1beta1 no longer served by the target Kueue",
+    "The object uses kueue.x-k8s.io/v1beta1 and the Kueue release checked against (--kueue-version, default "
+    "v0.20) no longer serves it: v0.20 marks v1beta1 unserved and v0.21 removes it. Reported once per object.",
+    "After the upgrade the API server refuses every v1beta1 manifest (kubectl apply fails with 'no matches for "
+    "kind'); kubectl convert does not handle Kueue's CRDs.",
+    "Run quotactl convert --to v1beta2 FILE --in-place and review the diff (cohort becomes cohortName, "
+    "priorityClassName/priorityClassSource become priorityClassRef, ...).",
+    "apiVersion: kueue.x-k8s.io/v1beta1\nkind: ClusterQueue\nspec:\n  cohort: team\n",
+    "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nspec:\n  cohortName: team\n",
+    severity="warning",
 )
