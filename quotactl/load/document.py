@@ -39,19 +39,27 @@ class Document:
     positions: dict[Path, Pos] = field(default_factory=dict)  # key position for mapping entries
     value_positions: dict[Path, Pos] = field(default_factory=dict)  # where the value itself starts
     start: Pos = Pos(1, 1)
-    # For fast-parsed JSON: computes (positions, value_positions) on first use.
+    # Computes (positions, value_positions) on first use: documents are parsed for their data
+    # first, and most objects of a big input never need a position.
     lazy_positions: Callable[[], tuple[dict, dict]] | None = field(default=None, repr=False)
     source_text: str | None = field(default=None, repr=False)  # the whole file's text (shared by its documents)
 
-    def pos(self, path: Path, value: bool = False) -> Pos:
-        """Position of ``path``, or of its nearest ancestor that exists in the source."""
+    def tables(self) -> tuple[dict[Path, Pos], dict[Path, Pos]]:
+        """(positions, value_positions), computed now if they were left for later."""
         if self.lazy_positions is not None:
             loader, self.lazy_positions = self.lazy_positions, None
             self.positions, self.value_positions = loader()
-        table = self.value_positions if value else self.positions
+        return self.positions, self.value_positions
+
+    def pos(self, path: Path, value: bool = False) -> Pos:
+        """Position of ``path``, or of its nearest ancestor that exists in the source."""
         p = tuple(path)
+        if not p:
+            return self.start
+        positions, value_positions = self.tables()
+        table = value_positions if value else positions
         while p:
-            hit = table.get(p) or self.positions.get(p)
+            hit = table.get(p) or positions.get(p)
             if hit is not None:
                 return hit
             p = p[:-1]

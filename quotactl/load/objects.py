@@ -134,14 +134,14 @@ def is_yunikorn_configmap(data: dict) -> bool:
     )
 
 
-def load(paths: list[str], *, limits: Limits = DEFAULT_LIMITS, stdin=None, fast_json: bool = False) -> LoadResult:
+def load(paths: list[str], *, limits: Limits = DEFAULT_LIMITS, stdin=None, fast_json: bool = True) -> LoadResult:
     """Read every input and return the objects found, plus diagnostics for what was not usable.
 
-    ``fast_json``: parse JSON files with the json module and compute positions lazily (for the
-    engines, which rarely need a position; lint keeps the default).
+    ``fast_json``: parse JSON texts with the json module (positions computed when first asked
+    for, per List item); off, they go through the YAML composer like any YAML.
     """
     result = LoadResult()
-    sources, diags = collect_sources(paths, limits=limits, stdin=stdin, fast_json=fast_json)
+    sources, diags = collect_sources(paths, limits=limits, stdin=stdin)
     result.sources = sources
     result.diagnostics.extend(diags)
     for src in sources:

@@ -236,7 +236,7 @@ def _from_scheduler_config(obj: KubeObject) -> YuniKornInput:
             root = None
     else:
         doc = obj.ref.doc
-        root = from_data(obj.data, doc.positions, doc.value_positions, tuple(obj.ref.base),
+        root = from_data(obj.data, *doc.tables(), tuple(obj.ref.base),
                          at=(obj.ref.pos().line - 1, obj.ref.pos().column - 1))
     posmap = PosMap(file)
     return _build(root, posmap, "queues.yaml file", file, "SchedulerConfig", notes=notes)
