@@ -19,6 +19,7 @@ from ruamel.yaml.nodes import MappingNode, SequenceNode
 from quotactl.diagnostics import Diagnostic, Severity
 from quotactl.load.composer import compose_all, nesting_exceeds
 from quotactl.load.document import Document, Pos
+from quotactl.load.lazypos import ItemPositions
 from quotactl.load.yamlbuild import Abort, Builder
 
 
@@ -88,6 +89,9 @@ def _parse_yaml(text: str, file: str, limits: Limits, line_offset: int, column_o
                 builder = Builder(file, pos, limits.max_depth, record=False)
                 data = builder.build(node)
                 lazy = _LazyPositions(text, file, index, node, limits, line_offset, column_offset)
+                spans = _item_spans(node) if not line_offset and not column_offset else None
+                if spans is not None:  # a List: each item's positions on its own
+                    lazy = ItemPositions(text, file, limits, _parse_yaml, lambda spans=spans: spans, lazy).tables
                 docs.append(Document(file, index, data, start=pos(node.start_mark), lazy_positions=lazy,
                                      source_text=text if not line_offset else None))
                 diags.extend(builder.diags)
@@ -100,6 +104,16 @@ def _parse_yaml(text: str, file: str, limits: Limits, line_offset: int, column_o
     except Exception as exc:  # ruamel raises many error classes; all are syntax errors to us
         diags.append(_syntax_error(exc, pos, error, line_offset))
     return docs, diags
+
+
+def _item_spans(node) -> list[tuple[int, int]] | None:
+    """(start, end) text offsets of the items of a top-level ``items:`` sequence, or None."""
+    if not isinstance(node, MappingNode):
+        return None
+    for knode, vnode in node.value:
+        if getattr(knode, "value", None) == "items" and isinstance(vnode, SequenceNode):
+            return [(item.start_mark.index, item.end_mark.index) for item in vnode.value]
+    return None
 
 
 def _syntax_error(exc: Exception, pos, error, line_offset: int) -> Diagnostic:

@@ -171,3 +171,15 @@ def test_job_kinds_and_their_context_are_loaded(tmp_path):
     assert [(o.display, o.dialect) for o in result.objects] == [
         ("Deployment/web", "job"), ("PyTorchJob/future", "job"), ("RuntimeClass/kata", "job"), ("Sim/s", "job")]
     assert result.diagnostics == []
+
+
+def test_yaml_list_item_positions_are_exact_and_per_item():
+    text = ("apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Namespace\n  metadata: {name: a}\n"
+            "- apiVersion: v1\n  kind: Namespace\n  metadata:\n    name: b\n    labels: {x: 'y'}\n")
+    docs, diags = parse_documents(text, "list.yaml")
+    assert not diags
+    doc = docs[0]
+    assert (doc.pos(("items", 1, "metadata", "labels", "x")).line, doc.pos(("items", 1, "metadata", "labels", "x")).column) == (11, 14)
+    assert doc.pos(("items", 1, "metadata", "labels", "x"), value=True).column == 17
+    assert (doc.pos(("items", 0, "metadata", "name")).line, doc.pos(("items", 0, "metadata", "name")).column) == (6, 14)
+    assert doc.pos(("items", 1)).line == 7 and doc.pos(("kind",)).line == 2
