@@ -6,10 +6,7 @@ import importlib
 import os
 import sys
 
-import typer
-
 from quotactl import __version__
-from quotactl.cli.common import EXIT_INTERNAL
 
 # Command name -> (module, function), in help order. A run imports only its command's module
 # (each module imports the engine it drives): `--version` or a lint loads no engine it does not use.
@@ -27,13 +24,17 @@ COMMANDS = {
 
 
 def _version(value: bool) -> None:
+    import typer
+
     if value:
         typer.echo(f"quotactl {__version__}")
         raise typer.Exit(0)
 
 
-def build_app(commands=tuple(COMMANDS)) -> typer.Typer:
+def build_app(commands=tuple(COMMANDS)):
     """The Typer app with ``commands`` registered."""
+    import typer  # not for a bare --version
+
     built = typer.Typer(
         name="quotactl",
         help="Lint, explain and dry-run Kueue and Apache YuniKorn queue configurations.",
@@ -77,6 +78,9 @@ def __getattr__(name: str):
 
 
 def main() -> None:
+    if sys.argv[1:] == ["--version"]:  # answered before Typer (and its pydantic) is even imported
+        sys.stdout.write(f"quotactl {__version__}\n")
+        return
     try:
         build_app(commands_for(sys.argv[1:]))()
     except KeyboardInterrupt:
@@ -88,6 +92,8 @@ def main() -> None:
         os.dup2(devnull, sys.stdout.fileno())
         sys.exit(0)
     except Exception as exc:  # never a traceback for users
+        from quotactl.cli.common import EXIT_INTERNAL
+
         if os.environ.get("QUOTACTL_DEBUG"):
             raise
         sys.stderr.write(f"quotactl: internal error: {type(exc).__name__}: {exc} "
