@@ -43,7 +43,7 @@ FeatureGatesOption = typer.Option(
     None, "--feature-gates", metavar="A=true,B=false", help="Kueue feature gates (override the input's Configuration).",
 )
 MaxFileSizeOption = typer.Option(
-    None, "--max-file-size", metavar="SIZE", help="Refuse input files larger than this (default 16MiB).",
+    None, "--max-file-size", metavar="SIZE", help="Refuse input files larger than this (default: no limit).",
     envvar="QUOTACTL_MAX_FILE_SIZE",
 )
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import base64
 import gzip
 import os
+import zlib
 from dataclasses import dataclass, field
 
 from quotactl.load.document import Pos
@@ -281,11 +282,37 @@ def _entries(cm: KubeObject) -> list[_Entry]:
         knode = _key_node(bin_node, key) if bin_node is not None else None
         entry = _Entry(key[:-3], None, cm, None, knode, binary=True)
         try:
-            entry.text = gzip.decompress(base64.b64decode(str(value), validate=False)).decode("utf-8")
+            entry.text = gunzip_bounded(base64.b64decode(str(value), validate=False)).decode("utf-8")
+        except InflationLimit:
+            entry.problem = (f"binaryData[{key}] inflates to more than {MAX_INFLATED // 2**20} MiB "
+                             "(a gzip bomb?); not decoded")
         except Exception as exc:  # bad base64, not gzip, not UTF-8
             entry.problem = f"binaryData[{key}] cannot be gunzipped ({type(exc).__name__}); YuniKorn skips it"
         out.append(entry)
     return out
+
+
+MAX_INFLATED = 256 * 2**20  # a ConfigMap holds at most 1 MiB; its gunzipped config is far below this
+
+
+class InflationLimit(ValueError):
+    pass
+
+
+def gunzip_bounded(raw: bytes, limit: int = MAX_INFLATED) -> bytes:
+    """``gzip.decompress`` (its result and its errors), refused when the output would pass ``limit``
+    bytes: the members are first inflated in bounded steps, so a bomb is never expanded."""
+    rest, total = raw, 0
+    try:
+        while rest:
+            inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)  # gzip framing
+            total += len(inflater.decompress(rest, limit + 1 - total))
+            if total > limit or inflater.unconsumed_tail:
+                raise InflationLimit(limit)
+            rest = inflater.unused_data
+    except zlib.error:
+        pass  # not (valid) gzip: gzip.decompress below says how
+    return gzip.decompress(raw)
 
 
 def _entry_pos(entry: _Entry, value: bool = False) -> Pos:
