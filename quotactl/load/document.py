@@ -14,7 +14,7 @@ from typing import Any
 Path = tuple  # tuple[str | int, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Pos:
     line: int  # 1-based
     column: int  # 1-based
@@ -31,7 +31,7 @@ class YamlFloat(float):
         return obj
 
 
-@dataclass
+@dataclass(slots=True)  # one per document: a big input has a hundred thousand
 class Document:
     file: str
     index: int  # 0-based position of the document in its file
@@ -66,7 +66,7 @@ class Document:
         return self.start
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ObjectRef:
     """Where one Kubernetes object lives: its document and the path of the object inside it."""
 

@@ -8,6 +8,8 @@ something asks for one (most objects of a big file never have a finding).
 
 from __future__ import annotations
 
+from sys import intern
+
 from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from quotactl.diagnostics import Diagnostic, Severity
@@ -134,10 +136,10 @@ def _key_text(value, raw: str) -> str:
 def scalar(node: ScalarNode):
     text = node.value
     if node.style:  # quoted or block scalar: always a string
-        return text
+        return _shared(text)
     tag = node_tag(node)
     if tag.endswith(":str") or not tag.startswith("tag:yaml.org,2002:"):
-        return text
+        return _shared(text)
     if tag.endswith(":null"):
         return None
     if tag.endswith(":bool"):
@@ -153,6 +155,12 @@ def scalar(node: ScalarNode):
     if tag.endswith(":float"):
         return _float(text)
     return text  # timestamps, binary, custom tags: JSON sees them as strings
+
+
+def _shared(text: str) -> str:
+    """One string object per distinct short text: a big input repeats its keys and most values
+    (apiVersion, kind, label keys) once per object, and each copy costs about 60 bytes."""
+    return intern(text) if len(text) <= 64 else text
 
 
 def _float(text: str):
