@@ -97,7 +97,12 @@ def lint(tmp: Path, scale: float, runs: int) -> None:
 
 def engines(tmp: Path, scale: float, runs: int) -> None:
     n = int(100_000 * scale)
-    ypath, jpath, target = big_inputs.kueue_snapshot(tmp, n)
+    # Generated in a child: a child's peak RSS counts the memory of the process it was forked from.
+    code = ("import sys; sys.path.insert(0, sys.argv[3]); import big_inputs, pathlib; "
+            "print(big_inputs.kueue_snapshot(pathlib.Path(sys.argv[1]), int(sys.argv[2]))[2])")
+    target = subprocess.run(python(code, str(tmp), str(n), str(ROOT / "benchmarks")), capture_output=True,
+                            text=True, check=True).stdout.strip()
+    ypath, jpath = tmp / f"snapshot-{n}.yaml", tmp / f"snapshot-{n}.json"
     print(f"engines on {n:,} workloads: YAML {ypath.stat().st_size / 2**20:.0f} MiB, "
           f"JSON {jpath.stat().st_size / 2**20:.0f} MiB (best of {runs})")
     jparse, rss, _ = best(python(JSON_LOAD, str(jpath)), runs)

@@ -22,6 +22,7 @@ import os
 import zlib
 from dataclasses import dataclass, field
 
+from quotactl.load.composer import compose_all
 from quotactl.load.document import Pos
 from quotactl.load.objects import KubeObject
 from quotactl.load.yunikorn_yaml import (
@@ -33,7 +34,6 @@ from quotactl.load.yunikorn_yaml import (
     decode_document,
     from_data,
     from_ruamel,
-    make_yaml,
 )
 from quotactl.model.yunikorn import SchedulerConfig
 from quotactl.model.yunikorn_build import build_config
@@ -146,11 +146,10 @@ def source_text(obj: KubeObject) -> str | None:
 
 def _document_node(obj: KubeObject, text: str):
     """The ruamel node of the object (document ``doc.index``, then ``ref.base``), or None."""
-    yaml = make_yaml()
     index = 0
     found = None
     try:
-        for node in yaml.compose_all(text):
+        for node in compose_all(text):
             if index == obj.ref.doc.index:
                 found = node
                 break
@@ -438,10 +437,9 @@ def _posmap_for(entry: _Entry) -> PosMap:
 
 def _build_text(text: str, posmap: PosMap, origin: str, file: str, kind: str, key: str,
                 notes: list[LoadNote]) -> YuniKornInput:
-    yaml = make_yaml()
     nodes = []
     try:
-        for node in yaml.compose_all(text):
+        for node in compose_all(text):  # libyaml without ruamel's per-scalar version lookup
             nodes.append(node)
     except Exception as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
