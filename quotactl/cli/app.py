@@ -2,64 +2,89 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 
-import typer
-
 from quotactl import __version__
-from quotactl.cli.common import EXIT_INTERNAL
-from quotactl.cli.convert import convert_command
-from quotactl.cli.diff import diff_command
-from quotactl.cli.explain import explain_command
-from quotactl.cli.lint import lint_command
-from quotactl.cli.preempt import preempt_command
-from quotactl.cli.queues import queues_command
-from quotactl.cli.rules import rules_command
-from quotactl.cli.schedule import schedule_command
-from quotactl.cli.shares import shares_command
-from quotactl.cli.snapshot import snapshot_command
-from quotactl.cli.workload import workload_command
 
-app = typer.Typer(
-    name="quotactl",
-    help="Lint, explain and dry-run Kueue and Apache YuniKorn queue configurations.",
-    no_args_is_help=True,
-    add_completion=True,
-    pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
+# Command name -> (module, function), in help order. A run imports only its command's module
+# (each module imports the engine it drives): `--version` or a lint loads no engine it does not use.
+COMMANDS = {
+    "lint": ("quotactl.cli.lint", "lint_command"),
+    "rules": ("quotactl.cli.rules", "rules_command"),
+    "explain": ("quotactl.cli.explain", "explain_command"),
+    "queues": ("quotactl.cli.queues", "queues_command"),
+    "preempt": ("quotactl.cli.preempt", "preempt_command"),
+    "schedule": ("quotactl.cli.schedule", "schedule_command"),
+    "diff": ("quotactl.cli.diff", "diff_command"),
+    "shares": ("quotactl.cli.shares", "shares_command"),
+    "workload": ("quotactl.cli.workload", "workload_command"),
+    "snapshot": ("quotactl.cli.snapshot", "snapshot_command"),
+    "convert": ("quotactl.cli.convert", "convert_command"),
+}
 
 
 def _version(value: bool) -> None:
+    import typer
+
     if value:
         typer.echo(f"quotactl {__version__}")
         raise typer.Exit(0)
 
 
-@app.callback()
-def root(
-    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version."),
-) -> None:
-    """Lint, explain and dry-run Kueue and Apache YuniKorn queue configurations."""
+def build_app(commands=tuple(COMMANDS)):
+    """The Typer app with ``commands`` registered."""
+    import typer  # not for a bare --version
+
+    built = typer.Typer(
+        name="quotactl",
+        help="Lint, explain and dry-run Kueue and Apache YuniKorn queue configurations.",
+        no_args_is_help=True,
+        add_completion=True,
+        pretty_exceptions_enable=False,
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
+
+    @built.callback()
+    def root(
+        version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version."),
+    ) -> None:
+        """Lint, explain and dry-run Kueue and Apache YuniKorn queue configurations."""
+
+    for name in commands:
+        module, function = COMMANDS[name]
+        built.command(name)(getattr(importlib.import_module(module), function))
+    return built
 
 
-app.command("lint")(lint_command)
-app.command("rules")(rules_command)
-app.command("explain")(explain_command)
-app.command("queues")(queues_command)
-app.command("preempt")(preempt_command)
-app.command("schedule")(schedule_command)
-app.command("diff")(diff_command)
-app.command("shares")(shares_command)
-app.command("workload")(workload_command)
-app.command("snapshot")(snapshot_command)
-app.command("convert")(convert_command)
+def commands_for(argv: list[str]) -> tuple[str, ...]:
+    """The commands a run with ``argv`` needs: none for a bare ``--version``, the one it names,
+    or all (help, completion, an unknown or missing command: their messages list them all)."""
+    if any(key.endswith("_COMPLETE") for key in os.environ):
+        return tuple(COMMANDS)
+    first = next((a for a in argv if not a.startswith("-")), None)
+    if first in COMMANDS:
+        return (first,)
+    if first is None and "--version" in argv and not {"-h", "--help"} & set(argv):
+        return ()
+    return tuple(COMMANDS)
+
+
+def __getattr__(name: str):
+    """``app``: every command registered (tests and library users invoke it directly)."""
+    if name == "app":
+        globals()["app"] = built = build_app()
+        return built
+    raise AttributeError(name)
 
 
 def main() -> None:
+    if sys.argv[1:] == ["--version"]:  # answered before Typer (and its pydantic) is even imported
+        sys.stdout.write(f"quotactl {__version__}\n")
+        return
     try:
-        app()
+        build_app(commands_for(sys.argv[1:]))()
     except KeyboardInterrupt:
         sys.stderr.write("quotactl: interrupted\n")
         sys.exit(130)
@@ -69,6 +94,8 @@ def main() -> None:
         os.dup2(devnull, sys.stdout.fileno())
         sys.exit(0)
     except Exception as exc:  # never a traceback for users
+        from quotactl.cli.common import EXIT_INTERNAL
+
         if os.environ.get("QUOTACTL_DEBUG"):
             raise
         sys.stderr.write(f"quotactl: internal error: {type(exc).__name__}: {exc} "

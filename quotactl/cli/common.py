@@ -62,7 +62,7 @@ KueueVersionOption = typer.Option(
     help=f"Kueue release to check against: served API versions, feature gates (default {DEFAULT_RELEASE}).",
 )
 MaxFileSizeOption = typer.Option(
-    None, "--max-file-size", metavar="SIZE", help="Refuse input files larger than this (default 16MiB).",
+    None, "--max-file-size", metavar="SIZE", help="Refuse input files larger than this (default: no limit).",
     envvar="QUOTACTL_MAX_FILE_SIZE",
 )
 

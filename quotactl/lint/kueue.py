@@ -30,9 +30,18 @@ class KueueSubjects:
         if r.scope == "cluster":
             yield (self.ctx,), None
             return
-        for model in self.cluster.all_objects:
-            if model.source.kind in r.kinds:
-                yield (model, self.ctx), model
+        by_kind = self._by_kind()
+        for _index, model in sorted(pair for kind in r.kinds for pair in by_kind.get(kind, ())):
+            yield (model, self.ctx), model
+
+    def _by_kind(self) -> dict[str, list[tuple[int, KueueObject]]]:
+        """(input order, model) per kind, so each rule visits only its kinds' objects."""
+        cached = self.__dict__.get("_kinds")
+        if cached is None:
+            cached = self.__dict__["_kinds"] = {}
+            for index, model in enumerate(self.cluster.all_objects):
+                cached.setdefault(model.source.kind, []).append((index, model))
+        return cached
 
     def diagnostic(self, r: Rule, f: Finding, model: KueueObject | None) -> Diagnostic:
         subject = f.subject if f.subject is not None else model

@@ -85,11 +85,16 @@ def register(r: Rule) -> Rule:
 
 
 def registry() -> dict[str, Rule]:
-    from quotactl.lint import rules  # noqa: F401  (imports every rule module once)
+    from quotactl.lint.rules import import_rules
 
+    import_rules()
     return dict(sorted(_REGISTRY.items()))
 
 
 def checks_of(dialect: str) -> list[Rule]:
-    """The rules of ``dialect`` that have a check to run, by code."""
-    return [r for r in registry().values() if r.dialect == dialect and r.check is not None]
+    """The rules of ``dialect`` that have a check to run, by code (only that dialect's rule
+    modules are imported)."""
+    from quotactl.lint.rules import import_rules
+
+    import_rules(dialect)
+    return [r for _, r in sorted(_REGISTRY.items()) if r.dialect == dialect and r.check is not None]

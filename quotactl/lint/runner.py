@@ -7,9 +7,21 @@ from dataclasses import dataclass, field
 
 from quotactl.diagnostics import Diagnostic, Severity, sort_diagnostics
 from quotactl.lint.context import LintOptions
-from quotactl.lint.kueue import lint_kueue
-from quotactl.lint.yunikorn import lint_yunikorn
 from quotactl.load.objects import Dialect, LoadResult
+
+
+def lint_kueue(objects, options, jobs=()) -> list[Diagnostic]:
+    """Kueue's lint, imported when the input is Kueue (its rules import the Kueue engine)."""
+    from quotactl.lint.kueue import lint_kueue as run
+
+    return run(objects, options, jobs)
+
+
+def lint_yunikorn(objects, options) -> list[Diagnostic]:
+    """YuniKorn's lint, imported when the input is YuniKorn."""
+    from quotactl.lint.yunikorn import lint_yunikorn as run
+
+    return run(objects, options)
 
 
 @dataclass

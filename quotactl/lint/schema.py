@@ -21,26 +21,21 @@ import difflib
 import json
 import re
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator, FormatChecker
-from jsonschema import validators as jsv
-from jsonschema.exceptions import ValidationError
-from referencing import Registry, Resource
-
 from quotactl.diagnostics import Diagnostic, Severity
+from quotactl.lint.schema_fast import (
+    SCHEMA_BASE_URI,
+    list_map_duplicates,
+    schema_documents,
+    schemas_root,  # noqa: F401  (re-exported: where the schemas live)
+    set_duplicates,
+    valid_check,
+)
+from quotactl.lint.schema_formats import CHECKS, FormatProblem
 from quotactl.load.document import format_path
 from quotactl.load.objects import KubeObject
 from quotactl.model.quantity import Quantity, QuantityError
-from quotactl.model.validation import (
-    is_dns1123_label,
-    is_dns1123_subdomain,
-    is_label_value,
-    qualified_name_errors,
-)
-
-SCHEMA_BASE_URI = "https://quotactl.dev/schemas/"
 
 # (group, kind) -> versions served, with the schema path pattern.
 SERVED = {
@@ -71,30 +66,19 @@ def schema_path(group: str, version: str, kind: str) -> str:
     return f"kubernetes/{group}/{version}/{kind.lower()}.json"
 
 
-def schemas_root():
-    """The schemas directory: the source checkout's, or the copy installed with the package."""
-    return Path(__file__).resolve().parents[1] / "schemas"
-
-
 @lru_cache(maxsize=1)
-def _registry() -> Registry:
-    root = schemas_root()
-    pairs = []
-    for path in _walk(root):
-        rel = path.relative_to(root).as_posix() if hasattr(path, "relative_to") else str(path)
-        contents = json.loads(path.read_text(encoding="utf-8"))
-        uri = contents.get("$id") or SCHEMA_BASE_URI + rel
-        pairs.append((uri, Resource.from_contents(contents)))
-    return Registry().with_resources(pairs)
+def _registry():
+    from referencing import Registry, Resource
 
-
-def _walk(root):
-    yield from sorted(Path(str(root)).rglob("*.json"))
+    return Registry().with_resources(
+        (uri, Resource.from_contents(contents)) for uri, contents in schema_documents().items())
 
 
 # --------------------------------------------------------------------------- keywords --------
 
 def _list_map_keys(validator, keys, instance, schema):
+    from jsonschema.exceptions import ValidationError
+
     if not validator.is_type(instance, "array"):
         return
     item_schema = schema.get("items") if isinstance(schema.get("items"), dict) else {}
@@ -103,145 +87,42 @@ def _list_map_keys(validator, keys, instance, schema):
             item_schema = validator._resolver.lookup(item_schema["$ref"]).contents
         except Exception:
             item_schema = {}
-    defaults = {}
-    props = item_schema.get("properties", {}) if isinstance(item_schema, dict) else {}
-    for k in keys:
-        if isinstance(props.get(k), dict) and "default" in props[k]:
-            defaults[k] = props[k]["default"]
-    seen: dict[tuple, int] = {}
-    for i, item in enumerate(instance):
-        if not isinstance(item, dict):
-            continue
-        ident = tuple(item.get(k, defaults.get(k)) for k in keys)
-        if any(v is None for v in ident) or any(isinstance(v, (dict, list)) for v in ident):
-            continue
-        if ident in seen:
-            shown = ", ".join(f"{k}: {v!r}" for k, v in zip(keys, ident, strict=True))
-            err = ValidationError(
-                f"duplicate entry ({shown}); first at index {seen[ident]}",
-                validator="x-kubernetes-list-map-keys", path=[i, keys[0]] if len(keys) == 1 else [i],
-            )
-            yield err
-        else:
-            seen[ident] = i
+    for i, ident, first in list_map_duplicates(keys, instance, item_schema):
+        shown = ", ".join(f"{k}: {v!r}" for k, v in zip(keys, ident, strict=True))
+        yield ValidationError(
+            f"duplicate entry ({shown}); first at index {first}",
+            validator="x-kubernetes-list-map-keys", path=[i, keys[0]] if len(keys) == 1 else [i],
+        )
 
 
 def _list_set(validator, kind, instance, schema):
+    from jsonschema.exceptions import ValidationError
+
     if kind != "set" or not validator.is_type(instance, "array"):
         return
-    seen = []
-    for i, item in enumerate(instance):
-        if item in seen:
-            yield ValidationError(f"duplicate value {item!r}", validator="x-kubernetes-list-type", path=[i])
-        else:
-            seen.append(item)
+    for i in set_duplicates(instance):
+        yield ValidationError(f"duplicate value {instance[i]!r}", validator="x-kubernetes-list-type", path=[i])
 
 
-_Validator = jsv.extend(
-    Draft202012Validator,
-    {"x-kubernetes-list-map-keys": _list_map_keys, "x-kubernetes-list-type": _list_set},
-)
+@lru_cache(maxsize=1)
+def _validator_class():
+    from jsonschema import Draft202012Validator
+    from jsonschema import validators as jsv
+
+    return jsv.extend(
+        Draft202012Validator,
+        {"x-kubernetes-list-map-keys": _list_map_keys, "x-kubernetes-list-type": _list_set},
+    )
 
 
-# ---------------------------------------------------------------------------- formats --------
+@lru_cache(maxsize=1)
+def _format_checker():
+    from jsonschema import FormatChecker
 
-FORMATS = FormatChecker(formats=())
-
-
-class _FormatProblem(ValueError):
-    pass
-
-
-def _format(name: str):
-    def deco(fn):
-        FORMATS.checks(name, raises=(_FormatProblem,))(fn)
-        return fn
-    return deco
-
-
-@_format("quantity")
-def _check_quantity(value) -> bool:
-    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-        return True  # the type keyword reports it
-    if isinstance(value, float) and not value.is_integer():
-        return True  # a YAML float with a fraction fails the type keyword; report it once
-    try:
-        Quantity.parse(value)
-    except QuantityError as exc:
-        raise _FormatProblem(str(exc)) from exc
-    return True
-
-
-@_format("dns-subdomain")
-def _check_subdomain(value) -> bool:
-    if not isinstance(value, str):
-        return True
-    if not is_dns1123_subdomain(value):
-        raise _FormatProblem(
-            f"{value!r} is not a valid name: a lowercase RFC 1123 subdomain must consist of lower case "
-            "alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character "
-            "(regex '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
-        )
-    return True
-
-
-@_format("dns-label")
-def _check_label(value) -> bool:
-    if not isinstance(value, str):
-        return True
-    if not is_dns1123_label(value):
-        raise _FormatProblem(
-            f"{value!r} is not a valid name: a lowercase RFC 1123 label must consist of lower case "
-            "alphanumeric characters or '-', start and end with an alphanumeric character, and be at most "
-            "63 characters (regex '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
-        )
-    return True
-
-
-@_format("label-key")
-def _check_label_key(value) -> bool:
-    if not isinstance(value, str):
-        return True
-    errs = qualified_name_errors(value)
-    if errs:
-        raise _FormatProblem(f"{value!r}: " + "; ".join(errs))
-    return True
-
-
-@_format("label-value")
-def _check_label_value(value) -> bool:
-    if not isinstance(value, str):
-        return True
-    if not is_label_value(value):
-        raise _FormatProblem(
-            f"{value!r}: a valid label must be an empty string or consist of alphanumeric characters, '-', "
-            "'_' or '.', and must start and end with an alphanumeric character (at most 63 characters)"
-        )
-    return True
-
-
-_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
-
-
-@_format("k8s-time")
-def _check_time(value) -> bool:
-    if isinstance(value, str) and not _TIME.match(value):
-        raise _FormatProblem(f"{value!r} is not an RFC 3339 time (e.g. 2026-01-01T00:00:00Z)")
-    return True
-
-
-@_format("int32")
-def _check_int32(value) -> bool:
-    if isinstance(value, int) and not isinstance(value, bool) and not -(2**31) <= value < 2**31:
-        raise _FormatProblem(f"{value} is out of the int32 range (-2147483648..2147483647)")
-    return True
-
-
-@_format("int64")
-def _check_int64(value) -> bool:
-    if isinstance(value, int) and not isinstance(value, bool) and not -(2**63) <= value < 2**63:
-        raise _FormatProblem(f"{value} is out of the int64 range")
-    return True
+    checker = FormatChecker(formats=())
+    for name, check in CHECKS.items():
+        checker.checks(name, raises=(FormatProblem,))(check)
+    return checker
 
 
 # ------------------------------------------------------------------------- validation --------
@@ -254,7 +135,7 @@ def _validator_for(rel_path: str):
         schema = registry.contents(uri)
     except Exception:
         return None
-    return _Validator(schema, registry=registry, format_checker=FORMATS)
+    return _validator_class()(schema, registry=registry, format_checker=_format_checker())
 
 
 # Schema keyword -> (quotactl code, Kubernetes error type)
@@ -304,15 +185,18 @@ def validate_object(obj: KubeObject) -> list[Diagnostic]:
         return [Diagnostic("KQ010", Severity.ERROR, f"{obj.api_version} is not a served version of {obj.kind} "
                            f"(served: {versions})", obj.ref.file, pos.line, pos.column, object=obj.display,
                            field="apiVersion", type="Invalid", input_error=False)]
-    validator = _validator_for(schema_path(obj.group, obj.version, obj.kind))
-    if validator is None:
+    rel_path = schema_path(obj.group, obj.version, obj.kind)
+    fast = valid_check(rel_path)
+    if fast is None:
         return []
     diags = []
     if obj.group == "kueue.x-k8s.io" and obj.version == "v1alpha1":
         pos = obj.ref.pos(("apiVersion",))
         diags.append(Diagnostic("KQ011", Severity.WARNING, _V1ALPHA1_NOTE.get(obj.kind, _V1ALPHA1_NOTE["Cohort"]),
                                 obj.ref.file, pos.line, pos.column, object=obj.display, field="apiVersion"))
-    for err in validator.iter_errors(obj.data):
+    if fast(obj.data):
+        return diags  # proven valid: no schema error to describe
+    for err in _validator_for(rel_path).iter_errors(obj.data):
         diags.extend(_to_diagnostics(err, obj))
     return diags
 
@@ -326,11 +210,11 @@ def _drop_nulls(value: Any) -> Any:
     return value
 
 
-def _leaf_errors(err: ValidationError) -> list[ValidationError]:
+def _leaf_errors(err) -> list:
     """For anyOf/oneOf, descend into the most relevant branch's errors."""
     if err.validator in ("anyOf", "oneOf") and err.context:
         # Prefer the branch whose type matched (its errors are about content, not type).
-        by_branch: dict[int, list[ValidationError]] = {}
+        by_branch: dict[int, list] = {}
         for sub in err.context:
             by_branch.setdefault(sub.schema_path[0] if sub.schema_path else 0, []).append(sub)
         typed = [errs for errs in by_branch.values() if not any(e.validator == "type" for e in errs)]
@@ -340,7 +224,7 @@ def _leaf_errors(err: ValidationError) -> list[ValidationError]:
     return [err]
 
 
-def _to_diagnostics(err: ValidationError, obj: KubeObject) -> list[Diagnostic]:
+def _to_diagnostics(err, obj: KubeObject) -> list[Diagnostic]:
     out = []
     for leaf in _leaf_errors(err):
         out.extend(_leaf_to_diagnostics(leaf, obj))
@@ -355,7 +239,7 @@ def _is_quantity_schema(schema: Any) -> bool:
     return any(isinstance(b, dict) and b.get("format") == "quantity" for b in schema.get("anyOf", []))
 
 
-def _leaf_to_diagnostics(err: ValidationError, obj: KubeObject) -> list[Diagnostic]:
+def _leaf_to_diagnostics(err, obj: KubeObject) -> list[Diagnostic]:
     path = tuple(err.absolute_path)
     keyword = err.validator
     code, ktype = _KEYWORD_CODES.get(keyword, ("KQ004", "Invalid"))
@@ -430,7 +314,7 @@ def _diag(code, message, obj: KubeObject, path, pos, ktype, hint=None) -> Diagno
                       field=format_path(path) or None, type=ktype, hint=hint)
 
 
-def _missing_property(err: ValidationError) -> str | None:
+def _missing_property(err) -> str | None:
     m = re.match(r"^'([^']+)' is a required property", err.message)
     if m:
         return m.group(1)

@@ -14,7 +14,7 @@ from typing import Any
 Path = tuple  # tuple[str | int, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Pos:
     line: int  # 1-based
     column: int  # 1-based
@@ -31,7 +31,7 @@ class YamlFloat(float):
         return obj
 
 
-@dataclass
+@dataclass(slots=True)  # one per document: a big input has a hundred thousand
 class Document:
     file: str
     index: int  # 0-based position of the document in its file
@@ -39,26 +39,34 @@ class Document:
     positions: dict[Path, Pos] = field(default_factory=dict)  # key position for mapping entries
     value_positions: dict[Path, Pos] = field(default_factory=dict)  # where the value itself starts
     start: Pos = Pos(1, 1)
-    # For fast-parsed JSON: computes (positions, value_positions) on first use.
+    # Computes (positions, value_positions) on first use: documents are parsed for their data
+    # first, and most objects of a big input never need a position.
     lazy_positions: Callable[[], tuple[dict, dict]] | None = field(default=None, repr=False)
     source_text: str | None = field(default=None, repr=False)  # the whole file's text (shared by its documents)
 
-    def pos(self, path: Path, value: bool = False) -> Pos:
-        """Position of ``path``, or of its nearest ancestor that exists in the source."""
+    def tables(self) -> tuple[dict[Path, Pos], dict[Path, Pos]]:
+        """(positions, value_positions), computed now if they were left for later."""
         if self.lazy_positions is not None:
             loader, self.lazy_positions = self.lazy_positions, None
             self.positions, self.value_positions = loader()
-        table = self.value_positions if value else self.positions
+        return self.positions, self.value_positions
+
+    def pos(self, path: Path, value: bool = False) -> Pos:
+        """Position of ``path``, or of its nearest ancestor that exists in the source."""
         p = tuple(path)
+        if not p:
+            return self.start
+        positions, value_positions = self.tables()
+        table = value_positions if value else positions
         while p:
-            hit = table.get(p) or self.positions.get(p)
+            hit = table.get(p) or positions.get(p)
             if hit is not None:
                 return hit
             p = p[:-1]
         return self.start
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ObjectRef:
     """Where one Kubernetes object lives: its document and the path of the object inside it."""
 

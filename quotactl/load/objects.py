@@ -168,16 +168,16 @@ def yunikorn_fragment(data: dict) -> tuple[str, tuple] | None:
     return None
 
 
-def load(paths: list[str], *, limits: Limits = DEFAULT_LIMITS, stdin=None, fast_json: bool = False,
+def load(paths: list[str], *, limits: Limits = DEFAULT_LIMITS, stdin=None, fast_json: bool = True,
          texts: tuple[Source, ...] = ()) -> LoadResult:
     """Read every input and return the objects found, plus diagnostics for what was not usable.
 
-    ``fast_json``: parse JSON files with the json module and compute positions lazily (for the
-    engines, which rarely need a position; lint keeps the default). ``texts``: inputs already in
-    memory (a cluster read with --from-cluster), loaded before the files.
+    ``fast_json``: parse JSON texts with the json module (positions computed when first asked
+    for, per List item); off, they go through the YAML composer like any YAML. ``texts``: inputs
+    already in memory (a cluster read with --from-cluster), loaded before the files.
     """
     result = LoadResult()
-    sources, diags = collect_sources(paths, limits=limits, stdin=stdin, fast_json=fast_json)
+    sources, diags = collect_sources(paths, limits=limits, stdin=stdin)
     sources = list(texts) + sources
     result.sources = sources
     result.diagnostics.extend(diags)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from quotactl.diagnostics import Diagnostic, Severity
@@ -24,10 +24,9 @@ class UsageError(Exception):
 
 
 def collect_sources(
-    paths: list[str], *, limits: Limits = DEFAULT_LIMITS, stdin=None, fast_json: bool = False
+    paths: list[str], *, limits: Limits = DEFAULT_LIMITS, stdin=None
 ) -> tuple[list[Source], list[Diagnostic]]:
-    """Read the inputs.  With ``fast_json``, JSON files may be as large as ``limits.max_json_bytes``
-    (they are parsed by the json module, not the YAML composer)."""
+    """Read the inputs; a file larger than ``limits.max_bytes`` (when set) is refused unread."""
     sources: list[Source] = []
     diags: list[Diagnostic] = []
     seen: set[str] = set()
@@ -38,7 +37,7 @@ def collect_sources(
             seen.add("<stdin>")
             stream = stdin if stdin is not None else sys.stdin
             raw = stream.buffer.read() if hasattr(stream, "buffer") else stream.read()
-            src, diag = _decode("<stdin>", raw, _limits_for(raw[:64], limits, fast_json))
+            src, diag = _decode("<stdin>", raw, limits)
             sources.append(src)
             if diag:
                 diags.append(diag)
@@ -63,29 +62,20 @@ def collect_sources(
             if name in seen:
                 continue
             seen.add(name)
-            src, diag = _read(f, name, limits, fast_json)
+            src, diag = _read(f, name, limits)
             sources.append(src)
             if diag:
                 diags.append(diag)
     return sources, diags
 
 
-def _limits_for(head: bytes, limits: Limits, fast_json: bool) -> Limits:
-    if fast_json and head.lstrip()[:1] in (b"{", b"["):
-        return Limits(limits.max_json_bytes, limits.max_depth, limits.max_nodes, limits.max_json_bytes)
-    return limits
-
-
-def _read(path: Path, name: str, limits: Limits, fast_json: bool = False) -> tuple[Source, Diagnostic | None]:
+def _read(path: Path, name: str, limits: Limits) -> tuple[Source, Diagnostic | None]:
     try:
         size = path.stat().st_size
-        if size > limits.max_bytes and fast_json:
-            with open(path, "rb") as fh:
-                limits = _limits_for(fh.read(64), limits, fast_json)
-        if size > limits.max_bytes:
+        if limits.max_bytes is not None and size > limits.max_bytes:
             return Source(name, None), _too_big(name, size, limits)
         with open(path, "rb") as fh:
-            raw = fh.read(limits.max_bytes + 1)
+            raw = fh.read() if limits.max_bytes is None else fh.read(limits.max_bytes + 1)
     except OSError as exc:
         reason = exc.strerror or str(exc)
         return Source(name, None), Diagnostic("IN002", Severity.ERROR, f"cannot read file: {reason}", name, 1, 1, input_error=True)
@@ -95,16 +85,20 @@ def _read(path: Path, name: str, limits: Limits, fast_json: bool = False) -> tup
 def _too_big(name: str, size: int, limits: Limits) -> Diagnostic:
     return Diagnostic(
         "IN004", Severity.ERROR,
-        f"file is {size / 1048576:.1f} MiB, over the {limits.max_bytes / 1048576:.0f} MiB limit; not parsed",
+        f"file is {_size_text(size)}, over the --max-file-size limit of {_size_text(limits.max_bytes)}; not parsed",
         name, 1, 1, input_error=True,
-        hint="split the file, or raise the limit with --max-file-size (or QUOTACTL_MAX_FILE_SIZE)",
+        hint="split the file, or raise or drop --max-file-size (or QUOTACTL_MAX_FILE_SIZE)",
     )
+
+
+def _size_text(size: int) -> str:
+    return f"{size / 1048576:.1f} MiB" if size >= 1048576 else f"{size:,} bytes"
 
 
 def _decode(name: str, raw: bytes | str, limits: Limits) -> tuple[Source, Diagnostic | None]:
     if isinstance(raw, str):
         raw = raw.encode("utf-8", "surrogateescape")
-    if len(raw) > limits.max_bytes:
+    if limits.max_bytes is not None and len(raw) > limits.max_bytes:
         return Source(name, None), _too_big(name, len(raw), limits)
     if b"\x00" in raw[:8192] and not raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         return Source(name, None), Diagnostic(
@@ -128,7 +122,7 @@ def _decode(name: str, raw: bytes | str, limits: Limits) -> tuple[Source, Diagno
 
 
 def limits_from_env(max_file_size: str | None = None) -> Limits:
-    """Limits with an optional override of the file-size cap ("64MiB", "100M", "1000000")."""
+    """Limits with an optional file-size cap ("64MiB", "100M", "1000000"); none by default."""
     value = max_file_size or os.environ.get("QUOTACTL_MAX_FILE_SIZE")
     if not value:
         return DEFAULT_LIMITS
@@ -142,5 +136,4 @@ def limits_from_env(max_file_size: str | None = None) -> Limits:
         size = int(float(text) * mult)
     except ValueError as exc:
         raise UsageError(f"--max-file-size: cannot parse {value!r} (use e.g. 64MiB)") from exc
-    return Limits(max_bytes=size, max_depth=DEFAULT_LIMITS.max_depth, max_nodes=DEFAULT_LIMITS.max_nodes,
-                  max_json_bytes=max(size, DEFAULT_LIMITS.max_json_bytes))
+    return replace(DEFAULT_LIMITS, max_bytes=size)

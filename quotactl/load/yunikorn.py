@@ -26,8 +26,10 @@ from __future__ import annotations
 import base64
 import gzip
 import os
+import zlib
 from dataclasses import dataclass, field
 
+from quotactl.load.composer import compose_all
 from quotactl.load.document import Pos, get_in
 from quotactl.load.embedded import literal_block_offsets
 from quotactl.load.objects import HELM_DEFAULTS_KEY, PARTITION_PARTS, KubeObject
@@ -40,7 +42,6 @@ from quotactl.load.yunikorn_yaml import (
     decode_document,
     from_data,
     from_ruamel,
-    make_yaml,
 )
 from quotactl.model.yunikorn import SchedulerConfig
 from quotactl.model.yunikorn_build import build_config
@@ -156,11 +157,10 @@ def source_text(obj: KubeObject) -> str | None:
 
 def _document_node(obj: KubeObject, text: str):
     """The ruamel node of the object (document ``doc.index``, then ``ref.base``), or None."""
-    yaml = make_yaml()
     index = 0
     found = None
     try:
-        for node in yaml.compose_all(text):
+        for node in compose_all(text):
             if index == obj.ref.doc.index:
                 found = node
                 break
@@ -297,7 +297,7 @@ def _from_scheduler_config(obj: KubeObject, fragments: bool = False) -> YuniKorn
             root = None
     else:
         doc = obj.ref.doc
-        root = from_data(obj.data, doc.positions, doc.value_positions, tuple(obj.ref.base),
+        root = from_data(obj.data, *doc.tables(), tuple(obj.ref.base),
                          at=(obj.ref.pos().line - 1, obj.ref.pos().column - 1))
     posmap = PosMap(file)
     if obj.kind == "PartitionFragment" and root is not None:
@@ -348,11 +348,37 @@ def _entries(cm: KubeObject) -> list[_Entry]:
         knode = _key_node(bin_node, key) if bin_node is not None else None
         entry = _Entry(key[:-3], None, cm, None, knode, binary=True)
         try:
-            entry.text = gzip.decompress(base64.b64decode(str(value), validate=False)).decode("utf-8")
+            entry.text = gunzip_bounded(base64.b64decode(str(value), validate=False)).decode("utf-8")
+        except InflationLimit:
+            entry.problem = (f"binaryData[{key}] inflates to more than {MAX_INFLATED // 2**20} MiB "
+                             "(a gzip bomb?); not decoded")
         except Exception as exc:  # bad base64, not gzip, not UTF-8
             entry.problem = f"binaryData[{key}] cannot be gunzipped ({type(exc).__name__}); YuniKorn skips it"
         out.append(entry)
     return out
+
+
+MAX_INFLATED = 256 * 2**20  # a ConfigMap holds at most 1 MiB; its gunzipped config is far below this
+
+
+class InflationLimit(ValueError):
+    pass
+
+
+def gunzip_bounded(raw: bytes, limit: int = MAX_INFLATED) -> bytes:
+    """``gzip.decompress`` (its result and its errors), refused when the output would pass ``limit``
+    bytes: the members are first inflated in bounded steps, so a bomb is never expanded."""
+    rest, total = raw, 0
+    try:
+        while rest:
+            inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)  # gzip framing
+            total += len(inflater.decompress(rest, limit + 1 - total))
+            if total > limit or inflater.unconsumed_tail:
+                raise InflationLimit(limit)
+            rest = inflater.unused_data
+    except zlib.error:
+        pass  # not (valid) gzip: gzip.decompress below says how
+    return gzip.decompress(raw)
 
 
 def _entry_pos(entry: _Entry, value: bool = False) -> Pos:
@@ -465,10 +491,9 @@ def _posmap_for(entry: _Entry) -> PosMap:
 
 def _build_text(text: str, posmap: PosMap, origin: str, file: str, kind: str, key: str,
                 notes: list[LoadNote]) -> YuniKornInput:
-    yaml = make_yaml()
     nodes = []
     try:
-        for node in yaml.compose_all(text):
+        for node in compose_all(text):  # libyaml without ruamel's per-scalar version lookup
             nodes.append(node)
     except Exception as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)

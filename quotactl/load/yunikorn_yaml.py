@@ -517,11 +517,11 @@ def _zero(t: tuple):
     return {"string": "", "bool": False, "uint64": 0, "float64": 0.0}.get(t[0])
 
 
-MAX_EXPANDED = 1_000_000
+MAX_EXPANDED = 1_000_000  # values YAML aliases may add to a document
 
 
-def expanded_size(root: YNode) -> int:
-    """How many nodes the document has once every alias is expanded (computed without expanding)."""
+def expanded_size(root: YNode) -> tuple[int, int]:
+    """(values once every alias is expanded, distinct nodes), computed without expanding."""
     sizes: dict[int, int] = {}
     stack = [(root, False)]
     while stack:
@@ -534,17 +534,18 @@ def expanded_size(root: YNode) -> int:
             continue
         stack.append((n, True))
         stack.extend((k, False) for k in kids if id(k) not in sizes)
-    return sizes.get(id(root), 1)
+    return sizes.get(id(root), 1), max(1, len(sizes))
 
 
 def decode_document(root: YNode | None) -> Decoded:
     """Decode a document node into ``SchedulerConfig``-shaped data (``{}`` for an empty document).
 
     Raises NodeLimitError for a document that expands beyond ``MAX_EXPANDED`` values (an alias bomb)."""
-    if root is not None and expanded_size(root) > MAX_EXPANDED:
-        raise NodeLimitError(f"document expands to more than {MAX_EXPANDED:,} values through YAML aliases "
+    expanded, distinct = expanded_size(root) if root is not None else (1, 1)
+    if expanded - distinct > MAX_EXPANDED:  # only what aliases add: a big config without them is fine
+        raise NodeLimitError(f"document expands to more than {MAX_EXPANDED:,} extra values through YAML aliases "
                              "(an alias bomb?)")
-    dec = _Decoder(max_steps=4 * MAX_EXPANDED)
+    dec = _Decoder(max_steps=4 * (MAX_EXPANDED + distinct))
     if root is None or (root.kind == SCALAR and resolved(root)[0] == NULL):
         return Decoded({}, [], {}, {})
     if root.kind != MAP:

@@ -35,13 +35,27 @@ def register(command: str, fmt: str, fn: Renderer) -> None:
 
 
 def render(command: str, fmt: str, result: object, color: bool = False) -> str:
-    _import_all()
+    if (command, fmt) not in _RENDERERS:
+        _import_named(command.split("-")[0])
+    if (command, fmt) not in _RENDERERS:
+        _import_all()
     return _RENDERERS[(command, fmt)](result, color)
 
 
 def formats(command: str) -> tuple[str, ...]:
     _import_all()
     return tuple(f for c, f in _RENDERERS if c == command)
+
+
+@cache
+def _import_named(prefix: str) -> None:
+    """Import the report modules named after a command (``lint_json``, ``lint_text``, ...): a run
+    renders one command, and the others' renderers import their engines."""
+    import quotactl.report as package
+
+    for info in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
+        if info.name.rpartition(".")[2].startswith(prefix):
+            importlib.import_module(info.name)
 
 
 @cache

@@ -3,7 +3,6 @@ documentation as Markdown (rendered on a terminal)."""
 
 from __future__ import annotations
 
-from rich.markdown import Markdown
 from rich.table import Table
 
 from quotactl.lint.rule import Rule
@@ -40,4 +39,10 @@ def markdown_doc(r: Rule) -> str:
 register("rules", "plain", lambda rules, color: render_all_plain(rules))
 register("rules", "table", lambda rules, color: render_all_table(rules, color=color))
 register("rule", "plain", lambda r, color: markdown_doc(r))
-register("rule", "table", lambda r, color: render_to_text([Markdown(markdown_doc(r))], color=color))
+def render_doc_table(r: Rule, color: bool = False) -> str:
+    from rich.markdown import Markdown  # markdown-it and its plugins: only for a rule's page
+
+    return render_to_text([Markdown(markdown_doc(r))], color=color)
+
+
+register("rule", "table", lambda r, color: render_doc_table(r, color=color))

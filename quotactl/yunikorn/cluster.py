@@ -168,32 +168,51 @@ class Cluster:
     def pending(self) -> tuple[Task, ...]:
         return tuple(t for t in self.tasks if not t.running and t.queue is not None)
 
+    def _subtree_sums(self, running: bool) -> dict[str, Resource]:
+        """Per queue path, the resources of its subtree's running (or pending) tasks, summed in
+        task order: one pass over the tasks, each added to its queue and every ancestor."""
+        sums: dict[str, Resource] = {}
+        for t in self.tasks:
+            if t.running != running or t.queue is None:
+                continue
+            for path in queue_and_ancestors(t.queue):
+                sums[path] = add(sums.get(path), t.resource)
+        return sums
+
     @cached_property
     def _usage(self) -> dict[str, Resource]:
-        usage: dict[str, Resource] = {}
+        return self._subtree_sums(running=True)
+
+    @cached_property
+    def _pending(self) -> dict[str, Resource]:
+        return self._subtree_sums(running=False)
+
+    @cached_property
+    def _by_queue(self) -> dict[str | None, list[Task]]:
+        out: dict[str | None, list[Task]] = {}
         for t in self.tasks:
-            if not t.running or t.queue is None:
-                continue
-            parts = t.queue.split(".")
-            for i in range(1, len(parts) + 1):
-                path = ".".join(parts[:i])
-                usage[path] = add(usage.get(path), t.resource)
-        return usage
+            out.setdefault(t.queue, []).append(t)
+        return out
+
+    @cached_property
+    def ask_priorities(self) -> dict[str, int]:
+        """Application -> the highest priority of its pending asks (``askMaxPriority``)."""
+        out: dict[str, int] = {}
+        for t in self.tasks:
+            if not t.running:
+                out[t.application] = max(out.get(t.application, t.priority), t.priority)
+        return out
 
     def allocated(self, path: str) -> Resource:
         """A queue's allocated resource: every running allocation in its subtree (a copy)."""
         return dict(self._usage.get(path, {}))
 
     def pending_resource(self, path: str) -> Resource:
-        prefix = path + "."
-        total: Resource = {}
-        for t in self.tasks:
-            if not t.running and t.queue is not None and (t.queue == path or t.queue.startswith(prefix)):
-                total = add(total, t.resource)
-        return total
+        """The pending asks of a queue's subtree (a copy)."""
+        return dict(self._pending.get(path, {}))
 
     def tasks_in(self, path: str) -> list[Task]:
-        return [t for t in self.tasks if t.queue == path]
+        return list(self._by_queue.get(path, ()))
 
     def in_subtree(self, path: str, queue: str | None) -> bool:
         return queue is not None and (queue == path or queue.startswith(path + "."))
@@ -206,3 +225,9 @@ class Cluster:
         for n in self.nodes:
             total = add(total, n.capacity)
         return total
+
+
+def queue_and_ancestors(queue: str) -> list[str]:
+    """``root.a.b`` -> ``root``, ``root.a``, ``root.a.b``: the paths whose subtree holds ``queue``."""
+    parts = queue.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts) + 1)]

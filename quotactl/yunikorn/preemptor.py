@@ -225,10 +225,12 @@ class _Preemptor:
                              max=q.max)
         if parent is not None:
             parent.leaf = False
+            snap.ask_queue = self.snapshots.get(self.queue_path)  # linked as it is created, once it exists
         self.snapshots[path] = snap
         return snap
 
     def _link_ask_queue(self) -> None:
+        """Every snapshot but root's references the ask queue's (those created before it too)."""
         ask_snap = self.snapshots[self.queue_path]
         for snap in self.snapshots.values():
             if snap.parent is not None:  # root's snapshot is created before the ask queue's
@@ -292,8 +294,7 @@ class _Preemptor:
         if q.preemption_policy == "disabled":
             self.excluded.append(Excluded(path, "queue", "preemption.policy: disabled"))
             return
-        snap = self._snapshot(path)
-        self._link_ask_queue()
+        snap = self._snapshot(path)  # linked to the ask queue's snapshot as it is created
         remaining = snap.remaining_guaranteed()
         if remaining is not None and not has_negative_value(remaining):
             self.excluded.append(Excluded(path, "queue", "not above its guaranteed resources"))

@@ -28,8 +28,7 @@ def priority_value_by_policy(policy: str, offset: int, current: int) -> int:
 
 def app_priority(cluster: Cluster, app_id: str) -> int:
     """``askMaxPriority``: the highest pending ask priority of the application."""
-    prios = [t.priority for t in cluster.tasks if t.application == app_id and not t.running]
-    return max(prios) if prios else MIN_PRIORITY
+    return cluster.ask_priorities.get(app_id, MIN_PRIORITY)
 
 
 @dataclass(frozen=True)
@@ -52,10 +51,13 @@ def queue_priorities(cluster: Cluster) -> dict[str, QueuePriority]:
         if not t.running and t.queue is not None:
             app_prio[t.application] = max(app_prio.get(t.application, MIN_PRIORITY), t.priority)
 
+    by_queue: dict[str | None, list[int]] = {}
+    for a, p in app_prio.items():
+        by_queue.setdefault(cluster.applications[a].queue, []).append(p)
+
     def walk(q: QueueInfo) -> int:
         if q.leaf:
-            current = max((p for a, p in app_prio.items() if cluster.applications[a].queue == q.path),
-                          default=MIN_PRIORITY)
+            current = max(by_queue.get(q.path, ()), default=MIN_PRIORITY)
         else:
             current = max([walk(cluster.queues[c]) for c in q.children], default=MIN_PRIORITY)
         exposed = priority_value_by_policy(q.priority_policy, q.priority_offset, current)

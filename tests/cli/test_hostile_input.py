@@ -28,15 +28,21 @@ def test_alias_bomb(tmp_path):
     assert doc["summary"]["objects"] == 3  # the other file was still loaded
 
 
-def test_fifty_megabyte_file(tmp_path):
+def test_file_size_cap_only_when_given(tmp_path):
     big = tmp_path / "big.yaml"
-    with open(big, "w") as fh:
-        fh.write("items:\n")
-        line = "- {name: x, value: " + "y" * 80 + "}\n"
-        for _ in range(50 * 1024 * 1024 // len(line) + 1):
-            fh.write(line)
-    rc, doc = _lint(big)
+    big.write_text("apiVersion: v1\nkind: Namespace\nmetadata: {name: big}\n" + "# padding\n" * 300)
+    rc, doc = _lint(big, "--max-file-size", "1KiB")
     assert rc == 2 and _codes(doc) == {"IN004"}
+    assert "--max-file-size" in doc["diagnostics"][0]["message"]
+    rc, doc = _lint(big)  # no cap by default
+    assert rc == 0 and doc["summary"]["objects"] == 1
+
+
+def test_thirty_thousand_open_brackets_do_not_crash(tmp_path):
+    """libyaml's composer recurses per level: the depth is bounded before it runs."""
+    (tmp_path / "deep.yaml").write_text("a: " + "[" * 30000 + "]" * 30000 + "\n")
+    rc, doc = _lint(tmp_path / "deep.yaml")
+    assert rc == 2 and _codes(doc) == {"IN006"}
 
 
 def test_binary_file(tmp_path):

@@ -53,6 +53,46 @@ def test_alias_bomb_is_refused_quickly():
     assert diags[0].code == "IN007"
 
 
+def test_alias_limit_counts_only_what_aliases_add():
+    many = "items: [" + ", ".join(f"v{i}" for i in range(200)) + "]\n"
+    docs, diags = parse_documents(many, "plain.yaml", limits=Limits(max_alias_values=50))
+    assert not diags and len(docs[0].data["items"]) == 200  # no alias: never refused
+    aliased = "base: &b [" + ", ".join(f"v{i}" for i in range(30)) + "]\nx: *b\ny: *b\n"
+    docs, diags = parse_documents(aliased, "alias.yaml", limits=Limits(max_alias_values=50))
+    assert not docs and diags[0].code == "IN007"  # the two aliases add 62 values
+    docs, diags = parse_documents(aliased, "alias.yaml", limits=Limits(max_alias_values=100))
+    assert not diags and docs[0].data["x"] == docs[0].data["base"]
+
+
+def test_positions_are_computed_per_document_on_first_use():
+    text = "a: 1\n---\n# note\nb:\n  c: [x, {d: 2}]\n---\ne: 3\n"
+    docs, diags = parse_documents(text, "f.yaml")
+    assert not diags and all(d.lazy_positions is not None for d in docs)
+    assert docs[1].pos(("b", "c", 1, "d")) == docs[1].pos(("b", "c", 1, "d"))
+    assert (docs[1].pos(("b", "c", 1, "d")).line, docs[1].pos(("b", "c", 1, "d")).column) == (5, 11)
+    assert docs[1].pos(("b", "c", 1, "d"), value=True).column == 14
+    assert docs[2].pos(("e",)).line == 7 and docs[0].lazy_positions is not None
+
+
+def test_positions_after_non_ascii_text():
+    docs, _ = parse_documents("a: 'café ☕'\n---\nb: ünïcode\nc: 1\n", "f.yaml")
+    assert (docs[1].pos(("c",)).line, docs[1].pos(("c",)).column) == (4, 1)
+
+
+def test_json_duplicate_keys_are_reported():
+    docs, diags = parse_documents('{"a": 1,\n "a": 2}', "f.json")
+    assert [(d.code, d.line) for d in diags] == [("IN008", 2)]
+
+
+def test_json_list_item_positions_are_exact():
+    text = '{"kind": "List", "items": [\n  {"a": 1},\n  {"b": {"c": [1, 2.5e3]}}\n]}\n'
+    docs, diags = parse_documents(text, "x.json")
+    assert not diags and docs[0].data["items"][1]["b"]["c"][1].raw == "2.5e3"
+    assert (docs[0].pos(("items", 1, "b", "c", 1)).line, docs[0].pos(("items", 1, "b", "c", 1)).column) == (3, 19)
+    assert docs[0].pos(("items", 0)).line == 2
+    assert docs[0].pos(("kind",)).line == 1
+
+
 def test_deep_nesting_is_refused():
     text = "a: " + "[" * 10000 + "]" * 10000 + "\n"
     docs, diags = parse_documents(text, "deep.yaml")
@@ -131,3 +171,15 @@ def test_job_kinds_and_their_context_are_loaded(tmp_path):
     assert [(o.display, o.dialect) for o in result.objects] == [
         ("Deployment/web", "job"), ("PyTorchJob/future", "job"), ("RuntimeClass/kata", "job"), ("Sim/s", "job")]
     assert result.diagnostics == []
+
+
+def test_yaml_list_item_positions_are_exact_and_per_item():
+    text = ("apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Namespace\n  metadata: {name: a}\n"
+            "- apiVersion: v1\n  kind: Namespace\n  metadata:\n    name: b\n    labels: {x: 'y'}\n")
+    docs, diags = parse_documents(text, "list.yaml")
+    assert not diags
+    doc = docs[0]
+    assert (doc.pos(("items", 1, "metadata", "labels", "x")).line, doc.pos(("items", 1, "metadata", "labels", "x")).column) == (11, 14)
+    assert doc.pos(("items", 1, "metadata", "labels", "x"), value=True).column == 17
+    assert (doc.pos(("items", 0, "metadata", "name")).line, doc.pos(("items", 0, "metadata", "name")).column) == (6, 14)
+    assert doc.pos(("items", 1)).line == 7 and doc.pos(("kind",)).line == 2

@@ -172,3 +172,18 @@ def test_inline_mapping_instead_of_text(tmp_path):
     diags = lint(path)
     assert sorted(d.code for d in diags) == ["YK001", "YK100"]
     assert "not a string" in diags[0].message and diags[0].line == 6
+
+
+def test_gzip_bomb_is_refused_without_inflating_it():
+    import gzip
+
+    import pytest
+
+    from quotactl.load.yunikorn import InflationLimit, gunzip_bounded
+
+    bomb = gzip.compress(b"\0" * (8 * 2**20))
+    with pytest.raises(InflationLimit):
+        gunzip_bounded(bomb, limit=2**20)
+    with pytest.raises(InflationLimit):  # a second member past the limit counts too
+        gunzip_bounded(gzip.compress(b"a") + bomb, limit=2**20)
+    assert gunzip_bounded(gzip.compress(b"queues"), limit=2**20) == b"queues"

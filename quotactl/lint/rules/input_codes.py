@@ -23,9 +23,9 @@ _input("IN003", "unknown-kind", "info", "Kind not checked by quotactl",
        "Nothing is wrong; the object is skipped so that a directory of mixed manifests can be linted.",
        "Nothing to do; use --ignore IN003 to hide these notes.")
 _input("IN004", "file-too-large", "error", "File over the size limit",
-       "The file is larger than the limit (16 MiB by default).",
-       "Parsing very large YAML takes long and is usually a mistake (a log or a binary committed by accident).",
-       "Split the file, or raise the limit with --max-file-size / QUOTACTL_MAX_FILE_SIZE.")
+       "The file is larger than the limit given with --max-file-size (there is none by default).",
+       "A cap keeps an unattended run (CI, a pre-commit hook) from parsing a log or a binary committed by accident.",
+       "Split the file, or raise or drop --max-file-size / QUOTACTL_MAX_FILE_SIZE.")
 _input("IN005", "binary-file", "error", "Binary or non-UTF-8 file",
        "The file contains NUL bytes or is not valid UTF-8.",
        "Kubernetes manifests are UTF-8 text; this is not a manifest.",
@@ -36,7 +36,8 @@ _input("IN006", "nesting-too-deep", "error", "Nesting too deep",
        "recursion is how parsers are crashed.",
        "Fix the generator that produced the file.")
 _input("IN007", "alias-bomb", "error", "YAML aliases expand too far",
-       "YAML anchors and aliases expand the document beyond 3,000,000 values, or an alias refers to itself.",
+       "YAML aliases would add more than 3,000,000 values to the document when expanded, or an alias "
+       "refers to itself (a document without aliases is never refused, whatever its size).",
        "This is the 'billion laughs' attack: a few lines that expand to gigabytes. The API server limits "
        "alias expansion too.",
        "Write the values out, or use fewer nested aliases.")

@@ -25,6 +25,8 @@ class DerivedWorkload:
 def generic_jobs(ctx) -> list[GenericJob]:
     """One ``GenericJob`` per job object of a kind and version quotactl knows, in input order."""
     cached = ctx.__dict__.get("_generic_jobs")
+    if cached is None and not ctx.jobs:
+        cached = ctx.__dict__["_generic_jobs"] = []  # no job: no job context to build (a model per call)
     if cached is None:
         job_ctx = build_context(_all_objects(ctx))
         cached = ctx.__dict__["_generic_jobs"] = [
@@ -46,6 +48,8 @@ def pod_set_count(job: GenericJob) -> int | None:
 def derived_workloads(ctx) -> list[DerivedWorkload]:
     """The Workloads Kueue would create for the job objects that have none in the input."""
     cached = ctx.__dict__.get("_derived_workloads")
+    if cached is None and not ctx.jobs:
+        cached = ctx.__dict__["_derived_workloads"] = []
     if cached is None:
         objects = _all_objects(ctx)
         inputs = {id(o) for o in objects}

@@ -1,0 +1,155 @@
+"""YAML text -> one node tree per document, through libyaml (ruamel.yaml.clib) when available.
+
+ruamel's own C-backed loader resolves every plain scalar through ``VersionedResolver``, which looks
+the YAML version up again for each scalar: two thirds of a large file's compose time. A C parser
+loaded this way never sees a ``%YAML`` directive (ruamel resolves with YAML 1.2 whatever the
+document says), so the 1.2 implicit resolvers are looked up once here, and the tags handed to the
+composer are shared ``Tag`` objects the builder recognises by identity.
+
+The C composer recurses once per nesting level without a depth check (30,000 ``[`` crash the
+process), so ``nesting_exceeds`` bounds the depth cheaply from the text first and, only when the
+bound is too high, measures it exactly from libyaml's event stream, which does not recurse.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ruamel.yaml.nodes import ScalarNode, SequenceNode
+from ruamel.yaml.resolver import implicit_resolvers
+from ruamel.yaml.tag import Tag
+
+try:
+    from _ruamel_yaml import CParser
+except ImportError:  # pragma: no cover - no C extension: ruamel's pure-Python composer
+    CParser = None
+
+YAML_VERSION = (1, 2)  # what ruamel's resolver uses for the C parser
+STR = Tag(suffix="tag:yaml.org,2002:str")
+SEQ = Tag(suffix="tag:yaml.org,2002:seq")
+MAP = Tag(suffix="tag:yaml.org,2002:map")
+
+
+def _resolver_table() -> dict[str, list[tuple[Tag, re.Pattern]]]:
+    """First character of a plain scalar -> the (tag, regexp) pairs to try, in ruamel's order."""
+    table: dict[str, list[tuple[Tag, re.Pattern]]] = {}
+    for versions, tag, regexp, first in implicit_resolvers:
+        if YAML_VERSION not in versions:
+            continue
+        shared = Tag(suffix=tag)
+        for ch in first or [None]:
+            table.setdefault(ch, []).append((shared, regexp))
+    return table
+
+
+_TABLE = _resolver_table()
+_ANY_FIRST = _TABLE.get(None, [])
+RESOLVED_TAGS = {id(tag): tag.suffix for pairs in _TABLE.values() for tag, _ in pairs}
+RESOLVED_TAGS.update({id(STR): STR.suffix, id(SEQ): SEQ.suffix, id(MAP): MAP.suffix})
+
+
+def resolve_plain(value: str) -> Tag:
+    for tag, regexp in _TABLE.get(value[:1] if value else "", ()) or _ANY_FIRST:
+        if regexp.match(value):
+            return tag
+    for tag, regexp in _ANY_FIRST:
+        if regexp.match(value):
+            return tag
+    return STR
+
+
+if CParser is not None:
+
+    class _Parser(CParser):
+        """libyaml's parser and composer with a resolver that does not re-read the version."""
+
+        def resolve(self, kind, value, implicit):
+            if kind is ScalarNode:
+                return resolve_plain(value) if implicit[0] else STR
+            return SEQ if kind is SequenceNode else MAP
+
+        def descend_resolver(self, current_node, current_index):
+            pass
+
+        def ascend_resolver(self):
+            pass
+
+
+def compose_all(text: str) -> Iterator[object]:
+    """The root node of each document in turn (None for an empty document); one tree at a time."""
+    if CParser is None:  # pragma: no cover
+        from ruamel.yaml import YAML
+
+        yield from YAML(typ="safe", pure=True).compose_all(text)
+        return
+    parser = _Parser(text)
+    parser._parser = parser._composer = parser
+    try:
+        while parser.check_node():
+            yield parser.get_node()
+    finally:
+        parser.dispose()
+
+
+def events(text: str) -> Iterator[object]:
+    """libyaml's event stream (iterative: safe at any nesting depth)."""
+    if CParser is None:  # pragma: no cover
+        from ruamel.yaml import YAML
+
+        yield from YAML(typ="safe", pure=True).parse(text)
+        return
+    parser = _Parser(text)
+    try:
+        while parser.check_event():
+            yield parser.get_event()
+    finally:
+        parser.dispose()
+
+
+# ----------------------------------------------------------------------------- nesting --------
+
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+
+
+def _flow_depth_bound(text: str, limit: int) -> int:
+    """An upper bound of the flow ([ ] { }) nesting, or ``limit + 1`` when it may exceed ``limit``.
+
+    Innermost pairs are removed one level per pass (C-speed string operations); brackets that
+    never pair up (inside quoted scalars, or unbalanced) each count as a possible level.
+    """
+    if text.count("[") + text.count("{") <= limit:
+        return text.count("[") + text.count("{")
+    brackets = _NOT_BRACKET.sub("", text)
+    for level in range(limit + 1):
+        reduced = brackets.replace("[]", "").replace("{}", "")
+        if reduced == brackets:
+            unpaired = reduced.count("[") + reduced.count("{")
+            return level + unpaired
+        brackets = reduced
+    return limit + 1
+
+
+def _block_depth_bound(text: str, budget: int) -> bool:
+    """Whether block nesting may exceed ``budget``: every two block levels need at least one more
+    column of indentation or indicators (``- ``, ``? ``, ``: ``) than their parent, so a shallow
+    document has no line starting with ``budget // 2`` such characters."""
+    run = max(1, budget // 2)
+    return re.search(rf"^[ \t?:-]{{{run}}}", text, re.MULTILINE) is not None
+
+
+def nesting_exceeds(text: str, limit: int) -> tuple[int, int] | None:
+    """(line, column), 0-based, of the first collection nested deeper than ``limit``, or None."""
+    flow = _flow_depth_bound(text, limit)
+    if flow <= limit and not _block_depth_bound(text, limit - flow):
+        return None
+    depth = 0
+    for event in events(text):
+        name = type(event).__name__
+        if name in ("SequenceStartEvent", "MappingStartEvent"):
+            depth += 1
+            if depth > limit:
+                return event.start_mark.line, event.start_mark.column
+        elif name in ("SequenceEndEvent", "MappingEndEvent"):
+            depth -= 1
+    return None

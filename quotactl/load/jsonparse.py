@@ -1,0 +1,103 @@
+"""JSON text -> one Document, through the json module, with positions found only when asked.
+
+``kubectl get -o json`` prints a ``kind: List`` whose items are the objects; a finding on one
+of them needs the positions of that item only (``lazypos``). The items' spans are found by
+skipping over them with the json module's own decoder (C speed), once, on the first ask.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from quotactl.diagnostics import Diagnostic
+from quotactl.load.document import Document, YamlFloat
+from quotactl.load.lazypos import ItemPositions, WholePositions
+
+_DECODER = json.JSONDecoder()
+_SPACE = " \t\n\r"
+
+
+class _NotYamlAlike(Exception):
+    """A duplicate key or a NaN/Infinity literal: the YAML path reads it as YAML would."""
+
+
+def _no_duplicates(pairs: list) -> dict:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        raise _NotYamlAlike
+    return out
+
+
+def _constant(name: str):
+    raise _NotYamlAlike
+
+
+def _float(text: str) -> YamlFloat:
+    return YamlFloat(float(text), text)  # as the YAML builder keeps it: judged as written
+
+
+def load_json(text: str, file: str, limits, parse_yaml: Callable) -> tuple[list[Document], list[Diagnostic]] | None:
+    """The document, or None when the text is not JSON the json module reads (the YAML path
+    reports the problem with a position). Duplicate keys go the YAML path too: it names both."""
+    try:
+        data = json.loads(text, object_pairs_hook=_no_duplicates, parse_float=_float, parse_constant=_constant)
+    except (ValueError, RecursionError, _NotYamlAlike):
+        return None
+    if _too_deep(data, limits.max_depth):
+        return None  # the YAML path reports where
+    whole = WholePositions(text, file, limits, parse_yaml)
+    if isinstance(data, dict) and isinstance(data.get("items"), list):
+        lazy = ItemPositions(text, file, limits, parse_yaml, lambda: _item_spans(text), whole)
+        return [Document(file, 0, data, lazy_positions=lazy.tables, source_text=text)], []
+    return [Document(file, 0, data, lazy_positions=whole, source_text=text)], []
+
+
+def _too_deep(data, limit: int) -> bool:
+    """Nesting deeper than ``limit``, counted as the YAML builder counts (keys and scalars are
+    one level below their collection)."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        children = list(value.values()) if isinstance(value, dict) else value
+        if children and depth >= limit:
+            return True
+        stack.extend((c, depth + 1) for c in children if isinstance(c, (dict, list)))
+    return False
+
+
+def _skip(text: str, i: int) -> int:
+    while i < len(text) and text[i] in _SPACE:
+        i += 1
+    return i
+
+
+def _item_spans(text: str) -> list[tuple[int, int]] | None:
+    """(start, end) of each element of the top-level object's ``items`` array."""
+    i = _skip(text, 0)
+    if text[i:i + 1] != "{":
+        return None
+    i = _skip(text, i + 1)
+    while i < len(text) and text[i] != "}":
+        key, i = _DECODER.raw_decode(text, i)
+        i = _skip(text, i)
+        i = _skip(text, i + 1)  # the ':'
+        if key == "items" and text[i:i + 1] == "[":
+            return _array_spans(text, i)
+        _, i = _DECODER.raw_decode(text, i)
+        i = _skip(text, i)
+        if text[i:i + 1] == ",":
+            i = _skip(text, i + 1)
+    return None
+
+
+def _array_spans(text: str, i: int) -> list[tuple[int, int]]:
+    spans = []
+    i = _skip(text, i + 1)
+    while i < len(text) and text[i] != "]":
+        _, end = _DECODER.raw_decode(text, i)
+        spans.append((i, end))
+        i = _skip(text, end)
+        if text[i:i + 1] == ",":
+            i = _skip(text, i + 1)
+    return spans
