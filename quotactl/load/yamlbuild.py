@@ -13,7 +13,7 @@ from sys import intern
 from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from quotactl.diagnostics import Diagnostic, Severity
-from quotactl.load.composer import RESOLVED_TAGS
+from quotactl.load.composer import RESOLVED_TAGS, resolve_plain
 from quotactl.load.document import Pos, YamlFloat
 
 _MERGE = "tag:yaml.org,2002:merge"
@@ -134,10 +134,24 @@ def _key_text(value, raw: str) -> str:
 
 
 def scalar(node: ScalarNode):
-    text = node.value
     if node.style:  # quoted or block scalar: always a string
-        return _shared(text)
-    tag = node_tag(node)
+        return _shared(node.value)
+    return typed(node.value, node_tag(node))
+
+
+def plain(text: str):
+    """The value of a plain (unquoted) scalar, tagged by the same resolver the composer uses."""
+    return typed(text, RESOLVED_TAGS[id(resolve_plain(text))])
+
+
+def key_of_plain(text: str) -> str:
+    """A plain mapping key as the builder names it (``_key_of``)."""
+    value = plain(text)
+    return value if isinstance(value, str) else _key_text(value, text)
+
+
+def typed(text: str, tag: str):
+    """A plain scalar's Python value for its resolved ``tag``."""
     if tag.endswith(":str") or not tag.startswith("tag:yaml.org,2002:"):
         return _shared(text)
     if tag.endswith(":null"):

@@ -51,6 +51,10 @@ def parse_documents(
         parsed = _fast_json(text, file, limits)
         if parsed is not None:
             return parsed
+    if not line_offset and not column_offset:
+        block = _fast_block(text, file, limits)
+        if block is not None:
+            return block
     return _parse_yaml(text, file, limits, line_offset, column_offset)
 
 
@@ -88,7 +92,9 @@ def _parse_yaml(text: str, file: str, limits: Limits, line_offset: int, column_o
                     _check_aliases(node, limits, pos, error)
                 builder = Builder(file, pos, limits.max_depth, record=False)
                 data = builder.build(node)
-                lazy = _LazyPositions(text, file, index, node, limits, line_offset, column_offset)
+                mark = node.start_mark
+                lazy = _LazyPositions(text, file, index, (mark.index - mark.column, node.end_mark.index, mark.line),
+                                      limits, line_offset, column_offset)
                 spans = _item_spans(node) if not line_offset and not column_offset else None
                 if spans is not None:  # a List: each item's positions on its own
                     lazy = ItemPositions(text, file, limits, _parse_yaml, lambda spans=spans: spans, lazy).tables
@@ -134,10 +140,11 @@ class _LazyPositions:
 
     __slots__ = ("text", "file", "index", "start", "end", "line", "limits", "line_offset", "column_offset")
 
-    def __init__(self, text: str, file: str, index: int, node, limits: Limits, line_offset: int, column_offset: int):
-        mark = node.start_mark
+    def __init__(self, text: str, file: str, index: int, span: tuple[int, int, int], limits: Limits,
+                 line_offset: int, column_offset: int):
+        """``span``: offsets of the start of the document's first line and of its end, and that line (0-based)."""
         self.text, self.file, self.index, self.limits = text, file, index, limits
-        self.start, self.end, self.line = mark.index - mark.column, node.end_mark.index, mark.line
+        self.start, self.end, self.line = span
         self.line_offset, self.column_offset = line_offset, column_offset
 
     def __call__(self) -> tuple[dict, dict]:
@@ -165,6 +172,23 @@ def _fast_json(text: str, file: str, limits: Limits) -> tuple[list[Document], li
     from quotactl.load.jsonparse import load_json
 
     return load_json(text, file, limits, _parse_yaml)
+
+
+def _fast_block(text: str, file: str, limits: Limits) -> tuple[list[Document], list[Diagnostic]] | None:
+    """Documents read by the block-YAML fast path, or None when the text leaves its subset."""
+    from quotactl.load.blockyaml import parse_block
+
+    blocks = parse_block(text, limits.max_depth)
+    if blocks is None:
+        return None
+    docs = []
+    for index, block in enumerate(blocks):
+        lazy = _LazyPositions(text, file, index, block.span, limits, 0, 0)
+        if block.item_spans is not None:
+            lazy = ItemPositions(text, file, limits, _parse_yaml, lambda spans=block.item_spans: spans, lazy).tables
+        docs.append(Document(file, index, block.data, start=Pos(*block.start), lazy_positions=lazy,
+                             source_text=text))
+    return docs, []
 
 
 def _check_aliases(node, limits: Limits, pos, error) -> None:
