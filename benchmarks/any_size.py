@@ -5,6 +5,7 @@ process, and its peak RSS), printed as ratios:
   lint       120,000 ResourceFlavors in one YAML file  vs  a bare libyaml load of the same file
              (PyYAML's CSafeLoader when installed, else ruamel.yaml's C-backed safe load; printed)
   engines    explain / schedule on a 100,000-workload snapshot, YAML  vs  the same snapshot in JSON
+             (floors: json.load, a bare libyaml load, and quotactl's block-YAML reader alone)
   yunikorn   preempt / explain / queues on 1,000 nodes, 10,000 queues, 10,000 pods  vs  json.load
              of the state
 
@@ -64,6 +65,8 @@ except ImportError:
     print("ruamel.yaml safe load, C parser")
 """
 JSON_LOAD = "import json, sys; json.load(open(sys.argv[1]))"
+BLOCK_LOAD = ("import sys; sys.path.insert(0, sys.argv[2]); from quotactl.load.blockyaml import parse_block; "
+              "assert parse_block(open(sys.argv[1]).read(), 200) is not None")
 
 
 def row(name: str, cpu: float, rss: float, floor: float | None = None, rc: int | None = None) -> None:
@@ -109,6 +112,8 @@ def engines(tmp: Path, scale: float, runs: int) -> None:
     row("json.load of the JSON", jparse, rss)
     yparse, rss, _ = best(python(LIBYAML_LOAD, str(ypath)), runs)
     row("bare load of the YAML", yparse, rss, jparse)
+    bparse, rss, rc = best(python(BLOCK_LOAD, str(ypath), str(ROOT)), runs)
+    row("quotactl's block-YAML reader alone", bparse, rss, jparse, rc)
     for command in (["explain", target], ["schedule"]):
         json_cpu, rss, rc = best([*QUOTACTL, *command, "-f", str(jpath), "-o", "json"], runs)
         row(f"{command[0]} on JSON (floor of the YAML run)", json_cpu, rss, jparse, rc)

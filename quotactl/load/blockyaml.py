@@ -149,6 +149,18 @@ def _split_entry(content: str) -> tuple[str, str] | None:
     return key_of_plain(raw), content[at + 1:].lstrip(" ")
 
 
+def _lines(text: str):
+    """(offset, line) of each line, without holding a list of them all."""
+    start, find = 0, text.find
+    while True:
+        end = find("\n", start)
+        if end < 0:
+            yield start, text[start:]
+            return
+        yield start, text[start:end]
+        start = end + 1
+
+
 class _Reader:
     """One pass over the lines; ``stack`` holds the open collections as (indent, collection)."""
 
@@ -170,12 +182,10 @@ class _Reader:
         self.values: dict[str, object] = {}
 
     def read(self) -> list[BlockDocument]:
-        offset = 0
         explicit = False  # a '---' opened the current document
-        for number, line in enumerate(self.text.split("\n")):
+        for number, (offset, line) in enumerate(_lines(self.text)):
             stripped = line.lstrip(" ")
             if not stripped or stripped[0] == "#":
-                offset += len(line) + 1
                 continue
             if line.startswith(("---", "...")) and line[3:4] in ("", " "):
                 if line[:3] == "..." or line[3:].strip(" ")[:1] not in ("", "#"):
@@ -184,10 +194,8 @@ class _Reader:
                     raise Decline  # an empty document: libyaml says what it is
                 self._end_document(offset)
                 explicit = True
-                offset += len(line) + 1
                 continue
             self._line(len(line) - len(stripped), stripped, offset, number)
-            offset += len(line) + 1
         if explicit and not self.docs_open():
             raise Decline
         self._end_document(len(self.text))
