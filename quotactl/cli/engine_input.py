@@ -17,8 +17,6 @@ import typer
 
 from quotactl.cli.common import EXIT_USAGE, fail_usage
 from quotactl.diagnostics import Severity, sort_diagnostics
-from quotactl.jobs.derive import MALFORMED, UNKNOWN_VERSION
-from quotactl.jobs.resolve import find_job
 from quotactl.lint.schema import validate_object
 from quotactl.load.objects import Dialect, LoadResult, load
 from quotactl.load.sources import UsageError, limits_from_env
@@ -30,7 +28,6 @@ CONFIG_KINDS = frozenset({"ResourceFlavor", "ClusterQueue", "Cohort", "LocalQueu
                           "PriorityClass", "Configuration"})
 MAX_LINES = 10
 _WARNED: set[str] = set()  # job warnings already printed by this process
-SKIP_CODES = frozenset({MALFORMED, UNKNOWN_VERSION})  # their job's skip line says it
 
 
 def _checked(obj) -> bool:
@@ -116,10 +113,13 @@ def warn_skipped_jobs(jobs) -> None:
     """One stderr line per job object Kueue would create no Workload for (file:line, reason), and
     per job diagnostic the skip line does not already say; once per run (``diff`` loads shared
     files twice)."""
+    from quotactl.jobs.codes import MALFORMED, UNKNOWN_VERSION
+
+    said_by_skip_line = (MALFORMED, UNKNOWN_VERSION)
     for s in jobs.skipped:
         _warn_once(f"{s.file}:{s.line}: warning: {s.object}: Kueue creates no Workload: {s.reason}")
     for d in jobs.diagnostics:
-        if d.code not in SKIP_CODES:
+        if d.code not in said_by_skip_line:
             _warn_once(f"{d.location()}: {d.severity.value} {d.code} {d.message}")
 
 
@@ -147,6 +147,8 @@ def require_workload(cluster, name: str):
 def job_workload(jobs, query: str) -> str:
     """``query`` itself, or the namespace/name of the Workload of the job it names
     (``kind/namespace/name`` or ``kind/name``); exits 2 with close names for an unknown job."""
+    from quotactl.jobs.resolve import find_job
+
     found = find_job(jobs, query)
     if not found.is_job:
         return query

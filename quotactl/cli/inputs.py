@@ -6,22 +6,30 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import typer
 
 from quotactl.cli.common import EXIT_OK, ClusterArgs, UsageError, emit, fail_usage
 from quotactl.cli.engine_input import job_workload, load_engine_input, warn_gate_settings, warn_skipped_jobs
-from quotactl.jobs.resolve import ResolvedJobs, resolve_jobs
-from quotactl.kueue.options import EngineOptions, admission_check_states, engine_options
 from quotactl.load.objects import Dialect, LoadResult, load
 from quotactl.load.sources import Source, limits_from_env
 from quotactl.model.features import parse_gate_list
-from quotactl.model.kueue import KueueCluster, build_cluster
 from quotactl.model.kueue_versions import DEFAULT_RELEASE
+
+if TYPE_CHECKING:  # the engine commands import these when they run; lint and --help do not need them
+    from quotactl.jobs.resolve import ResolvedJobs
+    from quotactl.kueue.options import EngineOptions
+    from quotactl.model.kueue import KueueCluster
 
 NO_SNAPSHOT = "no input: give the cluster snapshot with -f FILE (or -f - for stdin), or read it with --from-cluster"
 MIXED = "the input mixes Kueue objects and YuniKorn objects; run quotactl once per scheduler"
+
+
+def _no_jobs() -> ResolvedJobs:
+    from quotactl.jobs.resolve import ResolvedJobs
+
+    return ResolvedJobs([])
 
 
 @dataclass(frozen=True)
@@ -31,7 +39,7 @@ class EngineInput:
 
     loaded: LoadResult
     gates: dict
-    jobs: ResolvedJobs = field(default_factory=lambda: ResolvedJobs([]))
+    jobs: ResolvedJobs = field(default_factory=_no_jobs)
     release: str = DEFAULT_RELEASE  # --kueue-version
 
     @property
@@ -48,6 +56,8 @@ class EngineInput:
 
     def kueue_options(self, cluster: KueueCluster, fair_sharing: bool | None) -> EngineOptions:
         """Kueue's engine options: the command line over the input's Configuration."""
+        from quotactl.kueue.options import admission_check_states, engine_options
+
         return engine_options(cluster, fair_sharing=fair_sharing, feature_gates=self.gates,
                               admission_checks=admission_check_states(self.loaded.objects), release=self.release)
 
@@ -66,6 +76,8 @@ def engine_input(files: list[str] | None, max_file_size: str | None, feature_gat
         loaded = overlaid(loaded, texts[0].name)
     if Dialect.YUNIKORN in loaded.dialects:
         return EngineInput(loaded, gates, release=release)  # YuniKorn schedules pods itself
+    from quotactl.jobs.resolve import resolve_jobs
+
     jobs = resolve_jobs(loaded.objects)
     warn_skipped_jobs(jobs)
     return EngineInput(replace(loaded, objects=jobs.objects), gates, jobs, release)
@@ -78,6 +90,8 @@ def kueue_input(files: list[str], max_file_size: str | None, fair_sharing: bool 
     inp = engine_input(files, max_file_size, feature_gates, what, cluster, overlay, release=release)
     if inp.dialects and inp.dialects != {Dialect.KUEUE}:
         fail_usage(f"{what}: schedule and diff simulate Kueue; the input holds YuniKorn objects")
+    from quotactl.model.kueue import build_cluster
+
     cluster_model = build_cluster(inp.loaded.objects)
     return cluster_model, inp.kueue_options(cluster_model, fair_sharing)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from quotactl.diagnostics import Diagnostic, Severity
+from quotactl.jobs.codes import ASSUMED_NAMESPACE, MALFORMED, UNKNOWN_VERSION
 from quotactl.jobs.context import JobContext, build_context
 from quotactl.jobs.fields import Malformed
 from quotactl.jobs.generic import GenericJob
@@ -19,9 +20,6 @@ from quotactl.load.objects import Dialect, KubeObject
 
 PREBUILT = "kueue.x-k8s.io/prebuilt-workload-name"
 SUSPENDING_PARENT = "kueue.x-k8s.io/pod-suspending-parent"
-MALFORMED = "JB001"
-UNKNOWN_VERSION = "JB002"
-ASSUMED_NAMESPACE = "JB003"
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from quotactl.diagnostics import Diagnostic
-from quotactl.jobs.derive import derive_workloads
 from quotactl.lint.apply import apply_rules
 from quotactl.lint.context import LintContext, LintOptions
 from quotactl.lint.rule import Finding, Rule, checks_of
@@ -30,18 +29,20 @@ class KueueSubjects:
         if r.scope == "cluster":
             yield (self.ctx,), None
             return
-        by_kind = self._by_kind()
-        for _index, model in sorted(pair for kind in r.kinds for pair in by_kind.get(kind, ())):
+        for model in self._of_kinds(r.kinds):
             yield (model, self.ctx), model
 
-    def _by_kind(self) -> dict[str, list[tuple[int, KueueObject]]]:
-        """(input order, model) per kind, so each rule visits only its kinds' objects."""
-        cached = self.__dict__.get("_kinds")
-        if cached is None:
-            cached = self.__dict__["_kinds"] = {}
-            for index, model in enumerate(self.cluster.all_objects):
-                cached.setdefault(model.source.kind, []).append((index, model))
-        return cached
+    def _of_kinds(self, kinds) -> list[KueueObject]:
+        """The models of ``kinds`` in input order, so each rule visits only its kinds' objects."""
+        if len(kinds) != 1:
+            wanted = frozenset(kinds)
+            return [m for m in self.cluster.all_objects if m.source.kind in wanted]
+        by_kind = self.__dict__.get("_kinds")
+        if by_kind is None:
+            by_kind = self.__dict__["_kinds"] = {}
+            for model in self.cluster.all_objects:
+                by_kind.setdefault(model.source.kind, []).append(model)
+        return by_kind.get(next(iter(kinds)), [])
 
     def diagnostic(self, r: Rule, f: Finding, model: KueueObject | None) -> Diagnostic:
         subject = f.subject if f.subject is not None else model
@@ -81,5 +82,7 @@ def lint_kueue(objects: list[KubeObject], options: LintOptions, jobs: list[KubeO
     diags.extend(apply_rules(checks_of("kueue"), KueueSubjects(cluster, ctx), options))
     if jobs:
         # A job Kueue could not turn into a Workload (JB001-JB003), as every engine command reports it.
+        from quotactl.jobs.derive import derive_workloads
+
         diags.extend(derive_workloads([*objects, *jobs])[2])
     return diags

@@ -35,7 +35,7 @@ class Dialect:
     NONE = "none"
 
 
-@dataclass
+@dataclass(slots=True)  # one per object of the input: no __dict__ each
 class KubeObject:
     """One Kubernetes object as loaded: its raw data and where it came from."""
 

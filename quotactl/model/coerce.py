@@ -48,9 +48,14 @@ def as_quantity(value: Any) -> Quantity | None:
 
 
 def str_map(value: Any) -> dict[str, str]:
-    """A map of strings; non-string values are rendered as YAML would print them."""
+    """A map of strings; non-string values are rendered as YAML would print them. A map that is
+    all strings already is returned as it is, not copied (a big input's labels would be held twice);
+    callers read it and never change it."""
+    raw = as_dict(value)
+    if all(type(k) is str and type(v) is str for k, v in raw.items()):
+        return raw
     out: dict[str, str] = {}
-    for k, v in as_dict(value).items():
+    for k, v in raw.items():
         if isinstance(v, bool):
             out[str(k)] = "true" if v else "false"
         elif v is None:

@@ -56,6 +56,8 @@ _FUNGIBILITY_ALIASES = {"Borrow": "MayStopSearch", "Preempt": "MayStopSearch"}
 
 @dataclass(frozen=True)
 class ResourceQuota:
+    """One resource of a flavor in a ClusterQueue or Cohort: nominal quota, borrowing and lending limits."""
+
     name: str | None
     nominal: Quantity | None
     borrowing_limit: Quantity | None
@@ -65,6 +67,8 @@ class ResourceQuota:
 
 @dataclass(frozen=True)
 class FlavorQuotas:
+    """One flavor of a resource group and the quotas of its resources."""
+
     name: str | None
     resources: tuple[ResourceQuota, ...]
     path: Path
@@ -72,6 +76,8 @@ class FlavorQuotas:
 
 @dataclass(frozen=True)
 class ResourceGroup:
+    """A resource group: the resources it covers and its flavors, in order."""
+
     covered_resources: tuple[str, ...]
     flavors: tuple[FlavorQuotas, ...]
     path: Path
@@ -80,12 +86,16 @@ class ResourceGroup:
 
 @dataclass(frozen=True)
 class FairSharing:
+    """spec.fairSharing: the weight in fair sharing."""
+
     weight: Quantity | None  # None when the given weight was not a quantity
     path: Path
 
 
 @dataclass(frozen=True)
 class Preemption:
+    """A ClusterQueue's spec.preemption policies."""
+
     reclaim_within_cohort: str = "Never"
     within_cluster_queue: str = "Never"
     borrow_within_cohort_policy: str = "Never"
@@ -94,6 +104,8 @@ class Preemption:
 
 @dataclass(frozen=True)
 class FlavorFungibility:
+    """A ClusterQueue's spec.flavorFungibility: when to try the next flavor."""
+
     when_can_borrow: str = "MayStopSearch"
     when_can_preempt: str = "TryNextFlavor"
     preference: str | None = None
@@ -101,6 +113,8 @@ class FlavorFungibility:
 
 @dataclass(frozen=True)
 class LabelSelectorRequirement:
+    """One matchExpressions entry of a label selector."""
+
     key: str | None
     operator: str | None
     values: tuple[str, ...] | None
@@ -109,6 +123,8 @@ class LabelSelectorRequirement:
 
 @dataclass(frozen=True)
 class LabelSelector:
+    """A Kubernetes label selector (matchLabels and matchExpressions)."""
+
     match_labels: dict[str, str]
     match_expressions: tuple[LabelSelectorRequirement, ...]
     path: Path
@@ -136,6 +152,8 @@ class LabelSelector:
 
 @dataclass(frozen=True)
 class AdmissionCheckRule:
+    """An admission check of a ClusterQueue and the flavors it applies to."""
+
     name: str | None
     on_flavors: tuple[str, ...]
     path: Path
@@ -143,8 +161,10 @@ class AdmissionCheckRule:
 
 # ---------------------------------------------------------------------------- objects --------
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # one per object: a snapshot may hold 100,000s
 class ResourceFlavor(KueueObject):
+    """A ResourceFlavor: node labels, taints and tolerations of the nodes it stands for."""
+
     name: str | None = None
     node_labels: dict[str, str] = field(default_factory=dict)
     node_taints: tuple[Taint, ...] = ()
@@ -152,8 +172,10 @@ class ResourceFlavor(KueueObject):
     topology_name: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ClusterQueue(KueueObject):
+    """A ClusterQueue: quota, cohort, queueing strategy and preemption policies."""
+
     name: str | None = None
     cohort: str | None = None
     cohort_path: Path = ("spec", "cohortName")
@@ -182,8 +204,10 @@ class ClusterQueue(KueueObject):
         return None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Cohort(KueueObject):
+    """A Cohort: its parent, and the quota it holds itself (hierarchical cohorts)."""
+
     name: str | None = None
     parent: str | None = None
     parent_path: Path = ("spec", "parentName")
@@ -191,8 +215,10 @@ class Cohort(KueueObject):
     fair_sharing: FairSharing | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LocalQueue(KueueObject):
+    """A LocalQueue: the namespace's entry to a ClusterQueue."""
+
     name: str | None = None
     namespace: str = "default"
     cluster_queue: str | None = None
@@ -200,29 +226,37 @@ class LocalQueue(KueueObject):
     fair_sharing: FairSharing | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class WorkloadPriorityClass(KueueObject):
+    """A kueue.x-k8s.io WorkloadPriorityClass."""
+
     name: str | None = None
     value: int | None = None
     description: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PriorityClass(KueueObject):
+    """A scheduling.k8s.io PriorityClass."""
+
     name: str | None = None
     value: int | None = None
     global_default: bool = False
     preemption_policy: str = "PreemptLowerPriority"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Namespace(KueueObject):
+    """A Namespace and its labels (ClusterQueue namespace selectors read them)."""
+
     name: str | None = None
     labels: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class PriorityClassRef:
+    """The priority class a Workload names: spec.priorityClassRef (v1beta2), or spec.priorityClassName read as one."""
+
     group: str | None
     kind: str | None
     name: str | None
@@ -238,6 +272,8 @@ class PriorityClassRef:
 
 @dataclass(frozen=True)
 class PodSet:
+    """One pod set of a Workload: count, minimum count and the pod's requests."""
+
     name: str
     count: int
     min_count: int | None
@@ -251,6 +287,8 @@ class PodSet:
 
 @dataclass(frozen=True)
 class PodSetAssignment:
+    """status.admission.podSetAssignments[]: the flavors and usage of one admitted pod set."""
+
     name: str
     flavors: dict[str, str]  # resource -> flavor
     resource_usage: dict[str, Quantity]  # total for the pod set
@@ -260,6 +298,8 @@ class PodSetAssignment:
 
 @dataclass(frozen=True)
 class Admission:
+    """status.admission of a Workload: its ClusterQueue and pod set assignments."""
+
     cluster_queue: str | None
     pod_set_assignments: tuple[PodSetAssignment, ...]
 
@@ -274,6 +314,8 @@ class AdmissionCheckState:
 
 @dataclass(frozen=True)
 class Condition:
+    """One status condition."""
+
     type: str
     status: str | None
     reason: str | None
@@ -283,6 +325,8 @@ class Condition:
 
 @dataclass(frozen=True)
 class Workload(KueueObject):
+    """A Workload: its queue, priority, pod sets and status."""
+
     name: str | None = None
     namespace: str = "default"
     uid: str | None = None
@@ -346,6 +390,8 @@ class ResourceTransformation:
 
 @dataclass(frozen=True)
 class KueueConfiguration(KueueObject):
+    """The Kueue manager's Configuration: the parts the scheduler's decisions depend on."""
+
     fair_sharing_enabled: bool = False
     preemption_strategies: tuple[str, ...] = ()
     feature_gates: dict[str, bool] = field(default_factory=dict)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from quotactl.load.objects import KubeObject
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slotted, so are the kinds a big input holds many of (no __dict__ each)
 class KueueObject:
     source: KubeObject = field(compare=False, repr=False)
 

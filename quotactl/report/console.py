@@ -6,9 +6,6 @@ import io
 import os
 import sys
 
-from rich.console import Console, Group
-from rich.text import Text
-
 
 def stdout_is_tty() -> bool:
     return sys.stdout.isatty()
@@ -20,6 +17,8 @@ def use_color() -> bool:
 
 def render_to_text(renderables, width: int | None = None, color: bool = False) -> str:
     """Render rich objects to a string (deterministic when colour is off and width fixed)."""
+    from rich.console import Console  # imported by the renderers that draw; JSON output never does
+
     buf = io.StringIO()
     console = Console(
         file=buf,
@@ -50,6 +49,9 @@ def _terminal_width() -> int:
 
 def sectioned(sections) -> list:
     """Non-empty sections (lists of renderables), each grouped, with one blank line between."""
+    from rich.console import Group
+    from rich.text import Text
+
     out: list = []
     for section in sections:
         if section:

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from rich.table import Table
-from rich.text import Text
-
 from quotactl.diagnostics import Diagnostic, Severity
 from quotactl.lint.runner import LintReport
 from quotactl.report.console import render_to_text
@@ -41,6 +38,9 @@ def summary_line(report: LintReport) -> str:
 
 
 def render_table(report: LintReport, width: int | None = None, color: bool = False) -> str:
+    from rich.table import Table  # only here: piped output is plain and never draws
+    from rich.text import Text
+
     renderables = []
     by_file: dict[str, list[Diagnostic]] = {}
     for d in report.diagnostics:

@@ -34,3 +34,21 @@ def test_kueue_lint_of_valid_objects_needs_neither_jsonschema_nor_yunikorn():
     modules = _modules_after("lint", str(FIXTURES / "cluster" / "flavors.yaml"), "-o", "json")
     assert _loaded(modules, "quotactl.kueue")  # its rules ask the Kueue engine
     assert [h for h in ("jsonschema", "quotactl.yunikorn", "rich.markdown") if _loaded(modules, h)] == []
+
+
+def test_one_file_lint_piped_imports_no_renderer_library_and_no_job_integration():
+    # Start-up is paid on every invocation: plain output (piped) draws nothing with rich, and an
+    # input without job objects needs neither the integrations nor the job-to-Workload derivation.
+    for argv in (["lint", str(FIXTURES / "cluster" / "flavors.yaml")],
+                 ["lint", str(FIXTURES / "cluster" / "flavors.yaml"), "-o", "json"]):
+        modules = _modules_after(*argv)
+        assert "quotactl.lint.kueue" in modules  # the run did lint
+        unwanted = ("rich", "quotactl.jobs.derive", "quotactl.jobs.registry", "quotactl.jobs.resolve",
+                    "jsonschema", "quotactl.yunikorn")
+        assert [m for m in unwanted if _loaded(modules, m)] == []
+
+
+def test_lint_of_a_job_still_imports_the_integrations():
+    # The lazy imports above must not lose the job checks: a job is read through its integration.
+    modules = _modules_after("lint", str(FIXTURES / "jobs" / "my-job.yaml"), "-o", "json")
+    assert _loaded(modules, "quotactl.jobs.registry")

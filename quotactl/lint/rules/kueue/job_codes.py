@@ -2,7 +2,7 @@
 Workloads (``quotactl workload`` and every engine command), registered here so ``quotactl rules``
 documents them."""
 
-from quotactl.jobs.derive import ASSUMED_NAMESPACE, MALFORMED, UNKNOWN_VERSION
+from quotactl.jobs.codes import ASSUMED_NAMESPACE, MALFORMED, UNKNOWN_VERSION
 from quotactl.lint.rule import RuleDoc, rule
 
 SOURCE = "kueue pkg/controller/jobframework/reconciler.go ReconcileGenericJob"

@@ -4,16 +4,15 @@ and the Workloads Kueue would create for them, built once per lint run."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from quotactl.jobs import derive_workloads
-from quotactl.jobs.context import build_context
 from quotactl.jobs.fields import Malformed
-from quotactl.jobs.generic import GenericJob
-from quotactl.jobs.registry import integration_for
-from quotactl.jobs.trainjob import RuntimeMissing
 from quotactl.jobs.workload import OWNER_ANNOTATION
 from quotactl.load.objects import KubeObject
 from quotactl.model.kueue import Workload, build_workload
+
+if TYPE_CHECKING:
+    from quotactl.jobs.generic import GenericJob
 
 
 @dataclass(frozen=True)
@@ -28,6 +27,10 @@ def generic_jobs(ctx) -> list[GenericJob]:
     if cached is None and not ctx.jobs:
         cached = ctx.__dict__["_generic_jobs"] = []  # no job: no job context to build (a model per call)
     if cached is None:
+        # Imported when the input holds a job: a lint without one needs no integration.
+        from quotactl.jobs.context import build_context
+        from quotactl.jobs.registry import integration_for
+
         job_ctx = build_context(_all_objects(ctx))
         cached = ctx.__dict__["_generic_jobs"] = [
             cls(obj, job_ctx) for obj in ctx.jobs
@@ -39,6 +42,8 @@ def generic_jobs(ctx) -> list[GenericJob]:
 def pod_set_count(job: GenericJob) -> int | None:
     """How many pod sets the job asks for; None when it is malformed (JB001 says why) or its pod sets
     come from an object not in the input (a TrainJob's training runtime)."""
+    from quotactl.jobs.trainjob import RuntimeMissing
+
     try:
         return len(job.pod_sets())
     except (Malformed, RuntimeMissing):
@@ -51,6 +56,8 @@ def derived_workloads(ctx) -> list[DerivedWorkload]:
     if cached is None and not ctx.jobs:
         cached = ctx.__dict__["_derived_workloads"] = []
     if cached is None:
+        from quotactl.jobs.derive import derive_workloads
+
         objects = _all_objects(ctx)
         inputs = {id(o) for o in objects}
         jobs = {f"{o.kind.lower()}/{o.namespace or 'default'}/{o.name or ''}": o for o in ctx.jobs}
