@@ -8,7 +8,7 @@ single flavor-resource (``oracle.py``); the ``preempt`` command calls it for a w
 from __future__ import annotations
 
 from quotactl.kueue.preemption.classical import CandidateIterator, classical_preemptions, request_is_inert
-from quotactl.kueue.preemption.common import PreemptionCtx, Preemptor, Target
+from quotactl.kueue.preemption.common import PreemptionCtx, Preemptor, Target, sort_candidates
 from quotactl.kueue.preemption.fairsharing import fair_preemptions, find_candidates
 from quotactl.kueue.quota import ClusterQueueNode, Snapshot
 
@@ -47,6 +47,6 @@ def candidate_workloads(snapshot: Snapshot, cq: ClusterQueueNode, preemptor: Pre
     """Every workload the preemption policies allow Kueue to consider (before the search that
     picks victims): for explaining why no victim set was found."""
     ctx = PreemptionCtx(preemptor, cq, snapshot, frozenset(frs_need_preemption), dict(workload_usage))
-    if snapshot.options.fair_sharing:
-        return find_candidates(ctx)
+    if snapshot.options.fair_sharing:  # in fairPreemptions' order, as the search sees them
+        return sort_candidates(find_candidates(ctx), cq.name)
     return [c.workload for c in CandidateIterator(ctx).candidates]
