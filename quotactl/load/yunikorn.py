@@ -368,17 +368,25 @@ class InflationLimit(ValueError):
 def gunzip_bounded(raw: bytes, limit: int = MAX_INFLATED) -> bytes:
     """``gzip.decompress`` (its result and its errors), refused when the output would pass ``limit``
     bytes: the members are first inflated in bounded steps, so a bomb is never expanded."""
+    if _inflates_past(raw, limit):
+        raise InflationLimit(limit)
+    return gzip.decompress(raw)
+
+
+def _inflates_past(raw: bytes, limit: int) -> bool:
+    """Whether the gzip members of ``raw`` inflate to more than ``limit`` bytes, inflating at most
+    ``limit + 1``. Not (valid) gzip: False, and ``gzip.decompress`` reports what is wrong."""
     rest, total = raw, 0
     try:
         while rest:
             inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)  # gzip framing
             total += len(inflater.decompress(rest, limit + 1 - total))
             if total > limit or inflater.unconsumed_tail:
-                raise InflationLimit(limit)
+                return True
             rest = inflater.unused_data
     except zlib.error:
-        pass  # not (valid) gzip: gzip.decompress below says how
-    return gzip.decompress(raw)
+        return False
+    return False
 
 
 def _entry_pos(entry: _Entry, value: bool = False) -> Pos:
