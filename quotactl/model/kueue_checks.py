@@ -48,6 +48,9 @@ class Topology(KueueObject):
 @dataclass(frozen=True)
 class MultiKueueCluster(KueueObject):
     name: str | None = None
+    # The ways of reaching the worker set in spec.clusterSource (kubeConfig, clusterProfileRef);
+    # None when clusterSource is missing or not a mapping (the schema reports that).
+    cluster_sources: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -79,7 +82,10 @@ def build_topology(obj: KubeObject) -> Topology:
 
 
 def build_multikueue_cluster(obj: KubeObject) -> MultiKueueCluster:
-    return MultiKueueCluster(source=obj, name=obj.name)
+    source = as_dict(obj.data.get("spec")).get("clusterSource")
+    sources = (tuple(k for k in ("kubeConfig", "clusterProfileRef") if source.get(k) is not None)
+               if isinstance(source, dict) else None)
+    return MultiKueueCluster(source=obj, name=obj.name, cluster_sources=sources)
 
 
 def build_multikueue_config(obj: KubeObject) -> MultiKueueConfig:

@@ -118,10 +118,8 @@ def check_multikueue_clusters_unique(cfg, ctx):
 def check_multikueue_cluster_source(mkc, ctx):
     if mkc.version == "v1beta1":
         return
-    source = (mkc.source.data.get("spec") or {}).get("clusterSource") if isinstance(mkc.source.data.get("spec"), dict) \
-        else None
-    if not isinstance(source, dict):
+    if mkc.cluster_sources is None:
         return  # the schema reports a missing or mistyped clusterSource
-    if sum(1 for k in ("kubeConfig", "clusterProfileRef") if source.get(k) is not None) != 1:
+    if len(mkc.cluster_sources) != 1:
         yield Finding(("spec", "clusterSource"), "Invalid value: exactly one of the fields in [kubeConfig "
                       "clusterProfileRef] must be set", type="Invalid")
