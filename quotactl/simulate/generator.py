@@ -72,7 +72,9 @@ class GeneratorError(Exception):
 
 @dataclass(frozen=True)
 class GeneratedWorkload:
-    manifest: dict  # a kueue.x-k8s.io/v1beta2 Workload, without creationTimestamp
+    # A kueue.x-k8s.io/v1beta2 Workload, without creationTimestamp. Read-only: its labels,
+    # annotations and podSets are shared with the other Workloads of its template.
+    manifest: dict
     arrival: float  # seconds after t0
 
 
