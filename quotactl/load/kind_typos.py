@@ -83,6 +83,8 @@ def kueue_typo(api_version: str, kind: str, kinds: Mapping[str, frozenset[str]])
     versions = served_versions(real_group)
     real_version = version if version in versions else versions[-1]
     real_api_version = f"{real_group}/{real_version}"
+    if (real_api_version, real_kind) == (api_version, kind):
+        return None
     if real_group != group:
         meant = f"{real_api_version} {real_kind}" if real_kind else real_api_version
         return Typo("apiVersion", f"apiVersion {api_version} is not a Kueue API group; did you mean {meant}?", meant)

@@ -131,11 +131,8 @@ def chart_of(name: str) -> Path | None:
     for parent in path.parents:
         if _has_chart_file(parent):
             rel = path.relative_to(parent).parts
-            if len(rel) == 1 and (rel[0] == CHART_FILE or rel[0].startswith("values")):
-                return parent
-            if len(rel) > 1 and rel[0] in CHART_PARTS:
-                return _outermost_chart(parent)
-            return None
+            ours = (rel[0] == CHART_FILE or rel[0].startswith("values")) if len(rel) == 1 else rel[0] in CHART_PARTS
+            return _outermost_chart(parent) if ours else None
     return None
 
 

@@ -40,6 +40,5 @@ rule(code="IN014", name="not-a-manifest", severity="info", summary="File is a te
          fix="Lint what the tool renders: helm template CHART | quotactl lint -, or "
              "kubectl kustomize DIR | quotactl lint -. Fill in a snippet's placeholders to lint it.",
          bad="apiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata:\n  name: {{ .Values.queue }}\n",
-         good="helm template charts/queues | quotactl lint -\n",
          source="quotactl loader"),
      dialect="input", layer="input")(None)
