@@ -8,9 +8,10 @@ Recognised, conservatively (a real manifest must never be skipped):
 * a Helm chart: the directory holding ``Chart.yaml``; its ``Chart.yaml``, ``values*.yaml``,
   ``templates/`` and ``charts/`` (subcharts) are the chart's (``crds/`` holds plain manifests and
   is linted). Helm's own layout: helm.sh/docs/topics/charts "The Chart File Structure";
-* a Helm template anywhere else: a ``{{`` action Go templates and Helm use (``.Values``, ``$``,
-  ``include``, ``if``, ``range``, ``toYaml``, ...). ``{{ inputs.x }}`` (Argo) or ``${{ secrets.x }}``
-  (GitHub Actions) stay ordinary text;
+* a Helm template anywhere else: a ``{{`` action naming Helm's objects or functions (``.Values``,
+  ``.Release``, ``include``, ``toYaml``, ...), or any Go template action (``{{- if``, ``{{ $x``) in a
+  text that does not parse as YAML. ``{{ $labels.instance }}`` in a Prometheus rule's quoted value,
+  ``{{ inputs.x }}`` (Argo) or ``${{ secrets.x }}`` (GitHub Actions) stay ordinary text;
 * a Kustomization: ``kustomization.yaml`` / ``.yml`` / ``Kustomization`` (the names kustomize
   looks for, sigs.k8s.io/kustomize/api/konfig ``RecognizedKustomizationFileNames``) or a document of
   ``kind: Kustomization`` / ``Component``; the files its ``patches``, ``patchesStrategicMerge`` and
@@ -41,9 +42,17 @@ PATCH_FIELDS = ("patches", "patchesStrategicMerge", "patchesJson6902")
 STDIN = "<stdin>"  # collect_sources' name for standard input
 MAX_KUSTOMIZATION_BYTES = 1 << 20  # a kustomization read from disk is a short file
 
+# An action naming Helm's own objects or functions: a Helm template, wherever it is.
 HELM_ACTION = re.compile(
-    r"\{\{-?\s*(?:\.[A-Za-z$]|\$|/\*|(?:include|template|define|block|if|else|end|range|with|toYaml|toJson|tpl|"
-    r"required|default|quote|printf|nindent|indent|lookup)\b)"
+    r"\{\{-?[^}\n]*?(?:\.(?:Values|Release|Chart|Capabilities|Files|Template)\b|"
+    r"\b(?:include|toYaml|toJson|fromYaml|nindent|tpl|required|lookup)\b)"
+)
+# Any Go template action. Prometheus and Alertmanager rules in a ConfigMap hold such text in quoted
+# or block values ("{{ $labels.instance }} is down"), so this alone means a template only when the
+# text is not YAML.
+GO_ACTION = re.compile(
+    r"\{\{-?\s*(?:\.[A-Za-z]|\$|/\*|(?:template|define|block|if|else|end|range|with|default|quote|printf|"
+    r"indent)\b)"
 )
 KUSTOMIZE_KIND = re.compile(r"^kind:[ \t]*[\"']?(?:Kustomization|Component)[\"']?[ \t]*$", re.M)
 PLACEHOLDER = re.compile(
@@ -102,8 +111,7 @@ def _file_note(src: Source, patches: dict[str, str]) -> Diagnostic | None:
                      f"the output: {kustomize_command(_dir_of(named_by))}")
     line = helm_action_line(text)
     if line is not None:
-        return _note(src.name, line, "Helm template ({{ ... }} actions): not YAML until Helm renders it; lint "
-                     f"the rendered chart: {helm_command('CHART')}")
+        return _helm_template_note(src.name, line)
     line = snippet_line(text)
     if line is not None:
         return _note(src.name, line, "documentation snippet (a <placeholder> or '...' elision): not a manifest; "
@@ -151,12 +159,26 @@ def _has_chart_file(directory: Path) -> bool:
 
 # ------------------------------------------------------------------------------ Helm templates ---
 
-def helm_action_line(text: str) -> int | None:
-    """The line of the first Helm template action in ``text``, or None."""
+def helm_action_line(text: str, pattern: re.Pattern = HELM_ACTION) -> int | None:
+    """The line of the first Helm template action in ``text`` (or of ``pattern``), or None."""
     if "{{" not in text:
         return None
-    m = HELM_ACTION.search(text)
+    m = pattern.search(text)
     return None if m is None else text.count("\n", 0, m.start()) + 1
+
+
+def template_note(src: Source, parse_errors: list[Diagnostic]) -> Diagnostic | None:
+    """The IN014 note replacing the parse errors of a text that is not YAML because it is a Go
+    template (``{{- if .enabled }}`` on a line of its own), or None."""
+    if not any(d.input_error for d in parse_errors):
+        return None
+    line = helm_action_line(src.text or "", GO_ACTION)
+    return None if line is None else _helm_template_note(src.name, line)
+
+
+def _helm_template_note(name: str, line: int) -> Diagnostic:
+    return _note(name, line, "Helm template ({{ ... }} actions): not YAML until Helm renders it; lint the "
+                 f"rendered chart: {helm_command('CHART')}")
 
 
 # --------------------------------------------------------------------------------- Kustomize ---

@@ -9,7 +9,7 @@ from quotactl.diagnostics import Diagnostic, Severity
 from quotactl.load.document import Document, ObjectRef, format_path, get_in
 from quotactl.load.embedded import embedded_documents
 from quotactl.load.kind_typos import Typo, kueue_typo
-from quotactl.load.nonmanifest import screen
+from quotactl.load.nonmanifest import screen, template_note
 from quotactl.load.object_ids import object_id, raw_object_id
 from quotactl.load.sources import Source, collect_sources
 from quotactl.load.yamlparse import DEFAULT_LIMITS, Limits, parse_documents
@@ -193,6 +193,10 @@ def load(paths: list[str], *, limits: Limits = DEFAULT_LIMITS, stdin=None, fast_
         if src.text is None:
             continue
         docs, parse_diags = parse_documents(src.text, src.name, limits=limits, fast_json=fast_json)
+        template = template_note(src, parse_diags)
+        if template is not None:  # not YAML because it is a template: one note, not a syntax error
+            result.diagnostics.append(template)
+            continue
         result.documents.extend(docs)
         result.diagnostics.extend(parse_diags)
         for doc in docs:

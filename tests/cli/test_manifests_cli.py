@@ -134,3 +134,13 @@ def test_object_ids_carry_the_namespace(tmp_path):
     _, doc = lint_json(tmp_path)
     assert sorted(d["object"] for d in codes(doc, "KQ502")) == ["LocalQueue/team-a/shared", "LocalQueue/team-b/shared"]
     assert {d["object"] for d in codes(doc, "KQ211")} == {"ClusterQueue/team-a"}  # cluster-scoped: no namespace
+
+
+def test_an_engine_command_warns_of_the_misspelt_object_it_leaves_out(tmp_path):
+    f = tmp_path / "typo.yaml"
+    f.write_text("apiVersion: kueue.x-k8s.io/v1beta2\nkind: Clusterqueue\nmetadata:\n  name: extra\n")
+    proc = run_subprocess("schedule", "-f", GOOD, "-f", f, "-o", "json")
+    assert proc.returncode in (0, 1)
+    json.loads(proc.stdout)
+    assert f"{f}:2:7: warning IN013 unknown Kueue kind Clusterqueue (kueue.x-k8s.io/v1beta2); did you mean " \
+           "ClusterQueue? (left out)" in proc.stderr

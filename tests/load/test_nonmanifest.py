@@ -33,9 +33,30 @@ def test_helm_actions(text, line):
     "args: ['{{inputs.parameters.message}}']\n",  # an Argo workflow's own template syntax
     "run: echo ${{ secrets.TOKEN }}\n",  # GitHub Actions
     "description: use {{ }} braces\n", "kind: ClusterQueue\n",
+    "annotations:\n  description: \"{{ $labels.instance }} is down\"\n",  # a Prometheus rule
+    "data:\n  slack.tmpl: |\n    {{ define \"t\" }}{{ range .Alerts }}{{ .Labels.x }}{{ end }}{{ end }}\n",
 ])
 def test_other_braces_are_not_helm(text):
     assert helm_action_line(text) is None
+
+
+PROMETHEUS_RULES = ("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: rules, namespace: mon}\ndata:\n"
+                    "  rules.yaml: |\n    - alert: Down\n      annotations:\n"
+                    "        summary: \"{{ $labels.instance }} down\"\n")
+
+
+def test_go_templates_in_yaml_values_stay_manifests(tmp_path):
+    f = write(tmp_path, {"rules.yaml": PROMETHEUS_RULES}) / "rules.yaml"
+    result = load([str(f)])
+    assert [d.code for d in result.diagnostics] == ["IN003"]  # a ConfigMap quotactl does not check, not IN014
+
+
+def test_a_go_template_that_is_not_yaml_is_one_note(tmp_path):
+    f = write(tmp_path, {"t.yaml": "{{- if .enabled }}\napiVersion: v1\nkind: Namespace\n{{- end }}\n"}) / "t.yaml"
+    result = load([str(f)])
+    assert result.objects == []
+    assert [(d.code, d.line, d.input_error) for d in result.diagnostics] == [("IN014", 1, False)]
+    assert "helm template CHART | quotactl lint -" in result.diagnostics[0].message
 
 
 @pytest.mark.parametrize("text,line", [
