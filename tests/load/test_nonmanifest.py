@@ -116,20 +116,20 @@ def test_a_kustomization_its_patch_and_its_resources(tmp_path):
     write(tmp_path, {
         "kz/kustomization.yaml": "resources: [cq.yaml]\npatches:\n- path: patch.yaml\n  target: {kind: ClusterQueue}\n"
                                  "- patch: |-\n    - op: remove\n      path: /spec/cohort\n"
-                                 "patchesStrategicMerge: [../shared/smp.yaml]\n"
+                                 "patchesStrategicMerge: [../common/smp.yaml]\n"
                                  "patchesJson6902:\n- path: ops.yaml\n  target: {kind: ClusterQueue, name: cq}\n",
         "kz/cq.yaml": CQ,
         "kz/patch.yaml": "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata: {name: cq}\nspec: {cohort: x}\n",
         "kz/ops.yaml": "- op: add\n  path: /spec/cohort\n  value: y\n",
-        "shared/smp.yaml": "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata: {name: cq}\n",
+        "common/smp.yaml": "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata: {name: cq}\n",
     })
-    result = load([str(tmp_path / "kz"), str(tmp_path / "shared")])
+    result = load([str(tmp_path / "kz"), str(tmp_path / "common")])
     notes = {(d.file, d.message.split(":")[0]) for d in result.diagnostics if d.code == "IN014"}
     kz = tmp_path / "kz"
     assert notes == {(str(kz / "kustomization.yaml"), "Kustomization"),
                      (str(kz / "patch.yaml"), f"Kustomize patch named by {kz / 'kustomization.yaml'}"),
                      (str(kz / "ops.yaml"), f"Kustomize patch named by {kz / 'kustomization.yaml'}"),
-                     (str(tmp_path / "shared" / "smp.yaml"), f"Kustomize patch named by {kz / 'kustomization.yaml'}")}
+                     (str(tmp_path / "common" / "smp.yaml"), f"Kustomize patch named by {kz / 'kustomization.yaml'}")}
     assert all(f"kubectl kustomize {kz} | quotactl lint -" in d.message for d in result.diagnostics if d.code == "IN014")
     assert [o.display for o in result.objects] == ["ClusterQueue/cq"]  # the resource is a manifest: linted
     assert [d.code for d in result.diagnostics if d.code != "IN014"] == []
