@@ -29,7 +29,6 @@ import re
 import shlex
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 
 from quotactl.diagnostics import Diagnostic, Severity
@@ -55,10 +54,12 @@ GO_ACTION = re.compile(
     r"indent)\b)"
 )
 KUSTOMIZE_KIND = re.compile(r"^kind:[ \t]*[\"']?(?:Kustomization|Component)[\"']?[ \t]*$", re.M)
-PLACEHOLDER = re.compile(
-    r"^[ \t]*(?:-[ \t]+|[^#\n]*?:[ \t]+)([\"']?)<[A-Za-z][\w .-]*>\1[ \t]*(?:#.*)?$", re.M
-)
-ELISION = re.compile(r"^(?:[ \t]+(?:-[ \t]+)?|[ \t]*-[ \t]+|[^#\n]*?:[ \t]+)\.\.\.[ \t]*$", re.M)
+# A documentation snippet's lines, matched on one line each: found from a cheap hit (the
+# placeholder or the '...' at the end of a line), so a big manifest is scanned once, not per line.
+PLACEHOLDER_HIT = re.compile(r"<[A-Za-z][\w .-]*>[\"']?[ \t]*(?:#[^\n]*)?$", re.M)
+PLACEHOLDER_LINE = re.compile(r"[ \t]*(?:-[ \t]+|[^#]*?:[ \t]+)([\"']?)<[A-Za-z][\w .-]*>\1[ \t]*(?:#.*)?")
+ELISION_HIT = re.compile(r"\.\.\.[ \t]*$", re.M)
+ELISION_LINE = re.compile(r"(?:[ \t]+(?:-[ \t]+)?|[ \t]*-[ \t]+|[^#]*?:[ \t]+)\.\.\.[ \t]*")
 
 
 def render_command(tool: str, where: str) -> str:
@@ -78,6 +79,7 @@ def screen(sources: list[Source]) -> tuple[list[Source], list[Diagnostic]]:
     """The sources that are manifests (to parse), and an IN014 note for every file that is not:
     one per chart, one per other file."""
     charts: dict[Path, list[Source]] = {}
+    chart_dirs: dict[Path, bool] = {}
     patches = _patches_named(sources)
     kept: list[Source] = []
     notes: list[Diagnostic] = []
@@ -85,7 +87,7 @@ def screen(sources: list[Source]) -> tuple[list[Source], list[Diagnostic]]:
         if src.text is None:
             kept.append(src)
             continue
-        chart = chart_of(src.name)
+        chart = chart_of(src.name, chart_dirs)
         if chart is not None:
             charts.setdefault(chart, []).append(src)
             continue
@@ -132,29 +134,34 @@ def _note(file: str, line: int, message: str) -> Diagnostic:
 
 # --------------------------------------------------------------------------------- Helm charts ---
 
-def chart_of(name: str) -> Path | None:
+def chart_of(name: str, charts: dict[Path, bool] | None = None) -> Path | None:
     """The chart directory ``name`` belongs to: its Chart.yaml or values file, or a file under its
-    templates/ or charts/; None for any other file (crds/, a file beside a chart, stdin)."""
+    templates/ or charts/; None for any other file (crds/, a file beside a chart, stdin).
+    ``charts``: directory -> holds a Chart.yaml, filled as directories are looked at (one run's)."""
+    if name == STDIN:
+        return None
     path = Path(name)
+    seen = {} if charts is None else charts
     for parent in path.parents:
-        if _has_chart_file(parent):
+        if _has_chart_file(parent, seen):
             rel = path.relative_to(parent).parts
             ours = (rel[0] == CHART_FILE or rel[0].startswith("values")) if len(rel) == 1 else rel[0] in CHART_PARTS
-            return _outermost_chart(parent) if ours else None
+            return _outermost_chart(parent, seen) if ours else None
     return None
 
 
-def _outermost_chart(chart: Path) -> Path:
+def _outermost_chart(chart: Path, seen: dict[Path, bool]) -> Path:
     """A subchart (charts/<name>/) is rendered by its parent chart."""
     for parent in chart.parents:
-        if parent.name == "charts" and _has_chart_file(parent.parent):
-            return _outermost_chart(parent.parent)
+        if parent.name == "charts" and _has_chart_file(parent.parent, seen):
+            return _outermost_chart(parent.parent, seen)
     return chart
 
 
-@cache
-def _has_chart_file(directory: Path) -> bool:
-    return (directory / CHART_FILE).is_file()
+def _has_chart_file(directory: Path, seen: dict[Path, bool]) -> bool:
+    if directory not in seen:
+        seen[directory] = (directory / CHART_FILE).is_file()
+    return seen[directory]
 
 
 # ------------------------------------------------------------------------------ Helm templates ---
@@ -260,13 +267,19 @@ def snippet_line(text: str) -> int | None:
     snippet: a JSON file is generated)."""
     if text.lstrip().startswith(("{", "[")):
         return None
-    hits = []
-    if "<" in text:
-        hits.append(PLACEHOLDER.search(text))
-    if "..." in text:
-        hits.append(ELISION.search(text))
-    starts = [m.start() for m in hits if m is not None]
+    starts = [at for hit, line, needle in ((PLACEHOLDER_HIT, PLACEHOLDER_LINE, "<"), (ELISION_HIT, ELISION_LINE, "..."))
+              if needle in text and (at := _first_line(text, hit, line)) is not None]
     return text.count("\n", 0, min(starts)) + 1 if starts else None
+
+
+def _first_line(text: str, hit: re.Pattern, line: re.Pattern) -> int | None:
+    """Where the first line holding a ``hit`` that the whole ``line`` pattern matches starts."""
+    for m in hit.finditer(text):
+        start = text.rfind("\n", 0, m.start()) + 1
+        end = text.find("\n", m.end())
+        if line.fullmatch(text, start, len(text) if end < 0 else end):
+            return start
+    return None
 
 
 def _dir_of(name: str) -> str:
