@@ -161,3 +161,14 @@ def test_a_broken_template_does_not_hide_the_other_files(tmp_path):
 def test_manifests_and_unreadable_files_pass_through():
     sources = [Source("a.yaml", CQ), Source("b.yaml", None)]
     assert screen(sources) == (sources, [])
+
+
+def test_no_manifest_of_the_repository_is_taken_for_a_template():
+    """Precision: the fixtures and acceptance cases (real manifests, upstream samples, invalid
+    objects, YuniKorn configs) are all read as manifests."""
+    from quotactl.load.sources import collect_sources
+    from tests.helpers import CASES, FIXTURES
+
+    sources, _ = collect_sources([str(FIXTURES), str(CASES)])
+    assert len(sources) > 500
+    assert screen(sources)[1] == []
