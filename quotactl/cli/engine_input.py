@@ -27,6 +27,7 @@ from quotactl.model.workload_shape import workload_is_malformed
 CONFIG_KINDS = frozenset({"ResourceFlavor", "ClusterQueue", "Cohort", "LocalQueue", "WorkloadPriorityClass",
                           "PriorityClass", "Configuration"})
 MAX_LINES = 10
+MISSPELT_KIND = "IN013"  # load.kind_typos: kubectl would refuse the object
 _WARNED: set[str] = set()  # job warnings already printed by this process
 
 
@@ -99,6 +100,9 @@ def load_engine_input(files: list[str], max_file_size: str | None, feature_gates
         for d in errors[:20]:
             typer.echo(f"{d.location()}: error {d.code} {d.message}", err=True)
         raise typer.Exit(EXIT_USAGE)
+    for d in loaded.diagnostics:
+        if d.code == MISSPELT_KIND:  # the object is left out of the simulation: say which and why
+            typer.echo(f"{d.location()}: warning {d.code} {d.message} (left out)", err=True)
     warn_invalid_config(loaded, release)
     return loaded, gates
 

@@ -184,7 +184,8 @@ def validate_object(obj: KubeObject) -> list[Diagnostic]:
         versions = ", ".join(f"{obj.group + '/' if obj.group else ''}{v}" for v in served)
         return [Diagnostic("KQ010", Severity.ERROR, f"{obj.api_version} is not a served version of {obj.kind} "
                            f"(served: {versions})", obj.ref.file, pos.line, pos.column, object=obj.display,
-                           field="apiVersion", type="Invalid", input_error=False)]
+                           field="apiVersion", type="Invalid", input_error=False,
+                           hint=f"did you mean {obj.group + '/' if obj.group else ''}{served[-1]}?")]
     rel_path = schema_path(obj.group, obj.version, obj.kind)
     fast = valid_check(rel_path)
     if fast is None:

@@ -8,6 +8,9 @@ from typing import Any
 from quotactl.diagnostics import Diagnostic, Severity
 from quotactl.load.document import Document, ObjectRef, format_path, get_in
 from quotactl.load.embedded import embedded_documents
+from quotactl.load.kind_typos import Typo, kueue_typo
+from quotactl.load.nonmanifest import screen, template_note
+from quotactl.load.object_ids import object_id, raw_object_id
 from quotactl.load.sources import Source, collect_sources
 from quotactl.load.yamlparse import DEFAULT_LIMITS, Limits, parse_documents
 
@@ -22,6 +25,10 @@ KUEUE_KINDS = {
 # Kueue's opt-in alpha kinds (kueue.x-k8s.io/v1alpha1, Kueue v0.20: configurable preemptions, dynamic
 # quota orchestration). Recognised but not modelled yet: one info per kind per run, never "unknown".
 KUEUE_ALPHA_KINDS = {"PreemptionConfig", "CapacityProvider", "DynamicQuotaOrchestrator"}
+# The kinds of each Kueue API group: an unrecognised object whose group or kind is near one of these
+# is a misspelling (load.kind_typos), not a kind quotactl may skip.
+KUEUE_API_KINDS = {KUEUE_GROUP: frozenset(KUEUE_KINDS | KUEUE_ALPHA_KINDS),
+                   KUEUE_CONFIG_GROUP: frozenset({"Configuration"})}
 # The Kueue manager's Configuration as deployed: ConfigMap kueue-manager-config in kueue-system,
 # the file under this key (Kueue config/components/manager/kustomization.yaml configMapGenerator).
 MANAGER_CONFIG_KEY = "controller_manager_config.yaml"
@@ -70,7 +77,8 @@ class KubeObject:
 
     @property
     def display(self) -> str:
-        return f"{self.kind}/{self.name if self.name is not None else '<unnamed>'}"
+        """``Kind/namespace/name``, or ``Kind/name`` when cluster-scoped (load.object_ids)."""
+        return object_id(self.kind, self.name, self.namespace)
 
 
 @dataclass
@@ -178,13 +186,17 @@ def load(paths: list[str], *, limits: Limits = DEFAULT_LIMITS, stdin=None, fast_
     """
     result = LoadResult()
     sources, diags = collect_sources(paths, limits=limits, stdin=stdin)
-    sources = list(texts) + sources
-    result.sources = sources
-    result.diagnostics.extend(diags)
-    for src in sources:
+    manifests, skipped = screen(sources)  # Helm, Kustomize, docs snippets: one note each, not parsed
+    result.sources = list(texts) + sources
+    result.diagnostics.extend(diags + skipped)
+    for src in list(texts) + manifests:
         if src.text is None:
             continue
         docs, parse_diags = parse_documents(src.text, src.name, limits=limits, fast_json=fast_json)
+        template = template_note(src, parse_diags)
+        if template is not None:  # not YAML because it is a template: one note, not a syntax error
+            result.diagnostics.append(template)
+            continue
         result.documents.extend(docs)
         result.diagnostics.extend(parse_diags)
         for doc in docs:
@@ -247,19 +259,27 @@ def _collect_objects(doc: Document, data: Any, base: tuple, result: LoadResult, 
             result.diagnostics.append(Diagnostic(
                 "IN003", Severity.INFO, f"{api_version} {kind} is a Kueue alpha kind quotactl recognises but does not "
                 "check yet (objects of this kind are skipped, and what they change is not simulated)",
-                doc.file, *_lc(ref.pos()), object=f"{kind}/{(data.get('metadata') or {}).get('name', '')}"
-                if isinstance(data.get("metadata"), dict) else kind))
+                doc.file, *_lc(ref.pos()), object=raw_object_id(kind, data, known_scope=False)))
         return
     if dialect is None:
-        group = api_version.rpartition("/")[0]
-        if group == KUEUE_GROUP or group == KUEUE_CONFIG_GROUP:
-            message = f"unknown Kueue kind {kind} ({api_version}); skipped"
-        else:
-            message = f"{api_version} {kind} is not a kind quotactl checks; skipped"
-        result.diagnostics.append(Diagnostic("IN003", Severity.INFO, message, doc.file, *_lc(ref.pos()),
-                                             object=f"{kind}/{(data.get('metadata') or {}).get('name', '') if isinstance(data.get('metadata'), dict) else ''}"))
+        typo = kueue_typo(api_version, kind, KUEUE_API_KINDS)
+        if typo is not None:
+            result.diagnostics.append(_typo_diagnostic(typo, doc, ref, kind, data))
+            return
+        result.diagnostics.append(Diagnostic("IN003", Severity.INFO, f"{api_version} {kind} is not a kind quotactl "
+                                             "checks; skipped", doc.file, *_lc(ref.pos()),
+                                             object=raw_object_id(kind, data, known_scope=False)))
         return
     result.objects.append(KubeObject(api_version, kind, data, ref, dialect))
+
+
+def _typo_diagnostic(typo: Typo, doc: Document, ref: ObjectRef, kind: str, data: dict) -> Diagnostic:
+    """IN013: kubectl refuses the object ("no matches for kind"); an error, so CI fails on it."""
+    hint = "kubectl refuses it (no matches for kind); the object is not checked until the spelling is fixed"
+    if typo.suggestion is None:
+        hint = f"Kueue's kinds: {', '.join(sorted(KUEUE_KINDS))}; {hint}"
+    return Diagnostic("IN013", Severity.ERROR, typo.message, doc.file, *_lc(ref.pos((typo.field,), value=True)),
+                      object=raw_object_id(kind, data, known_scope=False), field=typo.field, type="Invalid", hint=hint)
 
 
 def _manager_config_value(data: dict):

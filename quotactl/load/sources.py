@@ -44,7 +44,8 @@ def collect_sources(
             continue
         p = Path(given)
         if not p.exists():
-            raise UsageError(f"{given}: no such file or directory")
+            diags.append(missing_path(given))
+            continue
         if p.is_dir():
             files = sorted(
                 f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in INPUT_SUFFIXES
@@ -67,6 +68,13 @@ def collect_sources(
             if diag:
                 diags.append(diag)
     return sources, diags
+
+
+def missing_path(given: str) -> Diagnostic:
+    """A path that does not exist: one error for it, and the other inputs are still read (CI
+    sees every finding; the run exits 2 at the end)."""
+    return Diagnostic("IN012", Severity.ERROR, "no such file or directory", given, 1, 1, input_error=True,
+                      hint="check the path (relative to the current directory)")
 
 
 def _read(path: Path, name: str, limits: Limits) -> tuple[Source, Diagnostic | None]:

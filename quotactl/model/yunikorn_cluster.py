@@ -137,9 +137,7 @@ def is_too_large(q: Quantity) -> bool:
 # ------------------------------------------------------------------------------ builders ------
 
 def _malformed(obj: KubeObject, path: tuple, problem: str) -> Malformed:
-    name = obj.name if obj.name is not None else "<unnamed>"
-    display = f"{obj.kind}/{obj.namespace}/{name}" if obj.namespace else f"{obj.kind}/{name}"
-    return Malformed(display, obj.ref.pos(path), obj.ref.file, format_path(path), problem)
+    return Malformed(obj.display, obj.ref.pos(path), obj.ref.file, format_path(path), problem)
 
 
 def _resized_requests(spec: dict, status: dict, spec_requests: dict[str, Quantity]) -> dict[str, Quantity]:

@@ -95,13 +95,18 @@ def test_stdin_to_stdout():
     (["convert", "--to", "v1beta3", "x.yaml"], "--to v1beta3: quotactl converts to v1beta2 only"),
     (["convert", "--to", "v1beta2"], "no input"),
     (["convert", "--to", "v1beta2", "--in-place", "-"], "--in-place cannot rewrite stdin"),
-    (["convert", "--to", "v1beta2", "missing.yaml"], "missing.yaml: no such file or directory"),
 ])
 def test_usage_errors_are_one_line_exit_two(args, message):
     r = run_subprocess(*args)
     assert r.returncode == 2
     [line] = r.stderr.strip().splitlines()
     assert line.startswith("quotactl: error: ") and message in line
+
+
+def test_missing_file_is_one_input_error_line():
+    r = run_subprocess("convert", "--to", "v1beta2", "missing.yaml")
+    assert r.returncode == 2
+    assert r.stderr.strip().splitlines() == ["missing.yaml:1:1: error IN012 no such file or directory"]
 
 
 def test_unparsable_file_is_exit_two_with_its_position(tmp_path):

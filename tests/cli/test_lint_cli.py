@@ -55,10 +55,10 @@ def test_stdin():
     assert doc["summary"]["objects"] == 3
 
 
-def test_missing_file_is_a_usage_error():
-    result = run_cli("lint", "does/not/exist.yaml")
+def test_missing_file_is_an_input_error():
+    result = run_cli("lint", "does/not/exist.yaml", "-o", "plain")
     assert result.exit_code == 2
-    assert "no such file" in result.stderr
+    assert "does/not/exist.yaml:1:1: error IN012 no such file or directory" in result.stdout
     assert "Traceback" not in result.stderr + result.stdout
 
 

@@ -84,7 +84,7 @@ def _assert_warned_each(path, stderr: str) -> None:
         first = _line_of(path, name)
         end = min((s for s in starts if s > first), default=10**9)
         hits = [ln for ln in lines if ln.startswith(f"{path}:")
-                and first <= int(ln.split(":")[1]) < end and f"Workload/{name}" in ln]
+                and first <= int(ln.split(":")[1]) < end and f"Workload/default/{name}" in ln]
         assert hits, f"no warning for {name}: {stderr}"
 
 
@@ -107,7 +107,7 @@ def test_diff_warns_and_finishes(input_file):
     r = run_subprocess("diff", "--base", input_file, "--head", input_file, "--output", "json")
     _assert_clean_exit(r)
     json.loads(r.stdout)
-    assert all(f"Workload/{name}" in r.stderr for name in MALFORMED), r.stderr
+    assert all(f"Workload/default/{name}" in r.stderr for name in MALFORMED), r.stderr
 
 
 def test_schedule_still_admits_the_well_formed_workload(input_file):
@@ -123,7 +123,7 @@ def test_explain_and_preempt_of_the_malformed_workload_itself(input_file, comman
     # are read there too
     r = run_subprocess(command, f"default/{name}", "-f", input_file, "--output", "json")
     _assert_clean_exit(r, allowed=(0, 1, 2))
-    assert f"Workload/{name}" in r.stderr
+    assert f"Workload/default/{name}" in r.stderr
 
 
 def test_lint_reports_each_schema_error(input_file):
@@ -131,4 +131,4 @@ def test_lint_reports_each_schema_error(input_file):
     _assert_clean_exit(r)
     objects = {d["object"] for d in json.loads(r.stdout)["diagnostics"]
                if d["severity"] == "error" and d["code"].startswith("KQ0")}
-    assert {f"Workload/{n}" for n in MALFORMED} <= objects
+    assert {f"Workload/default/{n}" for n in MALFORMED} <= objects

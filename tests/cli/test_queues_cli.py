@@ -61,7 +61,7 @@ def test_json_matches_schema_for_every_input():
 def test_configmap_form_shows_the_same_tree():
     bare = json.loads(queues_json.render(reports(CLEAN)))["configs"][0]
     wrapped = json.loads(queues_json.render(reports(CLEAN_CM)))["configs"][0]
-    assert wrapped["kind"] == "ConfigMap" and wrapped["origin"] == "ConfigMap/yunikorn-configs data[queues.yaml]"
+    assert wrapped["kind"] == "ConfigMap" and wrapped["origin"] == "ConfigMap/yunikorn/yunikorn-configs data[queues.yaml]"
     assert wrapped["partitions"] == bare["partitions"]
 
 

@@ -109,8 +109,7 @@ def _never_admissible(path: Path) -> set[str]:
     out = set()
     for d in doc["diagnostics"]:
         if d["code"] in NEVER_ADMISSIBLE and d["object"].startswith("Workload/"):
-            obj = d["object"].removeprefix("Workload/")
-            out.add(obj if "/" in obj else f"default/{obj}")
+            out.add(d["object"].removeprefix("Workload/"))  # Workload/namespace/name
     return out
 
 

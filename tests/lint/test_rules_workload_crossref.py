@@ -39,7 +39,7 @@ STATES = sorted(
 # positives at the severity the rules define; everything else in these clusters must be error-free.
 KNOWN_BROKEN_FIXTURES = {
     ("KQ501", "ClusterQueue/flavor-nonexistent-cq", "spec.resourceGroups[0].flavors[0].name"),
-    ("KQ502", "LocalQueue/cq-nonexistent-queue", "spec.clusterQueue"),
+    ("KQ502", "LocalQueue/sales/cq-nonexistent-queue", "spec.clusterQueue"),
 }
 
 

@@ -169,7 +169,8 @@ def test_job_kinds_and_their_context_are_loaded(tmp_path):
     )
     result = load([str(f)])
     assert [(o.display, o.dialect) for o in result.objects] == [
-        ("Deployment/web", "job"), ("PyTorchJob/future", "job"), ("RuntimeClass/kata", "job"), ("Sim/s", "job")]
+        ("Deployment/default/web", "job"), ("PyTorchJob/default/future", "job"), ("RuntimeClass/kata", "job"),
+        ("Sim/default/s", "job")]
     assert result.diagnostics == []
 
 

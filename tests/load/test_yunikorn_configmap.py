@@ -92,7 +92,7 @@ def test_list_of_both_configmaps_configs_wins(tmp_path):
     path.write_text("apiVersion: v1\nkind: List\nitems:\n" + items)
     diags = lint(path)
     assert [d.code for d in diags] == ["YK006"]  # the defaults' queues.yaml is overridden, its error irrelevant
-    assert "overridden by ConfigMap/yunikorn-configs" in diags[0].message
+    assert "overridden by ConfigMap/yunikorn/yunikorn-configs" in diags[0].message
 
 
 def test_defaults_alone_are_read_and_positions_work_inside_a_list(tmp_path):

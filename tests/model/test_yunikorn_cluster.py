@@ -102,4 +102,4 @@ spec:
 """)
     assert [p.name for p in objects.pods] == ["ok"]
     (bad,) = objects.malformed
-    assert (bad.display, bad.field, bad.pos.line) == ("Pod/bad", "spec.containers[0]", 10)
+    assert (bad.display, bad.field, bad.pos.line) == ("Pod/default/bad", "spec.containers[0]", 10)

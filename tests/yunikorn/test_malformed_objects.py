@@ -60,7 +60,7 @@ def _malformed_docs() -> tuple[str, list[tuple[int, str, str]]]:
         expected.append((line + 3, display, message))
         line += 5  # four lines and the '---' separator
     docs.append("apiVersion: v1\nkind: Pod\nmetadata: [not, a, map]\nspec: {schedulerName: yunikorn}\n")
-    expected.append((line + 2, "Pod/<unnamed>", "metadata is a list, not a map"))
+    expected.append((line + 2, "Pod/default/<unnamed>", "metadata is a list, not a map"))
     line += 5
     docs.append("apiVersion: v1\nkind: Pod\nmetadata: {name: ann, namespace: default, annotations: [a]}\n"
                 "spec: {schedulerName: yunikorn}\n")
