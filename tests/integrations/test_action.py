@@ -14,6 +14,7 @@ import pytest
 from ruamel.yaml import YAML
 
 from tests.helpers import ROOT
+from tests.integrations.shell import quotactl_bin
 
 ACTION = YAML(typ="safe").load((ROOT / "action.yml").read_text())
 STEPS = ACTION["runs"]["steps"]
@@ -81,16 +82,6 @@ def test_the_quotactl_options_it_runs_are_real():
 # --- The shell steps, run by bash -----------------------------------------------------------
 
 
-def _bin_with_quotactl(tmp_path: Path) -> Path:
-    """A bin directory whose `quotactl` is this checkout's, as `pip install` would provide."""
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    script = bin_dir / "quotactl"
-    script.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m quotactl "$@"\n')
-    script.chmod(0o755)
-    return bin_dir
-
-
 def _resolve(value: str, inputs: dict[str, str], outputs: dict[str, str]) -> str:
     """The expressions the action's step environments use: an input (or its default), a step output."""
     def one(m: re.Match) -> str:
@@ -110,7 +101,7 @@ def _run_step(name: str, tmp_path: Path, inputs: dict[str, str], outputs: dict[s
     step = _step(name)
     github_output = tmp_path / "github_output"
     github_output.write_text("")
-    env = {"PATH": f"{_bin_with_quotactl(tmp_path)}:/usr/bin:/bin", "NO_COLOR": "1", "GITHUB_OUTPUT": str(github_output), "RUNNER_TEMP": str(tmp_path),
+    env = {"PATH": f"{quotactl_bin(tmp_path)}:/usr/bin:/bin", "NO_COLOR": "1", "GITHUB_OUTPUT": str(github_output), "RUNNER_TEMP": str(tmp_path),
            **{k: _resolve(v, inputs, outputs or {}) for k, v in step.get("env", {}).items()}}
     done = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=ROOT, env=env, capture_output=True, text=True,
                           timeout=300)

@@ -16,6 +16,7 @@ import pytest
 from ruamel.yaml import YAML
 
 from tests.helpers import ROOT
+from tests.integrations.shell import GIT_ENV, git, new_repo
 from tests.integrations.source_tree import copy_source_tree
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed: pre-commit needs it")
@@ -44,28 +45,13 @@ spec: {clusterQueue: team-z}
 """
 
 
-def _git(cwd: Path, *args: str) -> str:
-    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
-           "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid"}
-    out = subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr
-    return out.stdout.strip()
-
-
-def _new_repo(path: Path) -> Path:
-    path.mkdir(parents=True, exist_ok=True)
-    _git(path, "init", "-q", "-b", "main")
-    return path
-
-
 @pytest.fixture(scope="module")
 def hook_repo(tmp_path_factory) -> tuple[Path, str]:
     """This checkout as a git repository with one commit, and that commit's sha."""
-    repo = _new_repo(copy_source_tree(tmp_path_factory.mktemp("hooks") / "quotactl"))
-    _git(repo, "add", "-A")
-    _git(repo, "commit", "-q", "-m", "quotactl under test")
-    return repo, _git(repo, "rev-parse", "HEAD")
+    repo = new_repo(copy_source_tree(tmp_path_factory.mktemp("hooks") / "quotactl"))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "quotactl under test")
+    return repo, git(repo, "rev-parse", "HEAD")
 
 
 @pytest.fixture(scope="module")
@@ -75,20 +61,19 @@ def pre_commit_home(tmp_path_factory) -> Path:
 
 
 def _project(path: Path, hook_repo: tuple[Path, str], hooks: list[dict], files: dict[str, str]) -> Path:
-    repo = _new_repo(path)
+    repo = new_repo(path)
     config = {"repos": [{"repo": str(hook_repo[0]), "rev": hook_repo[1], "hooks": hooks}]}
     with (repo / ".pre-commit-config.yaml").open("w") as f:
         YAML().dump(config, f)
     for name, text in files.items():
         (repo / name).parent.mkdir(parents=True, exist_ok=True)
         (repo / name).write_text(text)
-    _git(repo, "add", "-A")  # pre-commit runs on the files git knows
+    git(repo, "add", "-A")  # pre-commit runs on the files git knows
     return repo
 
 
 def _pre_commit(repo: Path, home: Path, *args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PRE_COMMIT_HOME": str(home), "NO_COLOR": "1", "GIT_CONFIG_NOSYSTEM": "1",
-           "GIT_CONFIG_GLOBAL": os.devnull}
+    env = {**os.environ, **GIT_ENV, "PRE_COMMIT_HOME": str(home), "NO_COLOR": "1"}
     return subprocess.run([sys.executable, "-m", "pre_commit", "run", "--color", "never", *args], cwd=repo,
                           env=env, capture_output=True, text=True, timeout=900)
 
