@@ -3,16 +3,27 @@
 from __future__ import annotations
 
 import difflib
+from enum import Enum
 
 import typer
 
-from quotactl.cli.common import EXIT_USAGE, OutputFormat, emit
+from quotactl.cli.common import EXIT_USAGE, emit
 from quotactl.lint.rule import registry
+
+
+class RulesFormat(str, Enum):
+    table = "table"
+    plain = "plain"
+    json = "json"
+    markdown = "markdown"
 
 
 def rules_command(
     code: str = typer.Argument(None, help="A rule code (e.g. KQ104) to show its documentation."),
-    output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
+    output: RulesFormat = typer.Option(
+        RulesFormat.table, "--output", "-o",
+        help="Output format; markdown: the whole catalogue as one document (docs/rules.md), or one rule's page.",
+    ),
 ) -> None:
     """List the lint rules (code, name, severity, summary), or document one rule."""
     rules = registry()

@@ -8,6 +8,7 @@ from rich.table import Table
 from quotactl.lint.rule import Rule
 from quotactl.report.console import render_to_text
 from quotactl.report.renderers import register
+from quotactl.report.rules_markdown import rule_markdown
 
 
 def render_all_plain(rules: list[Rule]) -> str:
@@ -24,16 +25,8 @@ def render_all_table(rules: list[Rule], color: bool = False) -> str:
 
 
 def markdown_doc(r: Rule) -> str:
-    md = [f"# {r.code} {r.name}", "", f"*{r.summary}* — severity **{r.severity.value}**, layer {r.layer}"
-          + (f", feature gate `{r.gate}`" if r.gate else "") + (f", kinds: {', '.join(r.kinds)}" if r.kinds else ""),
-          "", "## What it checks", r.doc.what, "", "## Why it matters", r.doc.why, "", "## How to fix", r.doc.fix]
-    if r.doc.bad:
-        md += ["", "## Example that fails", "```yaml", r.doc.bad.rstrip(), "```"]
-    if r.doc.good:
-        md += ["", "## Fixed", "```yaml", r.doc.good.rstrip(), "```"]
-    if r.doc.source:
-        md += ["", f"Source: {r.doc.source}"]
-    return "\n".join(md) + "\n"
+    """One rule's page as Markdown source, its prose as written (the plain output shows the source)."""
+    return rule_markdown(r, level=1, text=str)
 
 
 register("rules", "plain", lambda rules, color: render_all_plain(rules))

@@ -6,12 +6,15 @@ import pytest
 
 from quotactl.cli.common import LintFormat, OutputFormat
 from quotactl.cli.queues import QueuesFormat
+from quotactl.cli.rules import RulesFormat
 from quotactl.report.renderers import formats, register
 
 COMMANDS = {
     "lint": LintFormat,
     "queues": QueuesFormat,
-    **{c: OutputFormat for c in ("explain", "explain-all", "explain-jobs", "preempt", "schedule", "shares", "diff", "rules", "rule",
+    "rules": RulesFormat,
+    "rule": RulesFormat,
+    **{c: OutputFormat for c in ("explain", "explain-all", "explain-jobs", "preempt", "schedule", "shares", "diff",
                                  "yunikorn-explain", "yunikorn-preempt")},
 }
 
