@@ -10,6 +10,7 @@ exclude, force-exclude, min-severity, strict.
 from __future__ import annotations
 
 import difflib
+import os
 import re
 import sys
 from dataclasses import dataclass, field
@@ -59,11 +60,16 @@ def discover(start: Path | None = None) -> Path | None:
     for folder in (here, *here.parents):
         for name in CONFIG_NAMES:
             if (folder / name).is_file():
-                return folder / name
+                return _shown(folder / name)
         pyproject = folder / PYPROJECT
         if pyproject.is_file() and _has_table(pyproject):
-            return pyproject
+            return _shown(pyproject)
     return None
+
+
+def _shown(path: Path) -> Path:
+    """``path`` as messages show it: relative to the current directory (``../pyproject.toml``)."""
+    return Path(os.path.relpath(path))
 
 
 def _has_table(pyproject: Path) -> bool:
@@ -122,7 +128,7 @@ class _TomlLocator:
     def __call__(self, path: tuple, token: str | None = None) -> int:
         at = self.start
         for part in (*(p for p in path if isinstance(p, str)), *((token,) if token else ())):
-            word = re.compile(r"(?<![\w.-])['\"]?" + re.escape(part) + r"['\"]?(?![\w-])")
+            word = re.compile(r"(?<![\w.-])['\"]?" + re.escape(part) + r"['\"]?(?![\w-])", re.IGNORECASE)
             at = next((i for i in range(at, len(self.lines)) if word.search(self.lines[i])), at)
         return at + 1
 

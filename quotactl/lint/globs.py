@@ -36,7 +36,8 @@ def _translate(pattern: str) -> str:
         elif pattern[i] == "[" and "]" in pattern[i + 2:]:
             end = pattern.index("]", i + 2)
             body = pattern[i + 1:end]
-            out.append("[" + ("^" + re.escape(body[1:]) if body[:1] == "!" else re.escape(body)) + "]")
+            negated = body[:1] in ("!", "^")  # [!a] as in fnmatch, [^a] as in bash
+            out.append("[" + ("^" if negated else "") + body[negated:].replace("\\", "\\\\") + "]")
             i = end + 1
         else:
             out.append(re.escape(pattern[i]))
@@ -51,7 +52,11 @@ class Glob:
 
     @cached_property
     def _regex(self) -> re.Pattern:
-        return re.compile(_translate(self.pattern.strip("/")) + r"\Z")
+        pattern = self.pattern.strip("/")
+        try:
+            return re.compile(_translate(pattern) + r"\Z")
+        except re.error:  # a malformed class such as "[!]": the text itself, as fnmatch reads it
+            return re.compile(re.escape(pattern) + r"\Z")
 
     @property
     def anchored(self) -> bool:
