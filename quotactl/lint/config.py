@@ -13,7 +13,7 @@ import difflib
 import os
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from quotactl.lint.codes import first_unknown, split_code_list, unknown_code_message
@@ -46,10 +46,6 @@ class LintConfig:
     force_exclude: bool | None = None
     min_severity: str | None = None
     strict: bool | None = None
-    lines: dict[str, int] = field(default_factory=dict, compare=False)  # key -> line, for later messages
-
-    def where(self, key: str) -> str:
-        return f"{self.path}:{self.lines.get(key, 1)}"
 
 
 # --- finding the file ------------------------------------------------------------------------
@@ -128,7 +124,7 @@ class _TomlLocator:
     def __call__(self, path: tuple, token: str | None = None) -> int:
         at = self.start
         for part in (*(p for p in path if isinstance(p, str)), *((token,) if token else ())):
-            word = re.compile(r"(?<![\w.-])['\"]?" + re.escape(part) + r"['\"]?(?![\w-])", re.IGNORECASE)
+            word = re.compile(r"(?<![\w-])['\"]?" + re.escape(part) + r"['\"]?(?![\w-])", re.IGNORECASE)
             at = next((i for i in range(at, len(self.lines)) if word.search(self.lines[i])), at)
         return at + 1
 
@@ -161,8 +157,7 @@ def _checked(table: dict, name: str, locate) -> LintConfig:
     def fail(path: tuple, message: str, token: str | None = None):
         raise ConfigError(f"{name}:{locate(path, token)}: {message}")
 
-    values: dict = {"path": name, "root": str(Path(name).resolve().parent),
-                    "lines": {k: locate((k,)) for k in table if isinstance(k, str)}}
+    values: dict = {"path": name, "root": str(Path(name).resolve().parent)}
     for key, value in table.items():
         if key not in KEYS:
             close = difflib.get_close_matches(str(key), KEYS, n=1, cutoff=0.6)
