@@ -15,11 +15,13 @@ The text after the codes is the justification (SARIF's ``suppressions[].justific
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 
 from quotactl.diagnostics import Diagnostic, Severity
 from quotactl.lint.codes import is_known_code, unknown_code_message
+from quotactl.lint.yaml_layout import Layout
 from quotactl.load.objects import KubeObject, LoadResult
 
 MARK = "quotactl:"
@@ -64,8 +66,9 @@ def directives(loaded: LoadResult) -> tuple[list[Directive], list[Diagnostic]]:
     """Every suppression of the input, and QL100 for the malformed ones."""
     found: list[Directive] = []
     problems: list[Diagnostic] = []
+    unreadable = {d.file for d in loaded.diagnostics if d.input_error}  # no trustworthy comments
     for src in loaded.sources:
-        if src.text and MARK in src.text:
+        if src.text and MARK in src.text and src.name not in unreadable:
             comment_directives(src.name, src.text, found, problems)
     annotation_directives(loaded, found, problems)
     return found, problems
@@ -75,12 +78,10 @@ def directives(loaded: LoadResult) -> tuple[list[Directive], list[Diagnostic]]:
 
 def comment_directives(file: str, text: str, found: list[Directive], problems: list[Diagnostic]) -> None:
     lines = text.splitlines()
-    for n, line in enumerate(lines):
-        if MARK not in line:
-            continue
-        m = _COMMENT.search(line)
-        if m is None:
-            continue
+    hits = [(n, m) for n, line in enumerate(lines) if MARK in line and (m := _COMMENT.search(line))]
+    layout = Layout(lines) if hits else None
+    for n, m in hits:
+        line = lines[n]
         column = m.start() + 1
         verb = m.group("verb")
         if verb not in VERBS:
@@ -95,7 +96,7 @@ def comment_directives(file: str, text: str, found: list[Directive], problems: l
         elif line[:m.start()].strip():
             first = last = n + 1  # a trailing comment: its own line
         else:
-            first, last = _scope(lines, n)
+            first, last = layout.reach(n)
         found.append(Directive(file, n + 1, column, codes, first, last, justification, "comment"))
 
 
@@ -118,63 +119,6 @@ def _reason(text: str) -> str:
     return text.strip().lstrip("-:—").strip()
 
 
-def _neutral(line: str) -> bool:
-    stripped = line.strip()
-    return not stripped or stripped.startswith("#")
-
-
-def _boundary(line: str) -> bool:
-    return (line.startswith("---") and line[3:4] in ("", " ", "\t")) or line.rstrip() == "..."
-
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" "))
-
-
-def _scope(lines: list[str], n: int) -> tuple[int, int]:
-    """Lines covered by an own-line directive at index ``n`` (1-based, inclusive)."""
-    m = next((k for k in range(n + 1, len(lines)) if not _neutral(lines[k])), None)
-    if m is None:
-        return n + 1, n + 1  # nothing follows: covers nothing but itself
-    if _boundary(lines[m]) or _in_prologue(lines, n):
-        start = m if _boundary(lines[m]) else n
-        end = next((k for k in range(start + 1, len(lines)) if _boundary(lines[k])), len(lines))
-        return n + 1, end
-    return m + 1, _node_end(lines, m) + 1
-
-
-def _in_prologue(lines: list[str], n: int) -> bool:
-    """Whether line ``n`` comes before the first key of its document."""
-    for k in range(n - 1, -1, -1):
-        if _boundary(lines[k]):
-            return True
-        if not _neutral(lines[k]) and not lines[k].startswith("%"):
-            return False
-    return True
-
-
-def _node_end(lines: list[str], m: int) -> int:
-    """The last line of the YAML node starting at line ``m``: a sequence item runs while lines are
-    indented deeper than its dash; a key opening a block also takes a compact sequence below it."""
-    indent = _indent(lines[m])
-    head = lines[m].strip()
-    item = head == "-" or head.startswith("- ")
-    opens_block = not item and head.split(" #", 1)[0].rstrip().endswith(":")
-    end = m
-    for k in range(m + 1, len(lines)):
-        line = lines[k]
-        if _neutral(line):
-            continue
-        if _boundary(line):
-            break
-        deeper = _indent(line) > indent
-        compact_item = opens_block and _indent(line) == indent and line.strip().startswith("-")
-        if not (deeper or compact_item):
-            break
-        end = k
-    return end
-
-
 def _invalid(file: str, line: int, column: int, message: str) -> Diagnostic:
     return Diagnostic("QL100", Severity.WARNING, message, file, line, column,
                       hint="`quotactl rules` lists every code")
@@ -188,6 +132,15 @@ def annotation_directives(loaded: LoadResult, found: list[Directive], problems: 
     if not files:
         return
     annotated = [o for o in loaded.objects if o.ref.file in files and ANNOTATION in _annotations(o)]
+    starts: dict[str, list[int]] = {}
+
+    def starts_of(file: str) -> list[int]:
+        if file not in starts:
+            lines = {d.start.line for d in loaded.documents if d.file == file}
+            lines |= {o.ref.pos().line for o in loaded.objects if o.ref.file == file and o.ref.base}
+            starts[file] = sorted(lines)
+        return starts[file]
+
     for obj in annotated:
         value = _annotations(obj)[ANNOTATION]
         at = obj.ref.pos(("metadata", "annotations", ANNOTATION), value=True)
@@ -205,7 +158,7 @@ def annotation_directives(loaded: LoadResult, found: list[Directive], problems: 
             codes = frozenset(c for c in names if is_known_code(c))
             if not codes:
                 continue
-        first, last = _extent(obj, loaded)
+        first, last = _extent(obj, starts_of(obj.ref.file))
         reason = _annotations(obj).get(REASON_ANNOTATION)
         found.append(Directive(obj.ref.file, at.line, at.column, codes, first, last,
                                reason if isinstance(reason, str) else "", "annotation"))
@@ -216,10 +169,8 @@ def _annotations(obj: KubeObject) -> dict:
     return annotations if isinstance(annotations, dict) else {}
 
 
-def _extent(obj: KubeObject, loaded: LoadResult) -> tuple[int, int]:
+def _extent(obj: KubeObject, starts: list[int]) -> tuple[int, int]:
     """The lines of ``obj``: from its start to the start of the next object or document of its file."""
     start = obj.ref.pos().line
-    starts = [d.start.line for d in loaded.documents if d.file == obj.ref.file]
-    starts += [o.ref.pos().line for o in loaded.objects if o.ref.file == obj.ref.file and o.ref.base]
-    following = [s for s in starts if s > start]
-    return start, (min(following) - 1 if following else 1 << 62)
+    at = bisect.bisect_right(starts, start)
+    return start, (starts[at] - 1 if at < len(starts) else 1 << 62)

@@ -9,7 +9,7 @@ that read nothing must not pass. Leave such files out with ``exclude`` instead.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from quotactl.diagnostics import Diagnostic, Severity
 from quotactl.lint.context import LintOptions
@@ -43,10 +43,11 @@ def suppress(diags: list[Diagnostic], loaded: LoadResult, options: LintOptions
     suppression) and QL101 (an unused one) when --select / --ignore keep them."""
     found, problems = directives(loaded)
     per_file = _PerFileIgnores(options)
+    in_source = _InSource(found).assign(diags) if found else {}
     kept: list[Diagnostic] = []
     silenced: list[Suppressed] = []
-    for d in diags:
-        why = None if d.input_error else _directive_suppression(d, found) or per_file.suppression(d)
+    for i, d in enumerate(diags):
+        why = None if d.input_error else in_source.get(i) or per_file.suppression(d)
         _sort(d, why, kept, silenced)
     for d in [*problems, *unused_directives(found, options)]:
         if options.selects(d.code):
@@ -61,13 +62,62 @@ def _sort(d: Diagnostic, why: Suppression | None, kept: list, silenced: list) ->
         silenced.append(Suppressed(d, why))
 
 
-def _directive_suppression(d: Diagnostic, found: list[Directive]) -> Suppression | None:
-    for directive in found:
-        if directive.covers(d):
-            directive.used.add(d.code)
-            reason = directive.justification or directive.written
-            return Suppression(IN_SOURCE, reason, directive.file, directive.line, directive.column)
-    return None
+@dataclass
+class _Bucket:
+    """The directives that cover the same lines, by code: one lookup whatever their number."""
+
+    first: int | None
+    last: int | None
+    by_code: dict[str, Directive] = field(default_factory=dict)
+    every: Directive | None = None  # the first directive of all codes
+
+    def add(self, directive: Directive) -> None:
+        if directive.codes is None:
+            self.every = self.every or directive
+        for code in directive.codes or ():
+            self.by_code.setdefault(code, directive)
+
+    def match(self, d: Diagnostic) -> Directive | None:
+        if self.first is not None and not self.first <= d.line <= self.last:
+            return None
+        return self.by_code.get(d.code) or self.every
+
+
+class _InSource:
+    """Comments and annotations, by file and by the lines they cover. The spans of one file are
+    nested or apart (YAML nodes), so a sweep over the findings in line order keeps the spans open
+    at a line on a stack, innermost on top: each finding costs the nesting depth at its line."""
+
+    def __init__(self, found: list[Directive]):
+        buckets: dict[tuple, _Bucket] = {}
+        for directive in found:
+            key = (directive.file, directive.first, directive.last)
+            buckets.setdefault(key, _Bucket(directive.first, directive.last)).add(directive)
+        self.whole = {f: b for (f, first, _), b in buckets.items() if first is None}
+        self.spans: dict[str, list[_Bucket]] = {}
+        for key in sorted((k for k in buckets if k[1] is not None), key=lambda k: (k[0], k[1], -k[2])):
+            self.spans.setdefault(key[0], []).append(buckets[key])
+
+    def assign(self, diags: list[Diagnostic]) -> dict[int, Suppression]:
+        """Index of each silenced finding in ``diags`` -> why."""
+        out: dict[int, Suppression] = {}
+        order = sorted((i for i, d in enumerate(diags) if not d.input_error),
+                       key=lambda i: (diags[i].file, diags[i].line))
+        file, stack, pending = None, [], []
+        for i in order:
+            d = diags[i]
+            if d.file != file:
+                file, stack, pending = d.file, [], list(reversed(self.spans.get(d.file, [])))
+            while pending and pending[-1].first <= d.line:
+                stack.append(pending.pop())
+            while stack and stack[-1].last < d.line:
+                stack.pop()
+            whole = self.whole.get(d.file)
+            hit = next((x for b in reversed(stack) if (x := b.match(d))), None) or (whole and whole.match(d))
+            if hit:
+                hit.used.add(d.code)
+                out[i] = Suppression(IN_SOURCE, hit.justification or hit.written, hit.file, hit.line, hit.column)
+        return out
 
 
 class _PerFileIgnores:

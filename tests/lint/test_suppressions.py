@@ -303,3 +303,33 @@ def _write(folder, name: str, text: str):
     f = folder / name
     f.write_text(text)
     return f
+
+
+LAYOUT = """\
+# quotactl: disable=KQ211
+apiVersion: v1
+kind: List
+items:
+# quotactl: disable=KQ211
+- kind: A
+  spec:
+    # quotactl: disable=KQ211
+    list:
+    - a
+    - b
+    other: 1
+- kind: B
+---
+# quotactl: disable=KQ211
+kind: C
+"""
+
+
+def test_reach_of_each_comment_in_a_layout():
+    from quotactl.lint.yaml_layout import Layout
+
+    layout = Layout(LAYOUT.splitlines())
+    assert layout.reach(0) == (1, 13)  # the top of the first document: all of it, up to `---`
+    assert layout.reach(4) == (6, 12)  # a compact List item: up to the next item
+    assert layout.reach(7) == (9, 11)  # a key with a compact sequence below it
+    assert layout.reach(14) == (15, 16)  # the top of the second document
