@@ -52,15 +52,26 @@ class LintConfig:
 
 def discover(start: Path | None = None) -> Path | None:
     """The nearest config file from ``start`` (the current directory) upward, or None."""
-    here = (start or Path.cwd()).resolve()
+    try:
+        here = (start or Path.cwd()).resolve()
+    except OSError:  # the current directory was removed
+        return None
     for folder in (here, *here.parents):
         for name in CONFIG_NAMES:
-            if (folder / name).is_file():
+            if _is_file(folder / name):
                 return _shown(folder / name)
         pyproject = folder / PYPROJECT
-        if pyproject.is_file() and _has_table(pyproject):
+        if _is_file(pyproject) and _has_table(pyproject):
             return _shown(pyproject)
     return None
+
+
+def _is_file(path: Path) -> bool:
+    """A directory we may not read holds no config for us (is_file raises on EACCES)."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
 
 
 def _shown(path: Path) -> Path:
