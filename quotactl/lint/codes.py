@@ -27,11 +27,21 @@ def is_known_code(code: str) -> bool:
     return code in known_codes()
 
 
+# Suggestions cost a fuzzy match against every code: a run works them out for this many distinct
+# unknown codes (a file of thousands of made-up codes is not a typo to help with).
+MAX_SUGGESTED = 200
+
+
 def unknown_code_message(code: str, what: str) -> str:
     """``what``: where the code was written ("--ignore", "per-file-ignores")."""
-    close = difflib.get_close_matches(code, sorted(known_codes()), n=3, cutoff=0.6)
+    close = _suggestions(code) if _suggestions.cache_info().currsize < MAX_SUGGESTED else ()
     hint = f"; did you mean {', '.join(close)}?" if close else "; `quotactl rules` lists them"
     return f"{what}: unknown rule code {code!r}{hint}"
+
+
+@cache
+def _suggestions(code: str) -> tuple[str, ...]:
+    return tuple(difflib.get_close_matches(code, sorted(known_codes()), n=3, cutoff=0.6))
 
 
 def first_unknown(codes, *, prefixes: bool = True) -> str | None:

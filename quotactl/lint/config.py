@@ -61,7 +61,7 @@ def discover(start: Path | None = None) -> Path | None:
             if _is_file(folder / name):
                 return _shown(folder / name)
         pyproject = folder / PYPROJECT
-        if _is_file(pyproject) and _has_table(pyproject):
+        if _is_file(pyproject) and _has_table(_shown(pyproject)):
             return _shown(pyproject)
     return None
 
@@ -118,6 +118,8 @@ def _toml_table(text: str, name: str) -> dict | None:
         at = re.search(r"\(at line (\d+), column \d+\)", message)
         line = at.group(1) if at else "1"
         raise ConfigError(f"{name}:{line}: invalid TOML: {re.sub(r' ?[(]at .*[)]', '', message)}") from None
+    except RecursionError:  # tomllib recurses into nested arrays and inline tables
+        raise ConfigError(f"{name}:1: invalid TOML: nested too deep") from None
     table = data.get("tool", {}).get("quotactl") if isinstance(data.get("tool"), dict) else None
     if table is not None and not isinstance(table, dict):
         raise ConfigError(f"{name}:1: tool.quotactl must be a table")

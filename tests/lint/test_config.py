@@ -7,6 +7,8 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from quotactl.cli.common import LintFormat
 from quotactl.lint.config import OUTPUT_FORMATS, ConfigError, LintConfig, discover, load_config, selection
@@ -114,6 +116,8 @@ def _resolved(found: Path | None, cwd: Path) -> Path | None:
     ("pyproject.toml", "[tool.quotactl.severity]\nKQ211 = \"loud\"\n", ":2: severity of KQ211: 'loud'"),
     ("pyproject.toml", "[tool.quotactl]\nstrict = tru\n", ":2: invalid TOML: Invalid value"),
     ("pyproject.toml", "[project]\nname = 'x'\n", ":1: no [tool.quotactl] table"),
+    ("pyproject.toml", "[tool.quotactl]\nselect = " + "[" * 5000 + "]" * 5000 + "\n", ":1: invalid TOML: nested too deep"),
+    (".quotactl.yaml", "select: " + "[" * 5000 + "]" * 5000 + "\n", ":1: "),
 ])
 def test_each_mistake_is_one_line_with_file_and_line(tmp_path, name, text, expected):
     (tmp_path / name).write_text(text)
@@ -156,3 +160,32 @@ def test_globs(tmp_path, pattern, path, hit):
 
 def test_anchored_glob_outside_its_root_never_matches(tmp_path):
     assert not glob_set(["a/*.yaml"], tmp_path / "root").matches(tmp_path / "a" / "b.yaml")
+
+
+def test_a_broken_pyproject_found_upward_is_named_relative(tmp_path, monkeypatch):
+    (tmp_path / "pyproject.toml").write_text("[tool.quotactl]\nstrict = \n")
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path / "sub")
+    with pytest.raises(ConfigError, match=r"^\.\./pyproject\.toml:2: invalid TOML"):
+        discover()
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(which=st.sampled_from([("pyproject.toml", PYPROJECT), (".quotactl.yaml", YAML)]),
+       edits=st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 40),
+                                st.sampled_from(["", "[", "]", "{", "}", ":", "=", ",", "\n", " ", "\"", "'",
+                                                 "-", "KQ", "1", "true", "off", "**", "\x00", "é"])),
+                      max_size=6))
+def test_a_mangled_config_is_read_or_refused_in_one_line(tmp_path, which, edits):
+    """Property: whatever the edits, the file is read, or refused with one file:line message."""
+    name, text = which
+    for at, cut, insert in edits:
+        at %= len(text) + 1
+        text = text[:at] + insert + text[at + cut:]
+    (tmp_path / name).write_text(text, encoding="utf-8", errors="surrogatepass")
+    try:
+        cfg = load_config(tmp_path / name)
+    except ConfigError as err:
+        assert "\n" not in str(err) and str(err).startswith(str(tmp_path / name) + ":")
+    else:
+        assert isinstance(cfg, LintConfig)

@@ -333,3 +333,14 @@ def test_reach_of_each_comment_in_a_layout():
     assert layout.reach(4) == (6, 12)  # a compact List item: up to the next item
     assert layout.reach(7) == (9, 11)  # a key with a compact sequence below it
     assert layout.reach(14) == (15, 16)  # the top of the second document
+
+
+def test_thousands_of_made_up_codes_are_each_reported_and_only_the_first_get_suggestions(tmp_path):
+    from quotactl.lint import codes
+
+    codes._suggestions.cache_clear()
+    text = "".join(f"# quotactl: disable=KQ{10000 + i}\nkey{i}: 1\n" for i in range(codes.MAX_SUGGESTED + 50))
+    report = run(tmp_path, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata:\n" + textwrap.indent(text, "  "))
+    invalid = [d.message for d in report.diagnostics if d.code == "QL100"]
+    assert len(invalid) == codes.MAX_SUGGESTED + 50
+    assert "did you mean" in invalid[0] and "did you mean" not in invalid[-1]
