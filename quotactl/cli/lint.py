@@ -26,7 +26,6 @@ from quotactl.cli.inputs import check_cluster_args, config_input, finish
 from quotactl.diagnostics import Severity
 from quotactl.lint.config import ConfigError, LintConfig, discover, load_config, selection
 from quotactl.lint.context import LintOptions
-from quotactl.lint.globs import GlobSet, glob_set
 from quotactl.lint.runner import LintReport, lint
 from quotactl.model.kueue_versions import DEFAULT_RELEASE
 
@@ -88,8 +87,7 @@ def lint_command(
     if not inputs and not cluster.from_cluster:
         fail_usage("no input: give files or directories to check (or '-' for stdin), or --from-cluster")
     cfg = lint_config(config, isolated)
-    excluded = glob_set(exclude or ()).globs + glob_set(cfg.exclude, cfg.root).globs
-    skip = GlobSet(excluded)
+    skip = cfg.excluded(tuple(exclude or ()))
     if (force_exclude if force_exclude is not None else cfg.force_exclude) and skip:
         inputs = [p for p in inputs if p == "-" or not skip.matches(p)]
     release = kueue_version or cfg.kueue_version or DEFAULT_RELEASE
@@ -97,12 +95,11 @@ def lint_command(
     loaded, gates = config_input(inputs, max_file_size, feature_gates, cluster, release,
                                  skip=skip.matches if skip else None)
     chosen, ignored = selection(cfg, select_codes, ignore_codes)
+    threshold = min_severity.value if min_severity else cfg.min_severity or "info"
     options = LintOptions(
         select=chosen, ignore=ignored, strict=strict, cross_refs=cross_refs, feature_gates=gates,
         fair_sharing=fair_sharing, kueue_version=release, severity=cfg.severity,
-        per_file_ignores=tuple((g, codes) for (pattern, codes) in cfg.per_file_ignores
-                               for g in glob_set([pattern], cfg.root).globs),
-        min_severity=Severity((min_severity.value if min_severity else None) or cfg.min_severity or "info"),
+        per_file_ignores=cfg.per_file_rules(), min_severity=Severity(threshold),
         show_suppressed=show_suppressed, config_file=cfg.path,
     )
     report = lint(loaded, options)

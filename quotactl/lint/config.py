@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from quotactl.lint.codes import first_unknown, split_code_list, unknown_code_message
+from quotactl.lint.globs import Glob, GlobSet, glob_set
 
 CONFIG_NAMES = (".quotactl.yaml", ".quotactl.yml")
 PYPROJECT = "pyproject.toml"
@@ -46,6 +47,14 @@ class LintConfig:
     force_exclude: bool | None = None
     min_severity: str | None = None
     strict: bool | None = None
+
+    def excluded(self, command_line: tuple[str, ...] = ()) -> GlobSet:
+        """--exclude (anchored at the current directory) and the file's exclude (at its folder)."""
+        return GlobSet(glob_set(command_line).globs + glob_set(self.exclude, self.root).globs)
+
+    def per_file_rules(self) -> tuple[tuple[Glob, tuple[str, ...]], ...]:
+        """per-file-ignores as globs anchored at the config file's folder."""
+        return tuple((Glob(pattern, self.root), codes) for pattern, codes in self.per_file_ignores)
 
 
 # --- finding the file ------------------------------------------------------------------------
@@ -170,7 +179,7 @@ def _checked(table: dict, name: str, locate) -> LintConfig:
     def fail(path: tuple, message: str, token: str | None = None):
         raise ConfigError(f"{name}:{locate(path, token)}: {message}")
 
-    values: dict = {"path": name, "root": str(Path(name).resolve().parent)}
+    values: dict = {"path": name, "root": os.path.abspath(Path(name).parent)}
     for key, value in table.items():
         if key not in KEYS:
             close = difflib.get_close_matches(str(key), KEYS, n=1, cutoff=0.6)

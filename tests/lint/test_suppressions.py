@@ -344,3 +344,28 @@ def test_thousands_of_made_up_codes_are_each_reported_and_only_the_first_get_sug
     invalid = [d.message for d in report.diagnostics if d.code == "QL100"]
     assert len(invalid) == codes.MAX_SUGGESTED + 50
     assert "did you mean" in invalid[0] and "did you mean" not in invalid[-1]
+
+
+@settings(max_examples=40, deadline=None)
+@given(spots=st.lists(st.tuples(st.integers(0, 60), st.sampled_from(["KQ211", "KQ500", "KQ211,KQ500", ""]),
+                                st.booleans()), max_size=5))
+def test_comments_anywhere_move_findings_and_lose_none(tmp_path_factory, spots):
+    """Property: comments inserted at any line (own-line or trailing), whatever the structure
+    around them, only move findings from reported to suppressed."""
+    tmp = tmp_path_factory.mktemp("anywhere")
+    base_text = ("apiVersion: v1\nkind: List\nitems:\n" + textwrap.indent(cq("a"), "  ").replace("  apiV", "- apiV", 1)
+                 + "---\n" + cq("b"))
+    base = lint_paths([str(_write(tmp, "a.yaml", base_text))], LintOptions())
+    lines = base_text.splitlines()
+    for at, codes, trailing in sorted(spots, reverse=True):
+        at %= len(lines)
+        comment = "# quotactl: disable" + (f"={codes}" if codes else "")
+        if trailing and lines[at].strip() and "#" not in lines[at]:
+            lines[at] += "  " + comment
+        else:
+            lines.insert(at, " " * (len(lines[at]) - len(lines[at].lstrip())) + comment)
+    after = lint_paths([str(_write(tmp, "a.yaml", "\n".join(lines) + "\n"))], LintOptions())
+    base_counts = sorted((d.code, d.object) for d in base.diagnostics)
+    after_counts = sorted([(d.code, d.object) for d in after.diagnostics if not d.code.startswith("QL")]
+                          + [(s.diagnostic.code, s.diagnostic.object) for s in after.suppressed])
+    assert after_counts == base_counts
