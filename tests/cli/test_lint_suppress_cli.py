@@ -86,6 +86,9 @@ def test_isolated_and_config_option(project):
     assert quotactl(project, "deploy", "--config", "strict.yaml").returncode == 1
     both = quotactl(project, "deploy", "--config", "strict.yaml", "--isolated")
     assert both.returncode == 2 and "either --config or --isolated" in both.stderr
+    missing = quotactl(project, "deploy", "--config", "nope.toml")
+    assert missing.returncode == 2
+    assert missing.stderr == "quotactl: error: nope.toml: cannot read the config file: No such file or directory\n"
 
 
 def test_a_mistake_in_the_config_file_is_one_line_exit_2(project):

@@ -83,3 +83,11 @@ def test_sarif_with_suppressed(report, snapshot):
 def test_github_leaves_suppressed_out(report):
     report.show_suppressed = True
     assert [line.split(",title=")[1].split("::")[0] for line in lint_github.render(report).splitlines()] == ["QL101"]
+
+
+def test_table_marks_suppressed_rows_when_asked(report):
+    assert "suppressed:" not in lint_text.render_table(report, width=200)
+    report.show_suppressed = True
+    table = lint_text.render_table(report, width=200)
+    assert "(suppressed: per-file-ignores 'queues.yaml' in .quotactl.yaml)" in table
+    assert table.rstrip().endswith("(3 suppressed)")
