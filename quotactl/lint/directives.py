@@ -66,9 +66,9 @@ def directives(loaded: LoadResult) -> tuple[list[Directive], list[Diagnostic]]:
     """Every suppression of the input, and QL100 for the malformed ones."""
     found: list[Directive] = []
     problems: list[Diagnostic] = []
-    unreadable = {d.file for d in loaded.diagnostics if d.input_error}  # no trustworthy comments
+    parsed = {doc.file for doc in loaded.documents}  # a text that is not YAML has no comments to trust
     for src in loaded.sources:
-        if src.text and MARK in src.text and src.name not in unreadable:
+        if src.text and MARK in src.text and src.name in parsed:
             comment_directives(src.name, src.text, found, problems)
     annotation_directives(loaded, found, problems)
     return found, problems

@@ -369,3 +369,9 @@ def test_comments_anywhere_move_findings_and_lose_none(tmp_path_factory, spots):
     after_counts = sorted([(d.code, d.object) for d in after.diagnostics if not d.code.startswith("QL")]
                           + [(s.diagnostic.code, s.diagnostic.object) for s in after.suppressed])
     assert after_counts == base_counts
+
+
+def test_comments_still_apply_in_a_file_with_one_unusable_object(tmp_path):
+    report = run(tmp_path, "metadata: {name: x}\nspec: {}\n---\n# quotactl: disable=KQ211\n" + cq("a"))
+    assert [d.code for d in report.diagnostics if d.input_error] == ["IN009"]
+    assert silenced(report, "KQ211") == ["ClusterQueue/a"]
