@@ -4,7 +4,7 @@ known codes and prefixes, and "did you mean" for the rest."""
 from __future__ import annotations
 
 import difflib
-from functools import cache
+from functools import cache, lru_cache
 
 # Codes emitted outside the rule registry: a rule that crashed (lint/apply.py).
 UNREGISTERED_CODES = frozenset({"QL999"})
@@ -27,19 +27,19 @@ def is_known_code(code: str) -> bool:
     return code in known_codes()
 
 
-# Suggestions cost a fuzzy match against every code: a run works them out for this many distinct
-# unknown codes (a file of thousands of made-up codes is not a typo to help with).
+# Suggestions cost a fuzzy match against every code: a run asks for them for at most this many
+# distinct unknown codes (lint/directives.py).
 MAX_SUGGESTED = 200
 
 
-def unknown_code_message(code: str, what: str) -> str:
+def unknown_code_message(code: str, what: str, *, suggest: bool = True) -> str:
     """``what``: where the code was written ("--ignore", "per-file-ignores")."""
-    close = _suggestions(code) if _suggestions.cache_info().currsize < MAX_SUGGESTED else ()
+    close = _suggestions(code) if suggest else ()
     hint = f"; did you mean {', '.join(close)}?" if close else "; `quotactl rules` lists them"
     return f"{what}: unknown rule code {code!r}{hint}"
 
 
-@cache
+@lru_cache(maxsize=1024)
 def _suggestions(code: str) -> tuple[str, ...]:
     return tuple(difflib.get_close_matches(code, sorted(known_codes()), n=3, cutoff=0.6))
 

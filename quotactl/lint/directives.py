@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 
 from quotactl.diagnostics import Diagnostic, Severity
-from quotactl.lint.codes import is_known_code, unknown_code_message
+from quotactl.lint.codes import MAX_SUGGESTED, is_known_code, unknown_code_message
 from quotactl.lint.yaml_layout import Layout
 from quotactl.load.objects import KubeObject, LoadResult
 
@@ -45,10 +45,6 @@ class Directive:
     form: str  # "comment" | "annotation"
     used: set[str] = field(default_factory=set)  # codes it silenced ("*" for a directive of all codes)
 
-    def covers(self, d: Diagnostic) -> bool:
-        return (d.file == self.file and (self.first is None or self.first <= d.line <= self.last)
-                and (self.codes is None or d.code in self.codes))
-
     @property
     def text(self) -> str:
         return ",".join(sorted(self.codes)) if self.codes is not None else "all codes"
@@ -62,10 +58,27 @@ class Directive:
         return f"# quotactl: {scope}" + (f"={self.text}" if self.codes is not None else "")
 
 
+class Problems(list):
+    """QL100 findings of one run; "did you mean" is worked out for the first MAX_SUGGESTED
+    distinct unknown codes only (a file of thousands of made-up codes is not a typo to help with)."""
+
+    def __init__(self):
+        super().__init__()
+        self.unknown: set[str] = set()
+
+    def add(self, file: str, line: int, column: int, message: str) -> None:
+        self.append(Diagnostic("QL100", Severity.WARNING, message, file, line, column,
+                               hint="`quotactl rules` lists every code"))
+
+    def unknown_code(self, file: str, line: int, column: int, code: str, what: str) -> None:
+        self.unknown.add(code)
+        self.add(file, line, column, unknown_code_message(code, what, suggest=len(self.unknown) <= MAX_SUGGESTED))
+
+
 def directives(loaded: LoadResult) -> tuple[list[Directive], list[Diagnostic]]:
     """Every suppression of the input, and QL100 for the malformed ones."""
     found: list[Directive] = []
-    problems: list[Diagnostic] = []
+    problems = Problems()
     parsed = {doc.file for doc in loaded.documents}  # a text that is not YAML has no comments to trust
     for src in loaded.sources:
         if src.text and MARK in src.text and src.name in parsed:
@@ -76,7 +89,7 @@ def directives(loaded: LoadResult) -> tuple[list[Directive], list[Diagnostic]]:
 
 # --- comments ------------------------------------------------------------------------------
 
-def comment_directives(file: str, text: str, found: list[Directive], problems: list[Diagnostic]) -> None:
+def comment_directives(file: str, text: str, found: list[Directive], problems: Problems) -> None:
     lines = text.splitlines()
     hits = [(n, m) for n, line in enumerate(lines) if MARK in line and (m := _COMMENT.search(line))]
     layout = Layout(lines) if hits else None
@@ -85,8 +98,8 @@ def comment_directives(file: str, text: str, found: list[Directive], problems: l
         column = m.start() + 1
         verb = m.group("verb")
         if verb not in VERBS:
-            problems.append(_invalid(file, n + 1, column, f"unknown suppression directive 'quotactl: {verb}'; "
-                                     "write '# quotactl: disable=CODES' or '# quotactl: disable-file'"))
+            problems.add(file, n + 1, column, f"unknown suppression directive 'quotactl: {verb}'; "
+                         "write '# quotactl: disable=CODES' or '# quotactl: disable-file'")
             continue
         codes, justification = _codes_and_reason(m.group("rest"), file, n + 1, column, problems)
         if codes is not None and not codes:
@@ -100,18 +113,18 @@ def comment_directives(file: str, text: str, found: list[Directive], problems: l
         found.append(Directive(file, n + 1, column, codes, first, last, justification, "comment"))
 
 
-def _codes_and_reason(rest: str, file: str, line: int, column: int, problems: list[Diagnostic]
+def _codes_and_reason(rest: str, file: str, line: int, column: int, problems: Problems
                       ) -> tuple[frozenset[str] | None, str]:
     m = _CODES.match(rest.lstrip())
     if m is None:
         if rest.lstrip().startswith("=") or _LOOKS_LIKE_CODE.match(rest):
-            problems.append(_invalid(file, line, column, "malformed suppression comment: write "
-                                     "'# quotactl: disable=KQ506,KQ211' (codes after '=', separated by commas)"))
+            problems.add(file, line, column, "malformed suppression comment: write "
+                         "'# quotactl: disable=KQ506,KQ211' (codes after '=', separated by commas)")
             return frozenset(), ""
         return None, _reason(rest)
     codes = {c.strip().upper() for c in m.group("codes").split(",")}
     for code in sorted(c for c in codes if not is_known_code(c)):
-        problems.append(_invalid(file, line, column, unknown_code_message(code, "suppression comment")))
+        problems.unknown_code(file, line, column, code, "suppression comment")
     return frozenset(c for c in codes if is_known_code(c)), _reason(rest.lstrip()[m.end():])
 
 
@@ -119,14 +132,9 @@ def _reason(text: str) -> str:
     return text.strip().lstrip("-:—").strip()
 
 
-def _invalid(file: str, line: int, column: int, message: str) -> Diagnostic:
-    return Diagnostic("QL100", Severity.WARNING, message, file, line, column,
-                      hint="`quotactl rules` lists every code")
-
-
 # --- annotations -------------------------------------------------------------------------------
 
-def annotation_directives(loaded: LoadResult, found: list[Directive], problems: list[Diagnostic]) -> None:
+def annotation_directives(loaded: LoadResult, found: list[Directive], problems: Problems) -> None:
     """``metadata.annotations["quotactl.io/ignore"]``: codes (or ``all``) silenced in the object."""
     files = {s.name for s in loaded.sources if s.text and ANNOTATION in s.text}
     if not files:
@@ -145,16 +153,15 @@ def annotation_directives(loaded: LoadResult, found: list[Directive], problems: 
         value = _annotations(obj)[ANNOTATION]
         at = obj.ref.pos(("metadata", "annotations", ANNOTATION), value=True)
         if not isinstance(value, str):
-            problems.append(_invalid(obj.ref.file, at.line, at.column,
-                                     f"annotation {ANNOTATION} must be a string of codes (\"KQ506,KQ211\") or \"all\""))
+            problems.add(obj.ref.file, at.line, at.column,
+                         f"annotation {ANNOTATION} must be a string of codes (\"KQ506,KQ211\") or \"all\"")
             continue
         names = {c.strip().upper() for c in value.split(",") if c.strip()}
         if names == {"ALL"}:
             codes = None
         else:
             for code in sorted(c for c in names if not is_known_code(c)):
-                problems.append(_invalid(obj.ref.file, at.line, at.column,
-                                         unknown_code_message(code, f"annotation {ANNOTATION}")))
+                problems.unknown_code(obj.ref.file, at.line, at.column, code, f"annotation {ANNOTATION}")
             codes = frozenset(c for c in names if is_known_code(c))
             if not codes:
                 continue

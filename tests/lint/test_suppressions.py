@@ -338,7 +338,6 @@ def test_reach_of_each_comment_in_a_layout():
 def test_thousands_of_made_up_codes_are_each_reported_and_only_the_first_get_suggestions(tmp_path):
     from quotactl.lint import codes
 
-    codes._suggestions.cache_clear()
     text = "".join(f"# quotactl: disable=KQ{10000 + i}\nkey{i}: 1\n" for i in range(codes.MAX_SUGGESTED + 50))
     report = run(tmp_path, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata:\n" + textwrap.indent(text, "  "))
     invalid = [d.message for d in report.diagnostics if d.code == "QL100"]
