@@ -43,7 +43,7 @@ class Directive:
     last: int | None
     justification: str
     form: str  # "comment" | "annotation"
-    used: set[str] = field(default_factory=set)  # codes it silenced ("*" for a directive of all codes)
+    used: set[str] = field(default_factory=set)  # the codes of the findings it silenced
 
     @property
     def text(self) -> str:
