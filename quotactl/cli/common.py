@@ -30,6 +30,12 @@ class LintFormat(str, Enum):
     github = "github"
 
 
+class MinSeverity(str, Enum):
+    error = "error"
+    warning = "warning"
+    info = "info"
+
+
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
@@ -60,6 +66,16 @@ def _kueue_release(value: str | None) -> str:
 KueueVersionOption = typer.Option(
     DEFAULT_RELEASE, "--kueue-version", metavar="vX.Y", envvar="QUOTACTL_KUEUE_VERSION", callback=_kueue_release,
     help=f"Kueue release to check against: served API versions, feature gates (default {DEFAULT_RELEASE}).",
+)
+def _kueue_release_if_given(value: str | None) -> str | None:
+    return _kueue_release(value) if value else None
+
+
+# lint: unset unless given, so that the config file's kueue-version can apply.
+KueueVersionLintOption = typer.Option(
+    None, "--kueue-version", metavar="vX.Y", envvar="QUOTACTL_KUEUE_VERSION", callback=_kueue_release_if_given,
+    help=f"Kueue release to check against: served API versions, feature gates (default: the config file's "
+         f"kueue-version, else {DEFAULT_RELEASE}).",
 )
 MaxFileSizeOption = typer.Option(
     None, "--max-file-size", metavar="SIZE", help="Refuse input files larger than this (default: no limit).",
@@ -93,6 +109,17 @@ def split_codes(values: list[str] | None) -> tuple[str, ...]:
     for v in values or []:
         out.extend(p.strip().upper() for p in v.split(",") if p.strip())
     return tuple(out)
+
+
+def rule_codes(values: list[str] | None, option: str) -> tuple[str, ...]:
+    """Codes or code prefixes given to ``option``; exit 2 with "did you mean" on one no rule has."""
+    from quotactl.lint.codes import first_unknown, unknown_code_message
+
+    codes = split_codes(values)
+    bad = first_unknown(codes) if codes else None
+    if bad is not None:
+        fail_usage(unknown_code_message(bad, option))
+    return codes
 
 
 __all__ = ["UsageError", "emit", "fail_usage", "write", "split_codes"]

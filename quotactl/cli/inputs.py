@@ -97,15 +97,16 @@ def kueue_input(files: list[str], max_file_size: str | None, fair_sharing: bool 
 
 
 def config_input(paths: list[str], max_file_size: str | None, feature_gates: str | None = None,
-                 cluster: ClusterArgs | None = None, release: str = DEFAULT_RELEASE) -> tuple[LoadResult, dict]:
+                 cluster: ClusterArgs | None = None, release: str = DEFAULT_RELEASE,
+                 skip=None) -> tuple[LoadResult, dict]:
     """The files of ``lint`` / ``queues`` / ``workload`` (and the cluster with --from-cluster),
     whose input problems are findings, not usage errors; exits 2 only when the input cannot be
-    read or an option is malformed."""
+    read or an option is malformed. ``skip``: files of a directory walk to leave out (--exclude)."""
     texts = cluster_sources(cluster)
     try:
         gates = parse_gate_list(feature_gates, release) if feature_gates else {}
         warn_gate_settings(gates, release)
-        loaded = load(paths, limits=limits_from_env(max_file_size), texts=texts)
+        loaded = load(paths, limits=limits_from_env(max_file_size), texts=texts, skip=skip)
     except (UsageError, ValueError) as exc:
         fail_usage(str(exc))
         raise  # unreachable: fail_usage exits

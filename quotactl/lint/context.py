@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from quotactl.diagnostics import Severity
+from quotactl.lint.globs import Glob
 from quotactl.model.features import FeatureGates
 from quotactl.model.kueue import KueueCluster
 from quotactl.model.kueue_versions import DEFAULT_RELEASE
@@ -18,12 +20,27 @@ class LintOptions:
     feature_gates: dict[str, bool] = field(default_factory=dict)  # from --feature-gates
     fair_sharing: bool | None = None  # --fair-sharing / --no-fair-sharing
     kueue_version: str = DEFAULT_RELEASE  # --kueue-version: served API versions, feature gates
+    # From the config file (lint/config.py) and the suppression options (lint/suppress.py):
+    severity: tuple[tuple[str, str], ...] = ()  # code or prefix -> error | warning | info | off
+    per_file_ignores: tuple[tuple[Glob, tuple[str, ...]], ...] = ()  # path glob -> code prefixes
+    min_severity: Severity = Severity.INFO  # findings below it are left out
+    show_suppressed: bool = False  # suppressed findings are listed too (marked), not only counted
+    config_file: str | None = None  # where select/ignore/per-file-ignores came from, for justifications
 
     def selects(self, code: str) -> bool:
-        """Whether diagnostics with ``code`` are reported (--select / --ignore)."""
+        """Whether diagnostics with ``code`` are reported (--select / --ignore, severity "off")."""
         if self.select and not any(code.startswith(p) for p in self.select):
             return False
-        return not any(code.startswith(p) for p in self.ignore)
+        return not any(code.startswith(p) for p in self.ignore) and self.severity_of(code) != "off"
+
+    def severity_of(self, code: str) -> str | None:
+        """The configured severity of ``code``: the override of its longest matching prefix."""
+        best = max((p for p, _ in self.severity if code.startswith(p)), key=len, default=None)
+        return dict(self.severity)[best] if best is not None else None
+
+    def shows(self, severity: Severity) -> bool:
+        """Whether a finding of ``severity`` is at or above --min-severity."""
+        return severity.rank <= self.min_severity.rank
 
 
 @dataclass

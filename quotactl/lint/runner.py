@@ -3,10 +3,12 @@ Diagnostics."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
 
 from quotactl.diagnostics import Diagnostic, Severity, sort_diagnostics
 from quotactl.lint.context import LintOptions
+from quotactl.lint.suppress import Suppressed, suppress
 from quotactl.load.objects import Dialect, LoadResult
 
 
@@ -26,11 +28,13 @@ def lint_yunikorn(objects, options) -> list[Diagnostic]:
 
 @dataclass
 class LintReport:
-    diagnostics: list[Diagnostic]
+    diagnostics: list[Diagnostic]  # reported: these decide the exit status
     files: int
     objects: int
     dialect: str | None
     notes: list[str] = field(default_factory=list)
+    suppressed: list[Suppressed] = field(default_factory=list)  # silenced by a comment, annotation, per-file-ignores
+    show_suppressed: bool = False  # --show-suppressed: the human and JSON reports list them too
 
     def count(self, severity: Severity) -> int:
         return sum(1 for d in self.diagnostics if d.severity == severity)
@@ -54,7 +58,20 @@ def lint(loaded: LoadResult, options: LintOptions) -> LintReport:
         jobs = [o for o in loaded.objects if o.dialect == Dialect.JOB]
         diags.extend(lint_kueue(kueue_objects, options, jobs))
     diags = [d for d in diags if d.input_error or options.selects(d.code)]
-    return LintReport(sort_diagnostics(diags), len(loaded.sources), len(loaded.objects), dialect)
+    kept, silenced = suppress(diags, loaded, options)
+    kept = [d for d in map(partial(configured_severity, options=options), kept) if options.shows(d.severity)]
+    silenced = [s for s in (replace(s, diagnostic=configured_severity(s.diagnostic, options)) for s in silenced)
+                if options.shows(s.diagnostic.severity)]
+    return LintReport(sort_diagnostics(kept), len(loaded.sources), len(loaded.objects), dialect,
+                      suppressed=sorted(silenced, key=lambda s: s.diagnostic.sort_key()),
+                      show_suppressed=options.show_suppressed)
+
+
+def configured_severity(d: Diagnostic, options: LintOptions) -> Diagnostic:
+    """``d`` at the severity the config file's ``severity`` table gives its code; an input error
+    keeps its own (it decides exit status 2)."""
+    level = None if d.input_error else options.severity_of(d.code)
+    return d.with_severity(Severity(level)) if level and level != d.severity.value else d
 
 
 def mixed_dialects_diagnostic(loaded: LoadResult) -> Diagnostic:

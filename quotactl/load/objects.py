@@ -177,15 +177,16 @@ def yunikorn_fragment(data: dict) -> tuple[str, tuple] | None:
 
 
 def load(paths: list[str], *, limits: Limits = DEFAULT_LIMITS, stdin=None, fast_json: bool = True,
-         texts: tuple[Source, ...] = ()) -> LoadResult:
+         texts: tuple[Source, ...] = (), skip=None) -> LoadResult:
     """Read every input and return the objects found, plus diagnostics for what was not usable.
 
     ``fast_json``: parse JSON texts with the json module (positions computed when first asked
     for, per List item); off, they go through the YAML composer like any YAML. ``texts``: inputs
-    already in memory (a cluster read with --from-cluster), loaded before the files.
+    already in memory (a cluster read with --from-cluster), loaded before the files. ``skip``:
+    files of a directory walk to leave out (``collect_sources``).
     """
     result = LoadResult()
-    sources, diags = collect_sources(paths, limits=limits, stdin=stdin)
+    sources, diags = collect_sources(paths, limits=limits, stdin=stdin, skip=skip)
     manifests, skipped = screen(sources)  # Helm, Kustomize, docs snippets: one note each, not parsed
     result.sources = list(texts) + sources
     result.diagnostics.extend(diags + skipped)

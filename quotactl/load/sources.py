@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -24,9 +25,10 @@ class UsageError(Exception):
 
 
 def collect_sources(
-    paths: list[str], *, limits: Limits = DEFAULT_LIMITS, stdin=None
+    paths: list[str], *, limits: Limits = DEFAULT_LIMITS, stdin=None, skip: Callable[[Path], bool] | None = None
 ) -> tuple[list[Source], list[Diagnostic]]:
-    """Read the inputs; a file larger than ``limits.max_bytes`` (when set) is refused unread."""
+    """Read the inputs; a file larger than ``limits.max_bytes`` (when set) is refused unread.
+    ``skip``: files found in a directory that are left out (lint's --exclude)."""
     sources: list[Source] = []
     diags: list[Diagnostic] = []
     seen: set[str] = set()
@@ -50,6 +52,7 @@ def collect_sources(
             files = sorted(
                 f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in INPUT_SUFFIXES
                 and not any(part.startswith(".") for part in f.relative_to(p).parts)
+                and not (skip and skip(f))
             )
             if not files:
                 diags.append(

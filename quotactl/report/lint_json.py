@@ -6,6 +6,7 @@ import json
 
 from quotactl.diagnostics import Diagnostic
 from quotactl.lint.runner import LintReport
+from quotactl.lint.suppress import Suppression
 from quotactl.report.renderers import register
 
 SCHEMA_VERSION = 1
@@ -40,6 +41,9 @@ def render(report: LintReport) -> str:
         "diagnostics": [diagnostic_dict(d) for d in report.diagnostics],
         "summary": summary(report),
     }
+    if report.show_suppressed:
+        doc["suppressed"] = [{**diagnostic_dict(s.diagnostic), "suppression": suppression_dict(s.suppression)}
+                             for s in report.suppressed]
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -52,7 +56,13 @@ def summary(report: LintReport) -> dict:
         "errors": report.count(Severity.ERROR),
         "warnings": report.count(Severity.WARNING),
         "infos": report.count(Severity.INFO),
+        "suppressed": len(report.suppressed),
     }
+
+
+def suppression_dict(s: Suppression) -> dict:
+    """SARIF's suppression object: kind (inSource | external), justification."""
+    return {"kind": s.kind, "justification": s.justification}
 
 
 register("lint", "json", lambda report, color: render(report))

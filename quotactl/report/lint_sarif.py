@@ -7,9 +7,10 @@ import os
 from pathlib import Path
 
 from quotactl import __version__
-from quotactl.diagnostics import Severity
+from quotactl.diagnostics import Diagnostic, Severity
 from quotactl.lint.rule import Rule, registry
 from quotactl.lint.runner import LintReport
+from quotactl.lint.suppress import Suppression
 from quotactl.report.renderers import register
 
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -44,29 +45,48 @@ def _rule_descriptor(r: Rule) -> dict:
     }
 
 
+def _region(line: int, column: int) -> dict:
+    return {"startLine": line, "startColumn": column}
+
+
+def _result(d: Diagnostic, index: dict[str, int]) -> dict:
+    logical = ".".join(p for p in (d.object, d.field) if p)
+    result = {
+        "ruleId": d.code,
+        "level": _LEVEL[d.severity],
+        "message": {"text": d.message + (f" Hint: {d.hint}" if d.hint else "")},
+        "locations": [{
+            "physicalLocation": {"artifactLocation": {"uri": _uri(d.file)}, "region": _region(d.line, d.column)},
+            **({"logicalLocations": [{"fullyQualifiedName": logical, "kind": "object"}]} if logical else {}),
+        }],
+        "partialFingerprints": {"quotactl/v1": f"{d.code}:{d.object or ''}:{d.field or ''}"},
+    }
+    if d.code in index:
+        result["ruleIndex"] = index[d.code]
+    return result
+
+
+def _suppression(s: Suppression) -> dict:
+    """SARIF 2.1.0 section 3.35: where the suppression is written, and why."""
+    out = {"kind": s.kind, "status": "accepted", "justification": s.justification}
+    if s.file is not None:
+        out["location"] = {"physicalLocation": {"artifactLocation": {"uri": _uri(s.file)},
+                                                "region": _region(s.line or 1, s.column or 1)}}
+    return out
+
+
 def render(report: LintReport) -> str:
     rules = registry()
-    used = sorted({d.code for d in report.diagnostics})
+    everything = [(d, None) for d in report.diagnostics] + [(s.diagnostic, s.suppression) for s in report.suppressed]
+    everything.sort(key=lambda pair: pair[0].sort_key())
+    used = sorted({d.code for d, _ in everything})
     descriptors = [_rule_descriptor(rules[c]) for c in used if c in rules]
     index = {d["id"]: i for i, d in enumerate(descriptors)}
     results = []
-    for d in report.diagnostics:
-        logical = ".".join(p for p in (d.object, d.field) if p)
-        result = {
-            "ruleId": d.code,
-            "level": _LEVEL[d.severity],
-            "message": {"text": d.message + (f" Hint: {d.hint}" if d.hint else "")},
-            "locations": [{
-                "physicalLocation": {
-                    "artifactLocation": {"uri": _uri(d.file)},
-                    "region": {"startLine": d.line, "startColumn": d.column},
-                },
-                **({"logicalLocations": [{"fullyQualifiedName": logical, "kind": "object"}]} if logical else {}),
-            }],
-            "partialFingerprints": {"quotactl/v1": f"{d.code}:{d.object or ''}:{d.field or ''}"},
-        }
-        if d.code in index:
-            result["ruleIndex"] = index[d.code]
+    for d, suppression in everything:
+        result = _result(d, index)
+        if suppression is not None:  # code scanning shows it as dismissed, not as an alert
+            result["suppressions"] = [_suppression(suppression)]
         results.append(result)
     doc = {
         "$schema": SARIF_SCHEMA,

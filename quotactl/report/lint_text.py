@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from quotactl.diagnostics import Diagnostic, Severity
 from quotactl.lint.runner import LintReport
 from quotactl.report.console import render_to_text
@@ -15,9 +17,19 @@ def _where(d: Diagnostic) -> str:
     return f" [{' '.join(parts)}]" if parts else ""
 
 
+def listed(report: LintReport) -> list[Diagnostic]:
+    """The findings to print: the reported ones and, with --show-suppressed, the suppressed ones
+    (marked in their message), in file order."""
+    if not report.show_suppressed or not report.suppressed:
+        return report.diagnostics
+    marked = [replace(s.diagnostic, message=f"{s.diagnostic.message} (suppressed: {s.suppression.justification})")
+              for s in report.suppressed]
+    return sorted([*report.diagnostics, *marked], key=Diagnostic.sort_key)
+
+
 def render_plain(report: LintReport) -> str:
     lines = []
-    for d in report.diagnostics:
+    for d in listed(report):
         lines.append(f"{d.location()}: {d.severity.value} {d.code} {d.message}{_where(d)}")
         if d.hint:
             lines.append(f"    hint: {d.hint}")
@@ -32,9 +44,10 @@ def summary_line(report: LintReport) -> str:
         return f"{k} {word}{'' if k == 1 else 's'}"
 
     checked = f"{n(report.files, 'file')}, {n(report.objects, 'object')} checked"
+    silenced = f" ({len(report.suppressed)} suppressed)" if report.suppressed else ""
     if not (e or w or i):
-        return f"{checked}: no problems found"
-    return f"{checked}: {n(e, 'error')}, {n(w, 'warning')}, {i} info"
+        return f"{checked}: no problems found{silenced}"
+    return f"{checked}: {n(e, 'error')}, {n(w, 'warning')}, {i} info{silenced}"
 
 
 def render_table(report: LintReport, width: int | None = None, color: bool = False) -> str:
@@ -43,7 +56,7 @@ def render_table(report: LintReport, width: int | None = None, color: bool = Fal
 
     renderables = []
     by_file: dict[str, list[Diagnostic]] = {}
-    for d in report.diagnostics:
+    for d in listed(report):
         by_file.setdefault(d.file, []).append(d)
     for file, diags in by_file.items():
         table = Table(title=Text(file, style="bold"), title_justify="left", show_lines=False, expand=False,
