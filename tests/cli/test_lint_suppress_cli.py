@@ -27,7 +27,9 @@ spec:
       resources:
       - {name: cpu, nominalQuota: 1}
 """
-HELM_TEMPLATE = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Values.name }}\n  {{- include \"x\" . }}\n"
+# Not YAML at all (an unclosed flow sequence): IN001, exit 2, unless excluded. (A Helm template would be
+# recognised and skipped with a note: tests/load/test_nonmanifest.py.)
+BROKEN_YAML = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [unclosed\n"
 LINT_SCHEMA = json.loads((ROOT / "schemas" / "output" / "lint.json").read_text())
 SARIF_SCHEMA = json.loads((ROOT / "tests" / "report" / "sarif-schema-2.1.0.json").read_text())
 
@@ -41,11 +43,11 @@ def quotactl(cwd, *args: str):
 
 @pytest.fixture
 def project(tmp_path):
-    """A repository with manifests in deploy/ and a Helm chart; the tests add a config file."""
+    """A repository with manifests in deploy/ and a broken YAML file under charts/; the tests add a config file."""
     (tmp_path / "deploy").mkdir()
     (tmp_path / "deploy" / "cq.yaml").write_text(CQ)
     (tmp_path / "charts" / "app" / "templates").mkdir(parents=True)
-    (tmp_path / "charts" / "app" / "templates" / "cm.yaml").write_text(HELM_TEMPLATE)
+    (tmp_path / "charts" / "app" / "templates" / "cm.yaml").write_text(BROKEN_YAML)
     return tmp_path
 
 
@@ -112,7 +114,7 @@ def test_kueue_version_from_the_config(project):
 
 
 def test_exclude_applies_to_directory_walks_and_with_force_exclude_to_named_files(project):
-    assert quotactl(project, ".").returncode == 2  # the Helm template does not parse
+    assert quotactl(project, ".").returncode == 2  # the broken file does not parse
     assert quotactl(project, ".", "--exclude", "templates").returncode == 0
     assert quotactl(project, ".", "--exclude", "charts/*/templates").returncode == 0
     named = "charts/app/templates/cm.yaml"
