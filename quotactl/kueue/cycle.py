@@ -308,7 +308,7 @@ class _Versioned(NamedTuple):
 class _Live(NamedTuple):
     """The ClusterQueues and cohort trees not settled yet, each sorted by name."""
 
-    settled: int  # how many trees had settled when this was taken
+    version: int  # ``Scheduler.awake_version`` when this was taken
     cluster_queues: list[str]
     trees: list[str]
 
@@ -393,7 +393,8 @@ class _Queue:
         return (tuple(k[-1] for k in self.active), frozenset(self.inadmissible), self.sticky)
 
 
-def _max_time(cluster: KueueCluster) -> datetime | None:
+def newest_time(cluster: KueueCluster) -> datetime | None:
+    """The newest creationTimestamp or condition lastTransitionTime of any Workload."""
     best = None
     for wl in cluster.workloads.values():
         for raw in [wl.creation_timestamp] + [c.last_transition_time for c in wl.conditions.values()]:
@@ -406,7 +407,10 @@ def _max_time(cluster: KueueCluster) -> datetime | None:
 class Scheduler:
     """The cycle machinery over one cluster model (mutable inside; results are frozen)."""
 
-    def __init__(self, cluster: KueueCluster, options: EngineOptions):
+    def __init__(self, cluster: KueueCluster, options: EngineOptions, *, queue_pending: bool = True):
+        """``queue_pending``: queue the input's pending workloads now, every cohort tree awake
+        (``schedule``); off, the queues start empty and no tree is awake until ``arrive`` or
+        ``finish`` wakes one (``simulate``, whose clock queues each workload when it arrives)."""
         self.cluster = cluster
         self.options = options
         self.snapshot: Snapshot = build_snapshot(cluster, options)
@@ -420,19 +424,23 @@ class Scheduler:
         self.held: dict[str, _Versioned] = {}  # tree -> its held pairs (see _held) at a tree version
         self.held_pairs: dict[str, set] = {}  # ClusterQueue -> see _held_pairs
         self.statics: dict[tuple, _Static] = {}  # (workload, ClusterQueue) -> see _static
-        self.settled: set[str] = set()  # trees no longer simulated (fixpoint or livelock found)
+        self.awake: set[str] = set()  # trees still simulated (not settled: see TreeWatch)
+        self.awake_version = 0  # bumped by every change of ``awake`` (see _live)
         self._live_cache: _Live | None = None  # see _live
         # flavor scan progress (Kueue's workload.Info.LastAssignment)
         self.scan: dict[str, _ScanProgress] = {}
         self.evictions: dict[str, int] = {}
         self.cycle_no = 0
-        latest = _max_time(cluster)
+        latest = newest_time(cluster)
         self.start = DEFAULT_START if latest is None or latest < DEFAULT_START else \
             latest.replace(microsecond=0) + timedelta(seconds=1)
         self.tree_cqs: dict[str, list[str]] = {}  # cohort tree (see _tree) -> its ClusterQueues
         for name, cq in sorted(self.snapshot.cluster_queues.items()):
             self.queues[name] = _Queue(name, cq.spec.queueing_strategy == "StrictFIFO")
             self.tree_cqs.setdefault(self._tree(cq), []).append(name)
+        if not queue_pending:
+            return
+        self.awake.update(self.tree_cqs)
         for wl in cluster.workloads.values():  # any order: queues keep their own order
             if wl.has_quota_reservation or wl.is_finished or not wl.active:
                 continue
@@ -445,15 +453,17 @@ class Scheduler:
             k = self.okeys[wl.key] = queue_order_key(self.cluster, wl, self.options)
         return k
 
-    def _enqueue(self, wl: Workload) -> None:
+    def _enqueue(self, wl: Workload) -> str | None:
+        """Queue ``wl`` in its ClusterQueue (returned), or record why it cannot be (None)."""
         checked = queue_blocker(self.cluster, self.snapshot, wl)
         blocker = checked.blocker
         if blocker is not None and blocker.reason != PENDING_EVALUATION:
             self.blocked[wl.key] = PendingWorkload(wl.key, checked.cluster_queue, blocker.reason, blocker.message,
                                                    False)
-            return
+            return None
         self.blocked.pop(wl.key, None)
         self.queues[checked.cluster_queue].push(self._okey(wl))
+        return checked.cluster_queue
 
     def _shape(self, wl: Workload) -> tuple:
         s = self.shapes.get(wl.key)
@@ -511,13 +521,54 @@ class Scheduler:
     def _live(self) -> _Live:
         """The ClusterQueues and trees not settled yet.  Per-cycle loops go over
         these only: on a large cluster most trees settle early, and walking every ClusterQueue
-        each cycle would make the run grow with ClusterQueues x cycles.  ``settled`` only
-        grows, so its size tells when to rebuild."""
-        if self._live_cache is None or self._live_cache.settled != len(self.settled):
-            trees = sorted(t for t in self.tree_cqs if t not in self.settled)
+        each cycle would make the run grow with ClusterQueues x cycles."""
+        if self._live_cache is None or self._live_cache.version != self.awake_version:
+            trees = sorted(self.awake)
             names = sorted(n for t in trees for n in self.tree_cqs[t])
-            self._live_cache = _Live(len(self.settled), names, trees)
+            self._live_cache = _Live(self.awake_version, names, trees)
         return self._live_cache
+
+    def settle(self, tree: str) -> None:
+        """Stop simulating ``tree``: it reached its fixpoint or a livelock."""
+        if tree in self.awake:
+            self.awake.discard(tree)
+            self.awake_version += 1
+
+    def wake(self, tree: str) -> None:
+        """Simulate ``tree`` again: something outside the cycles changed it."""
+        if tree not in self.awake:
+            self.awake.add(tree)
+            self.awake_version += 1
+
+    def tree_of(self, cluster_queue: str) -> str:
+        """The cohort tree of a ClusterQueue (its root cohort, or itself without a cohort)."""
+        return self._tree(self.snapshot.cluster_queues[cluster_queue])
+
+    # -- changes from outside the cycles (a clock: arrivals and completions) -------------
+    def arrive(self, wl: Workload) -> str | None:
+        """Queue a workload that was just created, as Kueue's queue manager does; wake its tree.
+        Returns its ClusterQueue, or None when it cannot be queued (see ``blocked``)."""
+        cq = self._enqueue(wl)
+        if cq is not None:
+            self.wake(self.tree_of(cq))
+        return cq
+
+    def finish(self, key: str, cluster_queue: str) -> bool:
+        """A workload holding quota finished: it releases its quota, and the inadmissible
+        workloads of its cohort tree go back to their queues (Kueue's requeue on a finished
+        workload); the tree wakes.  False when it holds no quota there."""
+        cq = self.snapshot.cluster_queues.get(cluster_queue)
+        w = cq.workloads.get(key) if cq is not None else None
+        if w is None:
+            return False
+        self._evict(w)
+        self.last.pop(key, None)
+        self.evictions[cluster_queue] = self.evictions.get(cluster_queue, 0) + 1  # it left the ClusterQueue
+        tree = self._tree(cq)
+        for name in self.tree_cqs[tree]:
+            self.queues[name].requeue_inadmissible()
+        self.wake(tree)
+        return True
 
     # -- one cycle -----------------------------------------------------------------------
     def _static(self, wl: Workload, cq: ClusterQueueNode) -> _Static:
@@ -910,7 +961,7 @@ class Scheduler:
 
 
 @contextmanager
-def _fewer_gc_pauses():
+def fewer_gc_pauses():
     """The run allocates many objects next to a large, long-lived model, and keeps a growing
     part of them (reports, the end-of-cycle states); Python's cyclic collector would scan them
     again and again (a quarter of the run time on the 20,000-workload benchmark, even with
@@ -934,7 +985,7 @@ def _fewer_gc_pauses():
             gc.enable()
 
 
-class _TreeWatch:
+class TreeWatch:
     """Fixpoint and livelock detection, one cohort tree at a time.  A tree whose end-of-cycle
     state repeats never does anything new (its future depends only on that state): if some cycle
     in between admitted or preempted there, Kueue flops on it forever (a livelock), otherwise its
@@ -945,31 +996,35 @@ class _TreeWatch:
 
     def __init__(self, scheduler: Scheduler):
         self.s = scheduler
-        self.seen: dict[str, dict[tuple, int]] = {t: {} for t in scheduler.tree_cqs}
-        self.changes: dict[str, list[tuple[int, CycleReport]]] = {t: [] for t in scheduler.tree_cqs}
+        self.seen: dict[str, dict[tuple, int]] = {}  # tree -> end-of-cycle state -> its cycle
+        self.changes: dict[str, list[tuple[int, CycleReport]]] = {}
         self.loops: list[TreeLivelock] = []
+
+    def reset(self, tree: str) -> None:
+        """Forget ``tree``'s history: something outside the cycles changed it (``simulate``)."""
+        self.seen.pop(tree, None)
+        self.changes.pop(tree, None)
 
     def after_cycle(self, rep: CycleReport) -> None:
         s, n = self.s, rep.number
         touched = {s._tree(s.snapshot.cluster_queues[a.cluster_queue]) for a in rep.admitted}
         touched |= {s._tree(s.snapshot.cluster_queues[p.cluster_queue]) for p in rep.preempted}
         for t in touched:
-            self.changes[t].append((n, rep))
+            self.changes.setdefault(t, []).append((n, rep))
         if n < STARTUP_REQUEUE_AFTER_CYCLE:
             return
-        for tree in s._live().trees:
-            if tree in s.settled:
-                continue
+        for tree in list(s._live().trees):
             if not s.tree_has_active_heads(tree):
-                s.settled.add(tree)
+                s.settle(tree)
                 continue
             state = s.tree_state(tree)
-            first = self.seen[tree].get(state)
+            seen = self.seen.setdefault(tree, {})
+            first = seen.get(state)
             if first is None:
-                self.seen[tree][state] = n
+                seen[state] = n
                 continue
-            s.settled.add(tree)
-            window = [r for c, r in self.changes[tree] if c > first]
+            s.settle(tree)
+            window = [r for c, r in self.changes.get(tree, ()) if c > first]
             if window:
                 self.loops.append(self._loop(tree, first, n, window))
 
@@ -995,34 +1050,51 @@ def schedule(cluster: KueueCluster, options: EngineOptions, *, cycles: int | Non
     """Run cycles until the fixpoint (no active head left, or a cycle changes neither workloads
     nor queues), a livelock (an earlier end-of-cycle state repeats after changes), or ``cycles``.
     ``on_cycle(scheduler, report)``: an optional observer (property tests check invariants there)."""
-    with _fewer_gc_pauses():
+    with fewer_gc_pauses():
         return _schedule(cluster, options, cycles, max_cycles, on_cycle)
 
 
-def _schedule(cluster: KueueCluster, options: EngineOptions, cycles: int | None, max_cycles: int,
-              on_cycle) -> ScheduleResult:
-    s = Scheduler(cluster, options)
+class FixpointRun(NamedTuple):
+    reports: list[CycleReport]
+    hit_limit: bool  # stopped by the cycle limit, not by the fixpoint
+
+
+def run_to_fixpoint(s: Scheduler, watch: TreeWatch, first: int, limit: int, on_cycle=None) -> FixpointRun:
+    """Cycles numbered ``first``, ``first + 1``, ... on the awake cohort trees until none of them
+    has an active head left (each tree settles at its own fixpoint or livelock: ``watch``), or
+    until cycle number ``limit`` ran.  ``schedule`` runs it once; ``simulate`` at every instant
+    of its clock, on the trees its events woke."""
     reports: list[CycleReport] = []
-    watch = _TreeWatch(s)
-    stopped = "fixpoint"
-    limit = cycles if cycles is not None else max_cycles
-    n = 0
+    n = first - 1
     while n < limit:
-        if cycles is None and not s.has_active_heads():
-            break
+        if not s.has_active_heads():
+            return FixpointRun(reports, False)
         n += 1
         rep = s.run_cycle(n)
         reports.append(rep)
         if on_cycle is not None:
             on_cycle(s, rep)
-        if cycles is None:
-            watch.after_cycle(rep)
-    else:
-        stopped = "cycles" if cycles is not None else "limit"
-    livelock = watch.livelock()
+        watch.after_cycle(rep)
+    return FixpointRun(reports, True)
+
+
+def _schedule(cluster: KueueCluster, options: EngineOptions, cycles: int | None, max_cycles: int,
+              on_cycle) -> ScheduleResult:
+    s = Scheduler(cluster, options)
+    watch = TreeWatch(s)
     if cycles is not None:
+        reports = []
+        for n in range(1, cycles + 1):
+            reports.append(s.run_cycle(n))
+            if on_cycle is not None:
+                on_cycle(s, reports[-1])
         stopped = "cycles"
-    elif livelock is not None and stopped == "fixpoint":
+    else:
+        run = run_to_fixpoint(s, watch, 1, max_cycles, on_cycle)
+        reports = run.reports
+        stopped = "limit" if run.hit_limit else "fixpoint"
+    livelock = watch.livelock()
+    if livelock is not None and stopped == "fixpoint":
         stopped = "livelock"
     admitted = tuple(a for r in reports for a in r.admitted)
     preempted = tuple(p for r in reports for p in r.preempted)
