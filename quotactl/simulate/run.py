@@ -23,7 +23,7 @@ from quotactl.kueue.cycle import CycleReport, Scheduler, TreeWatch, fewer_gc_pau
 from quotactl.kueue.options import EngineOptions
 from quotactl.model.kueue import KueueCluster
 from quotactl.simulate.cadence import FIXPOINT, Cadence
-from quotactl.simulate.clock import US, micros_between
+from quotactl.simulate.clock import micros_between, seconds
 from quotactl.simulate.events import EventQueue
 from quotactl.simulate.result import (
     ClassStats,
@@ -316,6 +316,6 @@ def wait_stats(waits: list[int | None]) -> WaitStats:
     n = len(vals)
 
     def rank(q: float) -> float:
-        return vals[max(0, math.ceil(q * n) - 1)] / US
+        return seconds(vals[max(0, math.ceil(q * n) - 1)])
 
-    return WaitStats(n, round(sum(vals) / n / US, 6), rank(0.50), rank(0.95), vals[-1] / US)
+    return WaitStats(n, seconds(round(sum(vals) / n)), rank(0.50), rank(0.95), seconds(vals[-1]))
