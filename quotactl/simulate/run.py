@@ -103,6 +103,8 @@ class _Run:
         self.series: dict[str, list[Sample]] = {}
         self.cycles = 0
         self.now = 0
+        self.next_tick = 0  # tick mode: no cycle before this time
+        self.quiet = 0  # tick mode: cycles since the last event
         self.stopped = "drained"
         self._load()
 
@@ -231,7 +233,12 @@ class _Run:
         self.now = t
         if te == t:
             self._apply_events()
+            self.quiet = 0
         if t >= self.next_tick and t % self.cadence.interval == 0 and self.s.has_active_heads():
+            self.quiet += 1
+            if self.quiet > self.sim.max_cycles_per_instant:  # the same safety net as one instant's cycles
+                self.stopped = "limit"
+                return False
             self.cycles += 1
             rep = self.s.run_cycle(self.cycles)
             if self.on_cycle is not None:
@@ -255,7 +262,6 @@ class _Run:
 
     def result(self) -> SimulationResult:
         if self.cadence.ticks:
-            self.next_tick = 0
             while self._tick_step():
                 pass
         else:

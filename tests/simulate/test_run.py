@@ -147,3 +147,12 @@ def test_livelock_stops_the_clock_with_the_schedule_report(interval):
     assert "default/w0" in result.livelock.workloads and result.livelock.period >= 1
     assert result.livelock_at == result.end
     assert any(w.evictions for w in result.workloads)
+
+
+@pytest.mark.parametrize("interval", [0, 10])
+def test_cycle_limit_stops_the_run_unconverged(interval):
+    """The safety net: more cycles than allowed in one instant (or, with ticks, since the last event)."""
+    dicts = one_cq(10) + [job(f"w{i}", "a", 1, 0, "1000s") for i in range(5)]
+    result = run(dicts, interval=interval, max_cycles_per_instant=2)
+    assert result.stopped == "limit" and not result.converged and result.livelock is None
+    assert sum(len(w.admissions) for w in result.workloads) == 2
