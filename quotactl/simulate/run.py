@@ -156,16 +156,18 @@ class _Run:
         self._woke(cq)
 
     def _woke(self, cq: str) -> None:
-        self.watch.reset(self.s.tree_of(cq))
         self.touched.add(cq)
 
     def _apply_events(self) -> None:
+        """One instant's events; the trees they touch forget their cycle history (the watch)."""
         inst = self.events.pop_instant()
         trees = {self._finish(key, token, inst.at) for key, token in inst.finishes}
         for tree in sorted(t for t in trees if t is not None):  # once per tree, however many completions
             self.s.requeue_tree(tree)
         for key in inst.arrivals:
             self._arrive(key)
+        for tree in {self.s.tree_of(cq) for cq in self.touched}:
+            self.watch.reset(tree)
 
     # -- cycles --------------------------------------------------------------------------
     def _record(self, rep: CycleReport, tick: int) -> int:
