@@ -207,6 +207,7 @@ class _Run:
             return False
         self.now = t
         self._apply_events()
+
         def booked(scheduler, rep):  # while the admitted workloads are still in the snapshot
             self._record(rep, t)
             if self.on_cycle is not None:
