@@ -32,6 +32,9 @@ sys.path.insert(0, str(ROOT))
 V = "kueue.x-k8s.io/v1beta2"
 # (class, count per ClusterQueue, creation interval s, runtime s, priority, cpu)
 SETS = (("small", 35, 0.02, 0.05, 50, 1), ("medium", 10, 0.05, 0.1, 100, 5), ("large", 5, 0.2, 0.2, 200, 20))
+# --shape baseline: Kueue's configs/baseline/generator.yaml (5 cohorts x 6 ClusterQueues, 500 workloads each)
+BASELINE = (5, 6, (("small", 350, 0.1, 0.2, 50, 1), ("medium", 100, 0.5, 0.5, 100, 5),
+                   ("large", 50, 1.2, 1.0, 200, 20)))
 
 
 @dataclass(frozen=True)
@@ -47,7 +50,7 @@ class Scenario:  # the shape of simulate.generator.GeneratedScenario
     workloads: tuple
 
 
-def scenario(cohorts: int, queues: int) -> Scenario:
+def scenario(cohorts: int, queues: int, sets: tuple = SETS) -> Scenario:
     objects = [{"apiVersion": V, "kind": "ResourceFlavor", "metadata": {"name": "rf"}, "spec": {}}]
     workloads = []
     for c in range(cohorts):
@@ -61,7 +64,7 @@ def scenario(cohorts: int, queues: int) -> Scenario:
             objects.append({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}})
             objects.append({"apiVersion": V, "kind": "LocalQueue", "metadata": {"name": name, "namespace": name},
                             "spec": {"clusterQueue": name}})
-            for set_idx, (cls, count, interval, runtime, priority, cpu) in enumerate(SETS):
+            for set_idx, (cls, count, interval, runtime, priority, cpu) in enumerate(sets):
                 for i in range(count):
                     workloads.append(Workload({
                         "apiVersion": V, "kind": "Workload",
@@ -81,6 +84,8 @@ def main() -> None:
     ap.add_argument("--cycle-interval", default=None, help="tick mode: one cycle every DURATION")
     ap.add_argument("--admission-cost", default=None, help="tick mode: virtual time per admission")
     ap.add_argument("--profile", type=int, default=0, help="print the top N functions by own time")
+    ap.add_argument("--shape", choices=("large", "baseline"), default="large",
+                    help="large: the default scenario above; baseline: Kueue's baseline generator config")
     a = ap.parse_args()
 
     from quotactl.kueue.options import engine_options
@@ -94,7 +99,7 @@ def main() -> None:
     queues = max(1, round(100 * a.scale)) if a.scale < 1 else 100
     cohorts = 10 if a.scale < 1 else round(10 * a.scale)
     t, cpu = time.perf_counter(), time.process_time()
-    sc = scenario(cohorts, queues)
+    sc = scenario(cohorts, queues) if a.shape == "large" else scenario(*BASELINE)
     base = build_cluster([])
     t0 = start_time(base)
     cluster = build_cluster(generated_objects(sc, t0))
