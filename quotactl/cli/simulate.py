@@ -22,7 +22,7 @@ from quotactl.cli.common import (
 from quotactl.cli.inputs import EngineInput, check_cluster_args, engine_input, finish
 from quotactl.load.objects import Dialect, LoadResult
 from quotactl.simulate.cadence import FIXPOINT, Cadence, preset
-from quotactl.simulate.clock import parse_duration, parse_instant
+from quotactl.simulate.clock import parse_duration, parse_instant, rfc3339
 
 NO_INPUT = ("no input: give the cluster with -f FILE (or -f - for stdin, or --from-cluster), "
             "a generator config with --generator FILE, or both")
@@ -80,6 +80,8 @@ def simulate_command(
     inp = _loaded(files, max_file_size, feature_gates, cluster, kueue_version)
     try:
         model, t0 = _model(inp, generator, sim.start)
+        if isinstance(sim.until, datetime) and sim.until < t0:
+            fail_usage(f"--until {until} is before the start of the simulation ({rfc3339(t0)})")
         result = simulate(model, inp.kueue_options(model, fair_sharing), sim, t0=t0)
     except SimulationInputError as exc:
         fail_usage(str(exc))

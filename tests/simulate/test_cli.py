@@ -87,6 +87,7 @@ def test_bad_runtime_annotation_is_one_line_with_file_and_line(tmp_path):
     (("--until", "soon"), "--until"),
     (("--until", "2026-13-45T99:00:00Z"), "--until"),
     (("--start", "yesterday"), "--start"),
+    (("--until", "2026-03-01T00:00:00Z"), "before the start"),
     (("--default-runtime", "-5s"), "--default-runtime"),
     (("--cycle-interval", "10s", "--cadence", "kueue-harness"), "not both"),
     (("--cadence", "nightly"), "unknown cadence"),
