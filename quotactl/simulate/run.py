@@ -192,7 +192,7 @@ class _Run:
             if tr.since is None:
                 continue
             tr.evictions.append(Eviction(end, p.reason, p.by))
-            tr.lost += end - tr.since
+            tr.lost += max(0, end - tr.since)  # an input admission may claim to start after t0 (--start)
             tr.token += 1
             self.ledger.change(p.cluster_queue, tr.usage, -1, end)
             tr.since, tr.usage = None, None
