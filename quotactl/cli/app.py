@@ -17,6 +17,7 @@ COMMANDS = {
     "queues": ("quotactl.cli.queues", "queues_command"),
     "preempt": ("quotactl.cli.preempt", "preempt_command"),
     "schedule": ("quotactl.cli.schedule", "schedule_command"),
+    "simulate": ("quotactl.cli.simulate", "simulate_command"),
     "diff": ("quotactl.cli.diff", "diff_command"),
     "shares": ("quotactl.cli.shares", "shares_command"),
     "workload": ("quotactl.cli.workload", "workload_command"),

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import bisect
 import gc
+import hashlib
 import math
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -300,15 +301,10 @@ class _ScanProgress(NamedTuple):
     last_tried: dict  # (pod set, resource group) -> the last flavor index tried, -1 = all tried
 
 
-class _Versioned(NamedTuple):
-    version: int
-    value: frozenset
-
-
 class _Live(NamedTuple):
     """The ClusterQueues and cohort trees not settled yet, each sorted by name."""
 
-    settled: int  # how many trees had settled when this was taken
+    version: int  # ``Scheduler.awake_version`` when this was taken
     cluster_queues: list[str]
     trees: list[str]
 
@@ -346,54 +342,122 @@ class _CycleWork:
         self.claimed_in_tree.setdefault(tree, []).append(victim)
 
 
+FINGERPRINT_MOD = 1 << 128
+PARKED = 0x9E3779B97F4A7C15F39CC0605CEDC835  # a large odd multiplier: a parked workload's weight
+
+
+class _Marks:
+    """A 128-bit pseudo-random mark per element of a state (a workload in a queue's active heap, a
+    parked one, a held admission, a flavor-scan record).  A state's fingerprint is the sum of its
+    elements' marks modulo 2**128, kept up to date by every change instead of being taken again
+    each cycle: comparing end-of-cycle states then costs nothing however long the queues are.
+    Two different states share a fingerprint with probability 2**-128."""
+
+    __slots__ = ("_memo",)
+
+    def __init__(self):
+        self._memo: dict = {}
+
+    def __call__(self, item: tuple) -> int:
+        m = self._memo.get(item)
+        if m is None:
+            m = self._memo[item] = self.fresh(item)
+        return m
+
+    @staticmethod
+    def fresh(item: tuple) -> int:
+        """Not memoised (for elements that rarely repeat)."""
+        return int.from_bytes(hashlib.blake2b(repr(item).encode(), digest_size=16).digest(), "big")
+
+
 class _Queue:
-    """One ClusterQueue's pending workloads: the active heap (sorted list) and the inadmissible set."""
+    """One ClusterQueue's pending workloads: the active heap (sorted list) and the inadmissible set,
+    with the fingerprint of both (see ``_Marks``; the heap is always sorted, so its contents fix
+    its order): the sums of the marks of the active and of the parked workloads, a parked
+    workload counting ``PARKED`` times its mark, so that requeueing every parked workload moves
+    one sum into the other."""
 
-    __slots__ = ("name", "active", "inadmissible", "sticky", "strict", "unmatched")
+    __slots__ = ("name", "active", "inadmissible", "sticky", "strict", "unmatched", "active_sum", "parked_sum",
+                 "marks")
 
-    def __init__(self, name: str, strict: bool):
+    def __init__(self, name: str, strict: bool, marks: _Marks):
         self.name = name
         self.active: list[tuple] = []  # (order key, workload key)
         self.inadmissible: dict[str, tuple] = {}
         self.sticky: str | None = None
         self.strict = strict
         self.unmatched: set[str] = set()  # parked for a namespace mismatch: no requeue brings them back
+        self.active_sum = 0
+        self.parked_sum = 0
+        self.marks = marks
 
     def push(self, okey: tuple) -> None:
-        self.inadmissible.pop(okey[-1], None)
-        self.unmatched.discard(okey[-1])
+        key = okey[-1]
+        m = self.marks((key,))
+        if self.inadmissible.pop(key, None) is not None:
+            self.parked_sum -= m
+        self.unmatched.discard(key)
         bisect.insort(self.active, okey)
+        self.active_sum += m
 
     def pop(self) -> tuple | None:
         if not self.active:
             return None
+        okey = None
         if self.sticky is not None:
             for i, k in enumerate(self.active):
                 if k[-1] == self.sticky:
-                    return self.active.pop(i)
-        return self.active.pop(0)
+                    okey = self.active.pop(i)
+                    break
+        if okey is None:
+            okey = self.active.pop(0)
+        self.active_sum -= self.marks((okey[-1],))
+        return okey
 
     def park(self, okey: tuple, unmatched: bool = False) -> None:
-        self.inadmissible[okey[-1]] = okey
+        key = okey[-1]
+        if key not in self.inadmissible:
+            self.parked_sum += self.marks((key,))
+        self.inadmissible[key] = okey
         if unmatched:
-            self.unmatched.add(okey[-1])
+            self.unmatched.add(key)
+
+    def park_active(self, parked: list[tuple], kept: list[tuple]) -> None:
+        """Split the active heap: ``parked`` go to the inadmissible set, ``kept`` (in order) stay."""
+        marks = self.marks
+        self.active = kept
+        for okey in parked:
+            self.active_sum -= marks((okey[-1],))
+            self.park(okey)
 
     def requeue_inadmissible(self) -> None:
         """``queueInadmissibleWorkloads``: everything parked goes back to the heap, except
         workloads whose namespace the ClusterQueue does not select."""
+        if not self.inadmissible:
+            return
+        if not self.unmatched:  # the usual case: all of them, in one merge (order keys are unique)
+            self.active = sorted(self.active + list(self.inadmissible.values()))
+            self.active_sum += self.parked_sum
+            self.parked_sum = 0
+            self.inadmissible = {}
+            return
         kept = {}
         for key, okey in self.inadmissible.items():
             if key in self.unmatched:
                 kept[key] = okey
             else:
                 bisect.insort(self.active, okey)
+                m = self.marks((key,))
+                self.active_sum += m
+                self.parked_sum -= m
         self.inadmissible = kept
 
     def state(self) -> tuple:
-        return (tuple(k[-1] for k in self.active), frozenset(self.inadmissible), self.sticky)
+        return ((self.active_sum + PARKED * self.parked_sum) % FINGERPRINT_MOD, self.sticky)
 
 
-def _max_time(cluster: KueueCluster) -> datetime | None:
+def newest_time(cluster: KueueCluster) -> datetime | None:
+    """The newest creationTimestamp or condition lastTransitionTime of any Workload."""
     best = None
     for wl in cluster.workloads.values():
         for raw in [wl.creation_timestamp] + [c.last_transition_time for c in wl.conditions.values()]:
@@ -406,7 +470,10 @@ def _max_time(cluster: KueueCluster) -> datetime | None:
 class Scheduler:
     """The cycle machinery over one cluster model (mutable inside; results are frozen)."""
 
-    def __init__(self, cluster: KueueCluster, options: EngineOptions):
+    def __init__(self, cluster: KueueCluster, options: EngineOptions, *, queue_pending: bool = True):
+        """``queue_pending``: queue the input's pending workloads now, every cohort tree awake
+        (``schedule``); off, the queues start empty and no tree is awake until ``arrive`` or
+        ``finish`` wakes one (``simulate``, whose clock queues each workload when it arrives)."""
         self.cluster = cluster
         self.options = options
         self.snapshot: Snapshot = build_snapshot(cluster, options)
@@ -415,24 +482,33 @@ class Scheduler:
         self.last: dict[str, HeadOutcome] = {}
         self.okeys: dict[str, tuple] = {}
         self.shapes: dict[str, tuple] = {}
+        self.shape_ids: dict[str, int] = {}  # workload -> the number of its shape (see _shape_id)
+        self.shape_numbers: dict[tuple, int] = {}
         self.versions: dict[str, int] = {}
         self.nominations: dict[str, _Nomination] = {}
-        self.held: dict[str, _Versioned] = {}  # tree -> its held pairs (see _held) at a tree version
         self.held_pairs: dict[str, set] = {}  # ClusterQueue -> see _held_pairs
+        self.held_fp: dict[str, int] = {}  # ClusterQueue -> fingerprint of its held_pairs
+        self.marks = _Marks()
         self.statics: dict[tuple, _Static] = {}  # (workload, ClusterQueue) -> see _static
-        self.settled: set[str] = set()  # trees no longer simulated (fixpoint or livelock found)
+        self.awake: set[str] = set()  # trees still simulated (not settled: see TreeWatch)
+        self.awake_version = 0  # bumped by every change of ``awake`` (see _live)
         self._live_cache: _Live | None = None  # see _live
         # flavor scan progress (Kueue's workload.Info.LastAssignment)
-        self.scan: dict[str, _ScanProgress] = {}
+        self.scan: dict[str, _ScanProgress] = {}  # written by _set_scan / _drop_scan only
+        self.scan_tree: dict[str, str] = {}  # workload -> the cohort tree of its scan record
+        self.scan_fp: dict[str, int] = {}  # tree -> fingerprint of its workloads' scan records
         self.evictions: dict[str, int] = {}
         self.cycle_no = 0
-        latest = _max_time(cluster)
+        latest = newest_time(cluster)
         self.start = DEFAULT_START if latest is None or latest < DEFAULT_START else \
             latest.replace(microsecond=0) + timedelta(seconds=1)
         self.tree_cqs: dict[str, list[str]] = {}  # cohort tree (see _tree) -> its ClusterQueues
         for name, cq in sorted(self.snapshot.cluster_queues.items()):
-            self.queues[name] = _Queue(name, cq.spec.queueing_strategy == "StrictFIFO")
+            self.queues[name] = _Queue(name, cq.spec.queueing_strategy == "StrictFIFO", self.marks)
             self.tree_cqs.setdefault(self._tree(cq), []).append(name)
+        if not queue_pending:
+            return
+        self.awake.update(self.tree_cqs)
         for wl in cluster.workloads.values():  # any order: queues keep their own order
             if wl.has_quota_reservation or wl.is_finished or not wl.active:
                 continue
@@ -445,15 +521,17 @@ class Scheduler:
             k = self.okeys[wl.key] = queue_order_key(self.cluster, wl, self.options)
         return k
 
-    def _enqueue(self, wl: Workload) -> None:
+    def _enqueue(self, wl: Workload) -> str | None:
+        """Queue ``wl`` in its ClusterQueue (returned), or record why it cannot be (None)."""
         checked = queue_blocker(self.cluster, self.snapshot, wl)
         blocker = checked.blocker
         if blocker is not None and blocker.reason != PENDING_EVALUATION:
             self.blocked[wl.key] = PendingWorkload(wl.key, checked.cluster_queue, blocker.reason, blocker.message,
                                                    False)
-            return
+            return None
         self.blocked.pop(wl.key, None)
         self.queues[checked.cluster_queue].push(self._okey(wl))
+        return checked.cluster_queue
 
     def _shape(self, wl: Workload) -> tuple:
         s = self.shapes.get(wl.key)
@@ -470,37 +548,52 @@ class Scheduler:
         """Everything the future of one cohort tree depends on: the workloads its ClusterQueues
         hold (with flavors), their queues (active order, parked set, sticky head) and the flavor
         scan progress.  Trees share no quota and are nominated and ordered independently, so each
-        one evolves on its own."""
-        queues, pending = [], []
-        for name in self.tree_cqs[tree]:
-            q = self.queues[name]
-            queues.append(q.state())
-            pending.extend(k[-1] for k in q.active)
-            pending.extend(q.inadmissible)
-        scan = tuple((k, tuple(sorted(self.scan[k].last_tried.items()))) for k in sorted(k for k in pending if k in self.scan))
-        return self._held(tree), tuple(queues), scan
+        one evolves on its own.
+        Each part is a fingerprint kept up to date by the changes (``_Marks``), so taking the
+        state costs one step per ClusterQueue, not per workload.  (Only pending workloads have
+        scan records at the end of a cycle: admitted and evicted ones lose theirs.)"""
+        queues = tuple(self.queues[name].state() for name in self.tree_cqs[tree])
+        held = sum(self._held_fp(name) for name in self.tree_cqs[tree]) % FINGERPRINT_MOD
+        return held, queues, self.scan_fp.get(tree, 0) % FINGERPRINT_MOD
 
-    def _held(self, tree: str) -> frozenset:
-        """The (workload, flavor-resources) pairs the tree's ClusterQueues hold: the union of
-        their ``_held_pairs``, taken again only when the tree's version moved (every admission
-        and eviction bumps it)."""
-        version = self.versions.get(tree, 0)
-        hit = self.held.get(tree)
-        if hit is not None and hit.version == version:
-            return hit.value
-        held = frozenset().union(*(self._held_pairs(name) for name in self.tree_cqs[tree]))
-        self.held[tree] = _Versioned(version, held)
-        return held
+    def _held_fp(self, name: str) -> int:
+        """The fingerprint of the (workload, flavor-resources) pairs of the workloads ClusterQueue
+        ``name`` holds: read from the snapshot once, then kept up to date by ``_admit`` and
+        ``_evict``, the only changes of its workloads that last (the searches restore what they
+        remove)."""
+        if name not in self.held_pairs:
+            workloads = self.snapshot.cluster_queues[name].workloads
+            pairs = self.held_pairs[name] = {self._pair(w) for w in workloads.values()}
+            self.held_fp[name] = sum(self.marks(("H",) + p) for p in pairs)
+        return self.held_fp[name]
 
-    def _held_pairs(self, name: str) -> set:
-        """The (workload, flavor-resources) pairs of the workloads ClusterQueue ``name`` holds:
-        read from the snapshot once, then kept up to date by ``_admit`` and ``_evict``, the
-        only changes of its workloads that last (the searches restore what they remove)."""
+    @staticmethod
+    def _pair(w: AdmittedWorkload) -> tuple:
+        return w.key, tuple(sorted(w.flavor_resources))
+
+    def _hold_pair(self, name: str, w: AdmittedWorkload, sign: int) -> None:
         pairs = self.held_pairs.get(name)
         if pairs is None:
-            workloads = self.snapshot.cluster_queues[name].workloads
-            pairs = self.held_pairs[name] = {(k, w.flavor_resources) for k, w in workloads.items()}
-        return pairs
+            return
+        p = self._pair(w)
+        if (p in pairs) != (sign > 0):
+            (pairs.add if sign > 0 else pairs.discard)(p)
+            self.held_fp[name] += sign * self.marks(("H",) + p)
+
+    def _set_scan(self, key: str, cq: ClusterQueueNode, progress: _ScanProgress) -> None:
+        self._drop_scan(key)
+        tree = self._tree(cq)
+        self.scan[key], self.scan_tree[key] = progress, tree
+        self.scan_fp[tree] = self.scan_fp.get(tree, 0) + self._scan_mark(key, progress)
+
+    def _drop_scan(self, key: str) -> None:
+        progress = self.scan.pop(key, None)
+        if progress is not None:
+            tree = self.scan_tree.pop(key)
+            self.scan_fp[tree] -= self._scan_mark(key, progress)
+
+    def _scan_mark(self, key: str, progress: _ScanProgress) -> int:
+        return self.marks.fresh(("S", key, tuple(sorted(progress.last_tried.items()))))
 
     def tree_has_active_heads(self, tree: str) -> bool:
         return any(self.queues[n].active for n in self.tree_cqs[tree] if self.snapshot.cluster_queues[n].active)
@@ -511,13 +604,60 @@ class Scheduler:
     def _live(self) -> _Live:
         """The ClusterQueues and trees not settled yet.  Per-cycle loops go over
         these only: on a large cluster most trees settle early, and walking every ClusterQueue
-        each cycle would make the run grow with ClusterQueues x cycles.  ``settled`` only
-        grows, so its size tells when to rebuild."""
-        if self._live_cache is None or self._live_cache.settled != len(self.settled):
-            trees = sorted(t for t in self.tree_cqs if t not in self.settled)
+        each cycle would make the run grow with ClusterQueues x cycles."""
+        if self._live_cache is None or self._live_cache.version != self.awake_version:
+            trees = sorted(self.awake)
             names = sorted(n for t in trees for n in self.tree_cqs[t])
-            self._live_cache = _Live(len(self.settled), names, trees)
+            self._live_cache = _Live(self.awake_version, names, trees)
         return self._live_cache
+
+    def settle(self, tree: str) -> None:
+        """Stop simulating ``tree``: it reached its fixpoint or a livelock."""
+        if tree in self.awake:
+            self.awake.discard(tree)
+            self.awake_version += 1
+
+    def wake(self, tree: str) -> None:
+        """Simulate ``tree`` again: something outside the cycles changed it."""
+        if tree not in self.awake:
+            self.awake.add(tree)
+            self.awake_version += 1
+
+    def tree_of(self, cluster_queue: str) -> str:
+        """The cohort tree of a ClusterQueue (its root cohort, or itself without a cohort)."""
+        return self._tree(self.snapshot.cluster_queues[cluster_queue])
+
+    # -- changes from outside the cycles (a clock: arrivals and completions) -------------
+    def arrive(self, wl: Workload) -> str | None:
+        """Queue a workload that was just created, as Kueue's queue manager does; wake its tree.
+        Returns its ClusterQueue, or None when it cannot be queued (see ``blocked``)."""
+        cq = self._enqueue(wl)
+        if cq is not None:
+            self.wake(self.tree_of(cq))
+        return cq
+
+    def finish(self, key: str, cluster_queue: str, *, requeue: bool = True) -> str | None:
+        """A workload holding quota finished: it releases its quota, and the inadmissible
+        workloads of its cohort tree go back to their queues (Kueue's requeue on a finished
+        workload; ``requeue=False`` leaves that to one ``requeue_tree`` for several completions
+        at once); the tree wakes.  Returns the tree, None when it holds no quota there."""
+        cq = self.snapshot.cluster_queues.get(cluster_queue)
+        w = cq.workloads.get(key) if cq is not None else None
+        if w is None:
+            return None
+        self._evict(w)
+        self.last.pop(key, None)
+        self.evictions[cluster_queue] = self.evictions.get(cluster_queue, 0) + 1  # it left the ClusterQueue
+        tree = self._tree(cq)
+        if requeue:
+            self.requeue_tree(tree)
+        return tree
+
+    def requeue_tree(self, tree: str) -> None:
+        """Every parked workload of the cohort tree back to its queue; the tree wakes."""
+        for name in self.tree_cqs[tree]:
+            self.queues[name].requeue_inadmissible()
+        self.wake(tree)
 
     # -- one cycle -----------------------------------------------------------------------
     def _static(self, wl: Workload, cq: ClusterQueueNode) -> _Static:
@@ -584,7 +724,7 @@ class Scheduler:
             return ()
         preserve = self.options.gates.enabled("FlavorFungibilityPreserveScanProgress")
         if (not preserve or st.cycle < self.cycle_no - 1) and self.evictions.get(cq.name, 0) > st.evictions:
-            self.scan.pop(wl.key, None)
+            self._drop_scan(wl.key)
             return ()
         return tuple(sorted((k, v + 1) for k, v in st.last_tried.items() if v + 1 > 0))
 
@@ -600,7 +740,7 @@ class Scheduler:
                     continue
                 k = (ps.name, g)
                 idx[k] = max(idx.get(k, -1), fa.tried_flavor_idx)
-        self.scan[e.wl.key] = _ScanProgress(self.cycle_no, self.evictions.get(e.cq.name, 0), idx)
+        self._set_scan(e.wl.key, e.cq, _ScanProgress(self.cycle_no, self.evictions.get(e.cq.name, 0), idx))
 
     def _pending_flavors(self, key: str) -> bool:
         st = self.scan.get(key)
@@ -619,20 +759,16 @@ class Scheduler:
         cq = self.snapshot.cluster_queues[info.cluster_queue]
         old = cq.workloads.get(info.key)
         self.snapshot.add_workload(info)
-        pairs = self.held_pairs.get(cq.name)
-        if pairs is not None:
-            if old is not None:
-                pairs.discard((old.key, old.flavor_resources))
-            pairs.add((info.key, info.flavor_resources))
+        if old is not None:
+            self._hold_pair(cq.name, old, -1)
+        self._hold_pair(cq.name, info, +1)
         self._touch(cq)
 
     def _evict(self, w: AdmittedWorkload) -> None:
         """Release an evicted workload's quota for good."""
         cq = self.snapshot.cluster_queues[w.cluster_queue]
         self.snapshot.remove_workload(w)
-        pairs = self.held_pairs.get(cq.name)
-        if pairs is not None:
-            pairs.discard((w.key, w.flavor_resources))
+        self._hold_pair(cq.name, w, -1)
         self._touch(cq)
 
     def _order(self, entries: list[_Entry]):
@@ -796,7 +932,7 @@ class Scheduler:
         for q, okey in heads:
             e = by_key[okey[-1]]
             if e.outcome in (ADMITTED, PREEMPTING, DEFERRED) or (e.outcome == SKIPPED and not preserve):
-                self.scan.pop(e.wl.key, None)
+                self._drop_scan(e.wl.key)
             elif e.outcome != NOT_NOMINATED:
                 self._record_scan(e)
             if e.outcome == ADMITTED:
@@ -813,14 +949,20 @@ class Scheduler:
 
     def _park_equivalent(self, q: _Queue, wl: Workload) -> None:
         """SchedulingEquivalenceHashing: the queued workloads of the same shape cannot fit either."""
-        shape = self._shape(wl)
-        keep = []
-        for k in q.active:
-            if self._shape(self.cluster.workloads[k[-1]]) == shape:
-                q.park(k)
-            else:
-                keep.append(k)
-        q.active = keep
+        sid = self._shape_id(wl)
+        ids = self.shape_ids
+        for okey in [k for k in q.active if k[-1] not in ids]:
+            self._shape_id(self.cluster.workloads[okey[-1]])
+        parked = [k for k in q.active if ids[k[-1]] == sid]
+        if parked:
+            q.park_active(parked, [k for k in q.active if ids[k[-1]] != sid])
+
+    def _shape_id(self, wl: Workload) -> int:
+        """A small number per distinct ``_shape`` (compared for every queued workload)."""
+        i = self.shape_ids.get(wl.key)
+        if i is None:
+            i = self.shape_ids[wl.key] = self.shape_numbers.setdefault(self._shape(wl), len(self.shape_numbers))
+        return i
 
     def _head_outcomes(self, processed: list[_Entry]) -> tuple[HeadOutcome, ...]:
         outcomes = []
@@ -844,7 +986,7 @@ class Scheduler:
                 continue
             self._evict(w)
             self.last.pop(p.workload, None)
-            self.scan.pop(p.workload, None)
+            self._drop_scan(p.workload)
             self.evictions[p.cluster_queue] = self.evictions.get(p.cluster_queue, 0) + 1
             trees.add(self._tree(snap.cluster_queues[p.cluster_queue]))
             # the model object keeps the input's status.admission: see nomination_requests
@@ -910,7 +1052,7 @@ class Scheduler:
 
 
 @contextmanager
-def _fewer_gc_pauses():
+def fewer_gc_pauses():
     """The run allocates many objects next to a large, long-lived model, and keeps a growing
     part of them (reports, the end-of-cycle states); Python's cyclic collector would scan them
     again and again (a quarter of the run time on the 20,000-workload benchmark, even with
@@ -934,7 +1076,7 @@ def _fewer_gc_pauses():
             gc.enable()
 
 
-class _TreeWatch:
+class TreeWatch:
     """Fixpoint and livelock detection, one cohort tree at a time.  A tree whose end-of-cycle
     state repeats never does anything new (its future depends only on that state): if some cycle
     in between admitted or preempted there, Kueue flops on it forever (a livelock), otherwise its
@@ -945,31 +1087,35 @@ class _TreeWatch:
 
     def __init__(self, scheduler: Scheduler):
         self.s = scheduler
-        self.seen: dict[str, dict[tuple, int]] = {t: {} for t in scheduler.tree_cqs}
-        self.changes: dict[str, list[tuple[int, CycleReport]]] = {t: [] for t in scheduler.tree_cqs}
+        self.seen: dict[str, dict[tuple, int]] = {}  # tree -> end-of-cycle state -> its cycle
+        self.changes: dict[str, list[tuple[int, CycleReport]]] = {}
         self.loops: list[TreeLivelock] = []
+
+    def reset(self, tree: str) -> None:
+        """Forget ``tree``'s history: something outside the cycles changed it (``simulate``)."""
+        self.seen.pop(tree, None)
+        self.changes.pop(tree, None)
 
     def after_cycle(self, rep: CycleReport) -> None:
         s, n = self.s, rep.number
         touched = {s._tree(s.snapshot.cluster_queues[a.cluster_queue]) for a in rep.admitted}
         touched |= {s._tree(s.snapshot.cluster_queues[p.cluster_queue]) for p in rep.preempted}
         for t in touched:
-            self.changes[t].append((n, rep))
+            self.changes.setdefault(t, []).append((n, rep))
         if n < STARTUP_REQUEUE_AFTER_CYCLE:
             return
-        for tree in s._live().trees:
-            if tree in s.settled:
-                continue
+        for tree in list(s._live().trees):
             if not s.tree_has_active_heads(tree):
-                s.settled.add(tree)
+                s.settle(tree)
                 continue
             state = s.tree_state(tree)
-            first = self.seen[tree].get(state)
+            seen = self.seen.setdefault(tree, {})
+            first = seen.get(state)
             if first is None:
-                self.seen[tree][state] = n
+                seen[state] = n
                 continue
-            s.settled.add(tree)
-            window = [r for c, r in self.changes[tree] if c > first]
+            s.settle(tree)
+            window = [r for c, r in self.changes.get(tree, ()) if c > first]
             if window:
                 self.loops.append(self._loop(tree, first, n, window))
 
@@ -995,34 +1141,51 @@ def schedule(cluster: KueueCluster, options: EngineOptions, *, cycles: int | Non
     """Run cycles until the fixpoint (no active head left, or a cycle changes neither workloads
     nor queues), a livelock (an earlier end-of-cycle state repeats after changes), or ``cycles``.
     ``on_cycle(scheduler, report)``: an optional observer (property tests check invariants there)."""
-    with _fewer_gc_pauses():
+    with fewer_gc_pauses():
         return _schedule(cluster, options, cycles, max_cycles, on_cycle)
 
 
-def _schedule(cluster: KueueCluster, options: EngineOptions, cycles: int | None, max_cycles: int,
-              on_cycle) -> ScheduleResult:
-    s = Scheduler(cluster, options)
+class FixpointRun(NamedTuple):
+    reports: list[CycleReport]
+    hit_limit: bool  # stopped by the cycle limit, not by the fixpoint
+
+
+def run_to_fixpoint(s: Scheduler, watch: TreeWatch, first: int, limit: int, on_cycle=None) -> FixpointRun:
+    """Cycles numbered ``first``, ``first + 1``, ... on the awake cohort trees until none of them
+    has an active head left (each tree settles at its own fixpoint or livelock: ``watch``), or
+    until cycle number ``limit`` ran.  ``schedule`` runs it once; ``simulate`` at every instant
+    of its clock, on the trees its events woke."""
     reports: list[CycleReport] = []
-    watch = _TreeWatch(s)
-    stopped = "fixpoint"
-    limit = cycles if cycles is not None else max_cycles
-    n = 0
+    n = first - 1
     while n < limit:
-        if cycles is None and not s.has_active_heads():
-            break
+        if not s.has_active_heads():
+            return FixpointRun(reports, False)
         n += 1
         rep = s.run_cycle(n)
         reports.append(rep)
         if on_cycle is not None:
             on_cycle(s, rep)
-        if cycles is None:
-            watch.after_cycle(rep)
-    else:
-        stopped = "cycles" if cycles is not None else "limit"
-    livelock = watch.livelock()
+        watch.after_cycle(rep)
+    return FixpointRun(reports, True)
+
+
+def _schedule(cluster: KueueCluster, options: EngineOptions, cycles: int | None, max_cycles: int,
+              on_cycle) -> ScheduleResult:
+    s = Scheduler(cluster, options)
+    watch = TreeWatch(s)
     if cycles is not None:
+        reports = []
+        for n in range(1, cycles + 1):
+            reports.append(s.run_cycle(n))
+            if on_cycle is not None:
+                on_cycle(s, reports[-1])
         stopped = "cycles"
-    elif livelock is not None and stopped == "fixpoint":
+    else:
+        run = run_to_fixpoint(s, watch, 1, max_cycles, on_cycle)
+        reports = run.reports
+        stopped = "limit" if run.hit_limit else "fixpoint"
+    livelock = watch.livelock()
+    if livelock is not None and stopped == "fixpoint":
         stopped = "livelock"
     admitted = tuple(a for r in reports for a in r.admitted)
     preempted = tuple(p for r in reports for p in r.preempted)

@@ -1,0 +1,185 @@
+"""``quotactl simulate``: Kueue's scheduler on a virtual clock (arrivals, runtimes, completions,
+preemptions and re-runs), from a snapshot, a trace, a scheduler-performance generator config, or
+several of them."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import typer
+
+from quotactl.cli.common import (
+    ClusterArgs,
+    FairSharingOption,
+    FeatureGatesOption,
+    FileOption,
+    KueueVersionOption,
+    MaxFileSizeOption,
+    OutputFormat,
+    cluster_options,
+    fail_usage,
+)
+from quotactl.cli.inputs import EngineInput, check_cluster_args, engine_input, finish
+from quotactl.load.objects import Dialect, LoadResult
+from quotactl.simulate.cadence import FIXPOINT, Cadence, preset
+from quotactl.simulate.clock import parse_duration, parse_instant, rfc3339
+
+NO_INPUT = ("no input: give the cluster with -f FILE (or -f - for stdin, or --from-cluster), "
+            "a generator config with --generator FILE, or both")
+
+
+@cluster_options
+def simulate_command(
+    files: list[str] = FileOption,
+    generator: str = typer.Option(None, "--generator", metavar="FILE",
+                                  help="A Kueue scheduler-performance generator config (generator.yaml format)."),
+    start: str = typer.Option(None, "--start", metavar="TIME",
+                              help="t0: an RFC 3339 time or 'now' (default: the snapshot's newest time when it "
+                                   "holds admitted workloads, else the earliest creationTimestamp)."),
+    until: str = typer.Option(None, "--until", metavar="TIME|DURATION",
+                              help="Stop the clock at this RFC 3339 time or this long after t0."),
+    default_runtime: str = typer.Option(None, "--default-runtime", metavar="DURATION",
+                                        help="Runtime of a workload with neither the quotactl.io/runtime annotation "
+                                             "nor spec.maximumExecutionTimeSeconds (default: it never finishes)."),
+    cycle_interval: str = typer.Option(None, "--cycle-interval", metavar="DURATION",
+                                       help="One scheduling cycle every DURATION (one head per ClusterQueue per "
+                                            "cycle) instead of cycles to the fixpoint at every event (0)."),
+    cadence: str = typer.Option(None, "--cadence", metavar="NAME",
+                                help="A named cycle cadence: kueue-harness (Kueue's scheduler-performance "
+                                     "harness)."),
+    admission_cost: str = typer.Option(None, "--admission-cost", metavar="DURATION",
+                                       help="With --cycle-interval: virtual time each admission of a cycle takes."),
+    output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
+    fair_sharing: bool = FairSharingOption,
+    feature_gates: str = FeatureGatesOption,
+    kueue_version: str = KueueVersionOption,
+    max_file_size: str = MaxFileSizeOption,
+    cluster: ClusterArgs = ClusterArgs(),
+) -> None:
+    """Simulate Kueue in virtual time: workloads arrive (at their creationTimestamp, or from a
+    generator config), are admitted by Kueue's own scheduling cycles (the engine of 'schedule'),
+    run for their runtime (annotation quotactl.io/runtime, else spec.maximumExecutionTimeSeconds,
+    else --default-runtime) and finish; preempted ones go back to their queue and run again in
+    full.  Reports every workload's admissions, evictions, finish and wait, and per ClusterQueue
+    and class: admissions, preemptions, lost work, wait statistics and usage of nominal quota.
+
+    kubectl get resourceflavors,clusterqueues,cohorts,localqueues,workloads -A -o yaml
+    | quotactl simulate -f - --until 24h
+
+    Exit status: 0 (pending workloads and livelocks are results), 2 unusable input.
+    """
+    from quotactl.simulate.errors import SimulationInputError
+    from quotactl.simulate.run import SimulationOptions, simulate
+
+    check_cluster_args(cluster)
+    if not files and not cluster.from_cluster and not generator:
+        fail_usage(NO_INPUT)
+    sim = SimulationOptions(start=_start(start), until=_until(until),
+                            default_runtime=_duration("--default-runtime", default_runtime),
+                            cadence=_cadence(cycle_interval, cadence, admission_cost))
+    inp = _loaded(files, max_file_size, feature_gates, cluster, kueue_version)
+    try:
+        model, t0 = _model(inp, generator, sim.start)
+        if isinstance(sim.until, datetime) and sim.until < t0:
+            fail_usage(f"--until {until} is before the start of the simulation ({rfc3339(t0)})")
+        result = simulate(model, inp.kueue_options(model, fair_sharing), sim, t0=t0)
+    except SimulationInputError as exc:
+        fail_usage(str(exc))
+        raise  # unreachable: fail_usage exits
+    finish("simulate", result, output)
+
+
+def _loaded(files, max_file_size, feature_gates, cluster: ClusterArgs, release: str) -> EngineInput:
+    """The files (and cluster) as ``schedule`` reads them; with a generator alone, no objects."""
+    if files or cluster.from_cluster:
+        inp = engine_input(files, max_file_size, feature_gates, None, cluster, release=release)
+        if inp.dialects and inp.dialects != {Dialect.KUEUE}:
+            fail_usage("simulate runs Kueue's scheduler; the input holds YuniKorn objects")
+        return inp
+    from quotactl.model.features import parse_gate_list
+
+    try:
+        gates = parse_gate_list(feature_gates, release) if feature_gates else {}
+    except ValueError as exc:
+        fail_usage(str(exc))
+        raise  # unreachable: fail_usage exits
+    return EngineInput(LoadResult(), gates, release=release)
+
+
+def _model(inp: EngineInput, generator: str | None, start: datetime | None):
+    """The cluster model and t0.  A generator's objects join the loaded ones in the model; its
+    workloads are created from t0 on, so t0 is decided on the loaded input first."""
+    from quotactl.model.kueue import build_cluster
+    from quotactl.simulate.scenario import start_time
+
+    objects = list(inp.loaded.objects)
+    base = build_cluster(objects)
+    t0 = start_time(base, start)
+    if generator is None:
+        return base, t0
+    from quotactl.simulate.generated import generated_objects
+    from quotactl.simulate.generator import GeneratorError, read_generator
+
+    try:
+        scenario = read_generator(generator)
+    except GeneratorError as exc:
+        fail_usage(str(exc))
+        raise  # unreachable: fail_usage exits
+    return build_cluster(objects + generated_objects(scenario, t0)), t0
+
+
+def _duration(flag: str, text: str | None) -> int | None:
+    if text is None:
+        return None
+    try:
+        return parse_duration(text)
+    except ValueError as exc:
+        fail_usage(f"{flag}: {exc}")
+        raise  # unreachable: fail_usage exits
+
+
+def _start(text: str | None) -> datetime | None:
+    if text is None:
+        return None
+    try:
+        return parse_instant(text)
+    except ValueError as exc:
+        fail_usage(f"--start: {exc}")
+        raise  # unreachable: fail_usage exits
+
+
+def _until(text: str | None) -> datetime | int | None:
+    """An RFC 3339 time (it has a 'T'), else a duration from t0."""
+    if text is None:
+        return None
+    if "t" in text.lower() and not text.strip()[:1].isalpha():
+        try:
+            return parse_instant(text)
+        except ValueError as exc:
+            fail_usage(f"--until: {exc}")
+    return _duration("--until", text)
+
+
+def _cadence(interval: str | None, name: str | None, cost: str | None) -> Cadence:
+    if interval is not None and name is not None:
+        fail_usage("give either --cycle-interval or --cadence, not both")
+    if name is not None:
+        try:
+            chosen = preset(name)
+        except KeyError as exc:
+            fail_usage(f"--cadence: {exc.args[0]}")
+            raise  # unreachable: fail_usage exits
+        return chosen if cost is None else _made(chosen.interval, _duration("--admission-cost", cost))
+    d = _duration("--cycle-interval", interval) or 0
+    c = _duration("--admission-cost", cost) or 0
+    if not d and not c:
+        return FIXPOINT
+    return _made(d, c)
+
+
+def _made(interval: int, cost: int | None) -> Cadence:
+    try:
+        return Cadence(interval, cost or 0, "command line")
+    except ValueError as exc:
+        fail_usage(f"--admission-cost: {exc}")
+        raise  # unreachable: fail_usage exits

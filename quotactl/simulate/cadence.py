@@ -1,0 +1,68 @@
+"""When Kueue's scheduler runs its cycles: the clock model of ``--cycle-interval`` and the named
+presets of ``--cadence``.
+
+``interval`` (D): one cycle at each tick ``t0 + k*D`` (the grid is anchored at t0), one head per
+ClusterQueue per cycle.  ``interval = 0`` is the default fixpoint mode: at every instant with an
+event, cycles run until nothing changes.
+
+``admission_cost`` (c): virtual time each admission of a cycle takes (Kueue writes every
+admission to the API server inside the cycle).  A cycle at tick tau with k admissions admits its
+i-th workload at ``tau + i*c`` and ends at ``tau + k*c``; victims are released at the end, and
+the next cycle runs at the first tick at or after that end (always after tau).  c = 0: every
+admission at tau, the next cycle at the next tick.  What limits a real harness is both the
+cycle's pace and the time per admission; this is what a calibration can fit.
+
+A preset names one (interval, admission cost) pair and says where its numbers come from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from quotactl.simulate.clock import US
+
+
+@dataclass(frozen=True)
+class Cadence:
+    interval: int  # microseconds between ticks; 0 = cycles to the fixpoint at each event
+    admission_cost: int = 0  # microseconds of virtual time per admission in a cycle
+    basis: str = ""  # where the numbers come from
+
+    def __post_init__(self):
+        if self.interval < 0 or self.admission_cost < 0:
+            raise ValueError("a cadence's interval and admission cost are never negative")
+        if self.admission_cost and not self.interval:
+            raise ValueError("an admission cost needs a cycle interval (the fixpoint mode has no cycle time)")
+
+    @property
+    def ticks(self) -> bool:
+        return self.interval > 0
+
+    def next_tick(self, earliest: int) -> int:
+        """The first tick of the grid at or after ``earliest`` (microseconds from t0)."""
+        d = self.interval
+        return -(-earliest // d) * d
+
+    def cycle_end(self, tick: int, admissions: int) -> int:
+        return tick + admissions * self.admission_cost
+
+
+FIXPOINT = Cadence(0, 0, "cycles to the fixpoint at every instant with an event")
+
+# --cadence NAME.  kueue-harness: the cadence of Kueue's scheduler-performance harness
+# (test/performance/scheduler), the one pair of numbers fitted to the per-class mean
+# time-to-admission of both of Kueue's published runs (baseline and large-scale rangespec.yaml).
+# The values below are a first estimate that the calibration (benchmarks/) replaces.
+PRESETS: dict[str, Cadence] = {
+    "kueue-harness": Cadence(interval=US, admission_cost=0,
+                             basis="first estimate: one cycle per second, no per-admission cost; "
+                                   "to be fitted to Kueue's baseline and large-scale runs"),
+}
+
+
+def preset(name: str) -> Cadence:
+    """The preset ``name``; KeyError names the known ones."""
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise KeyError(f"unknown cadence {name!r}; known: {', '.join(sorted(PRESETS))}") from None

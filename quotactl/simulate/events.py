@@ -1,0 +1,59 @@
+"""The event queue in virtual time: completions and arrivals, popped one instant at a time.
+
+At one instant the contract's order holds: every completion first, then every arrival (then
+the driver runs the cycles).  A completion carries the admission it ends (a token): when the
+workload is preempted first, the token no longer matches and the stale event is dropped when
+popped (lazy deletion: no search through the heap).
+"""
+
+from __future__ import annotations
+
+import heapq
+from typing import NamedTuple
+
+FINISH = 0  # before ARRIVE at the same instant
+ARRIVE = 1
+
+
+class Instant(NamedTuple):
+    at: int  # microseconds from t0
+    finishes: list[tuple[str, int]]  # (workload, token), by workload key
+    arrivals: list[str]  # workload keys, by key
+
+
+class EventQueue:
+    __slots__ = ("_heap",)
+
+    def __init__(self):
+        self._heap: list[tuple[int, int, str, int]] = []  # (time, kind, workload, token)
+
+    def __len__(self) -> int:
+        return len(self._heap)
+
+    def finish(self, at: int, key: str, token: int) -> None:
+        heapq.heappush(self._heap, (at, FINISH, key, token))
+
+    def arrive(self, at: int, key: str) -> None:
+        heapq.heappush(self._heap, (at, ARRIVE, key, 0))
+
+    def load_arrivals(self, arrivals: list[tuple[int, str]]) -> None:
+        """Many arrivals at once (the whole trace): one heapify instead of a push each."""
+        self._heap.extend((at, ARRIVE, key, 0) for at, key in arrivals)
+        heapq.heapify(self._heap)
+
+    def next_time(self) -> int | None:
+        return self._heap[0][0] if self._heap else None
+
+    def pop_instant(self) -> Instant:
+        """Every event at the earliest time, completions first; the heap order is (time, kind,
+        key), so each list comes out sorted by workload key."""
+        heap = self._heap
+        at = heap[0][0]
+        finishes, arrivals = [], []
+        while heap and heap[0][0] == at:
+            _, kind, key, token = heapq.heappop(heap)
+            if kind == FINISH:
+                finishes.append((key, token))
+            else:
+                arrivals.append(key)
+        return Instant(at, finishes, arrivals)

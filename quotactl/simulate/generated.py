@@ -1,0 +1,34 @@
+"""A generator scenario's objects as input objects: they enter the model exactly as loaded ones
+do (``model.kueue.build_cluster``), each positioned at the start of the generator file.  A
+generated Workload is created at ``t0 + arrival`` (its creationTimestamp, so its queue order is
+its arrival order)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from quotactl.load.document import Document, ObjectRef
+from quotactl.load.objects import KubeObject, classify
+from quotactl.simulate.clock import US, at, rfc3339
+
+
+def generated_objects(scenario, t0: datetime) -> list[KubeObject]:
+    """``scenario``: a ``generator.GeneratedScenario`` (source, objects, workloads with
+    ``manifest`` and ``arrival`` in seconds after t0)."""
+    out = [_object(scenario.source, i, data) for i, data in enumerate(scenario.objects)]
+    base = len(out)
+    for i, gw in enumerate(scenario.workloads):
+        # a new top level and metadata only: the rest is shared with the scenario, never written
+        data = dict(gw.manifest)
+        data["metadata"] = {**(gw.manifest.get("metadata") or {}),
+                            "creationTimestamp": rfc3339(at(t0, round(gw.arrival * US)))}
+        out.append(_object(scenario.source, base + i, data))
+    return [o for o in out if o is not None]
+
+
+def _object(source: str, index: int, data: dict) -> KubeObject | None:
+    api_version, kind = data.get("apiVersion", ""), data.get("kind", "")
+    dialect = classify(api_version, kind, data)
+    if dialect is None:
+        return None
+    return KubeObject(api_version, kind, data, ObjectRef(Document(source, index, data)), dialect)

@@ -1,0 +1,105 @@
+"""What a simulation returns: frozen data the renderers format (they compute nothing).
+Times are integer microseconds from t0 (``clock.seconds`` turns them into JSON numbers)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from quotactl.kueue.cycle import Livelock, PendingWorkload
+
+
+@dataclass(frozen=True)
+class Eviction:
+    at: int
+    reason: str
+    by: str
+
+
+@dataclass(frozen=True)
+class WorkloadRun:
+    """One workload's life on the clock."""
+
+    workload: str
+    cluster_queue: str | None
+    klass: str | None  # generator class / quotactl.io/class label
+    created: int | None  # creationTimestamp (negative: before t0); None when it has none
+    arrival: int  # when it was queued (0 for one created at or before t0)
+    admissions: tuple[int, ...]  # admissions during the run (not one the input already held)
+    evictions: tuple[Eviction, ...]
+    finished: int | None
+    runtime: int | None  # None: never finishes
+    runtime_source: str | None  # annotation | maximumExecutionTimeSeconds | default | None
+    admitted_in_input: bool
+    started: int | None  # an input admission: when it started (negative: before t0)
+    overdue: bool  # admitted in the input, its finish time was before t0: finished at t0
+    lost_work: int  # runtime thrown away by evictions
+
+    @property
+    def wait(self) -> int | None:
+        """First admission of the run minus arrival (None: not admitted by the run)."""
+        if self.admitted_in_input or not self.admissions:
+            return None
+        return self.admissions[0] - self.arrival
+
+
+@dataclass(frozen=True)
+class WaitStats:
+    count: int
+    mean: float | None  # seconds (to the microsecond)
+    p50: float | None  # nearest rank
+    p95: float | None
+    max: float | None
+
+
+@dataclass(frozen=True)
+class QueueStats:
+    """One ClusterQueue over the run."""
+
+    name: str
+    admitted: int  # admissions made during the run (re-admissions included)
+    finished: int
+    preemptions: int  # evictions of its workloads
+    preemptions_by_reason: dict  # reason -> count
+    lost_work: int  # microseconds
+    wait: WaitStats
+    usage: dict  # resource -> time-averaged fraction of nominal quota in use (None: no nominal quota)
+    pending_at_end: int
+
+
+@dataclass(frozen=True)
+class ClassStats:
+    name: str
+    workloads: int
+    admitted: int
+    finished: int
+    wait: WaitStats
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One ClusterQueue's state at the end of an instant that changed it (for plots)."""
+
+    at: int
+    pending: int  # queued workloads (active and inadmissible)
+    usage: tuple  # ((resource, fraction of nominal quota in use), ...) sorted by resource
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    start: datetime  # t0
+    end: int  # the last instant simulated (or --until)
+    converged: bool
+    livelock: Livelock | None
+    livelock_at: int | None
+    stopped: str  # drained | until | livelock | limit
+    cycle_interval: int  # 0: fixpoint mode
+    admission_cost: int
+    cycles: int
+    workloads: tuple[WorkloadRun, ...]  # by arrival, then name
+    cluster_queues: tuple[QueueStats, ...]  # by name
+    classes: tuple[ClassStats, ...]  # by name
+    series: dict  # ClusterQueue -> tuple[Sample, ...]
+    pending: tuple[PendingWorkload, ...]  # at the end, with the engine's reason
+    no_runtime: int  # workloads that never finish for want of a runtime
+    overdue: int

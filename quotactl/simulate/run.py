@@ -1,0 +1,330 @@
+"""The driver: a clock over Kueue's scheduler.
+
+The engine state is ``kueue.cycle.Scheduler``, built once; events change it in place (an
+arrival queues a workload, a completion releases its quota and requeues its cohort tree's
+parked workloads) and wake only the cohort trees they touch, so the cycles of an instant run over
+those trees alone, and the whole run costs in proportion to its events.  Every scheduling
+decision is the Scheduler's: this module holds no Kueue rule.
+
+Fixpoint mode (the default): at each instant with an event, completions, then arrivals, then
+cycles until the woken trees settle (``cycle.run_to_fixpoint``, with ``schedule``'s livelock
+detection).  Tick mode (``Cadence.interval`` > 0): one cycle per tick of the grid ``t0 + k*D``
+while some woken tree has an active head; events between ticks are applied at their own times.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from quotactl.kueue.cycle import CycleReport, Scheduler, TreeWatch, fewer_gc_pauses, run_to_fixpoint
+from quotactl.kueue.options import EngineOptions
+from quotactl.model.kueue import KueueCluster
+from quotactl.simulate.cadence import FIXPOINT, Cadence
+from quotactl.simulate.clock import micros_between, seconds
+from quotactl.simulate.events import EventQueue
+from quotactl.simulate.result import (
+    ClassStats,
+    Eviction,
+    QueueStats,
+    Sample,
+    SimulationResult,
+    WaitStats,
+    WorkloadRun,
+)
+from quotactl.simulate.scenario import facts, start_time, started_at
+from quotactl.simulate.usage import UsageLedger
+
+MAX_CYCLES_PER_INSTANT = 10_000
+
+
+@dataclass(frozen=True)
+class SimulationOptions:
+    start: datetime | None = None  # --start (None: the contract's default)
+    until: datetime | int | None = None  # --until: an instant, or microseconds from t0
+    default_runtime: int | None = None  # microseconds
+    cadence: Cadence = FIXPOINT
+    max_cycles_per_instant: int = MAX_CYCLES_PER_INSTANT
+
+
+class _Track:
+    """One workload's mutable record during the run (frozen into a WorkloadRun at the end)."""
+
+    __slots__ = ("key", "cq", "created", "arrival", "runtime", "runtime_source", "klass", "admissions",
+                 "evictions", "finished", "token", "since", "in_input", "started", "overdue", "lost", "usage")
+
+    def __init__(self, key, f, cq=None):
+        self.key, self.cq = key, cq
+        self.created, self.arrival, self.klass = f.created, f.arrival, f.klass
+        self.runtime, self.runtime_source = f.runtime.micros, f.runtime.source
+        self.admissions: list[int] = []
+        self.evictions: list[Eviction] = []
+        self.finished: int | None = None
+        self.token = 0  # the admission a completion event belongs to
+        self.since: int | None = None  # running since (None: not holding quota)
+        self.in_input = False
+        self.started: int | None = None
+        self.overdue = False
+        self.lost = 0
+        self.usage: dict | None = None
+
+    def frozen(self) -> WorkloadRun:
+        return WorkloadRun(self.key, self.cq, self.klass, self.created, self.arrival, tuple(self.admissions),
+                           tuple(self.evictions), self.finished, self.runtime, self.runtime_source, self.in_input,
+                           self.started, self.overdue, self.lost)
+
+
+def simulate(cluster: KueueCluster, options: EngineOptions, sim: SimulationOptions = SimulationOptions(), *,
+             t0: datetime | None = None, progress: Callable[[int, int], None] | None = None,
+             on_cycle=None) -> SimulationResult:
+    """Run the clock over ``cluster`` (``t0``: already decided by the caller, e.g. before adding
+    generated workloads; else from ``sim.start`` and the input).  ``progress(now, events_left)``
+    is called after every instant; ``on_cycle(scheduler, report)`` after every cycle (property
+    tests check invariants there).  Raises SimulationInputError on a bad runtime annotation."""
+    with fewer_gc_pauses():
+        return _Run(cluster, options, sim, t0 if t0 is not None else start_time(cluster, sim.start),
+                    progress, on_cycle).result()
+
+
+class _Run:
+    def __init__(self, cluster: KueueCluster, options: EngineOptions, sim: SimulationOptions, t0: datetime,
+                 progress, on_cycle):
+        self.cluster, self.sim, self.t0, self.progress, self.on_cycle = cluster, sim, t0, progress, on_cycle
+        self.cadence = sim.cadence
+        self.until = micros_between(t0, sim.until) if isinstance(sim.until, datetime) else sim.until
+        self.s = Scheduler(cluster, options, queue_pending=False)
+        self.watch = TreeWatch(self.s)
+        self.events = EventQueue()
+        self.track: dict[str, _Track] = {}
+        self.ledger = UsageLedger(self.s.snapshot)
+        self.touched: set[str] = set()
+        self.series: dict[str, list[Sample]] = {}
+        self.cycles = 0
+        self.now = 0
+        self.next_tick = 0  # tick mode: no cycle before this time
+        self.quiet = 0  # tick mode: cycles since the last event
+        self.stopped = "drained"
+        self._load()
+
+    # -- the input -----------------------------------------------------------------------
+    def _load(self) -> None:
+        default = self.sim.default_runtime
+        holding = {key: cq.name for cq in self.s.snapshot.cluster_queues.values() for key in cq.workloads}
+        arrivals = []
+        for key, wl in self.cluster.workloads.items():
+            if key in holding:
+                self._load_running(key, wl, holding[key], default)
+            elif not (wl.has_quota_reservation or wl.is_finished or not wl.active):
+                tr = self.track[key] = _Track(key, facts(wl, self.t0, default))
+                arrivals.append((tr.arrival, key))
+        self.events.load_arrivals(arrivals)
+
+    def _load_running(self, key: str, wl, cq: str, default: int | None) -> None:
+        """A workload the input admitted: it finishes at its start + runtime, at t0 when overdue."""
+        tr = self.track[key] = _Track(key, facts(wl, self.t0, default), cq)
+        tr.in_input, tr.token = True, 1
+        tr.started = started_at(wl, self.t0)
+        tr.since = tr.started if tr.started is not None else 0
+        tr.usage = self.s.snapshot.cluster_queues[cq].workloads[key].usage
+        if tr.runtime is not None:
+            end = tr.since + tr.runtime
+            tr.overdue = end < 0
+            self.events.finish(max(0, end), key, tr.token)
+
+    # -- events --------------------------------------------------------------------------
+    def _finish(self, key: str, token: int, t: int) -> str | None:
+        """Returns the cohort tree whose parked workloads the completion requeues."""
+        tr = self.track[key]
+        if token != tr.token or tr.since is None:
+            return None  # the admission this completion belonged to was preempted
+        tree = self.s.finish(key, tr.cq, requeue=False)
+        self.ledger.change(tr.cq, tr.usage, -1, t)
+        tr.finished, tr.since, tr.usage = t, None, None
+        self._woke(tr.cq)
+        return tree
+
+    def _arrive(self, key: str) -> None:
+        tr = self.track[key]
+        cq = self.s.arrive(self.cluster.workloads[key])
+        if cq is None:
+            blocked = self.s.blocked.get(key)
+            tr.cq = blocked.cluster_queue if blocked is not None else None
+            return
+        tr.cq = cq
+        self._woke(cq)
+
+    def _woke(self, cq: str) -> None:
+        self.touched.add(cq)
+
+    def _apply_events(self) -> None:
+        """One instant's events; the trees they touch forget their cycle history (the watch)."""
+        inst = self.events.pop_instant()
+        trees = {self._finish(key, token, inst.at) for key, token in inst.finishes}
+        for tree in sorted(t for t in trees if t is not None):  # once per tree, however many completions
+            self.s.requeue_tree(tree)
+        for key in inst.arrivals:
+            self._arrive(key)
+        for tree in {self.s.tree_of(cq) for cq in self.touched}:
+            self.watch.reset(tree)
+
+    # -- cycles --------------------------------------------------------------------------
+    def _record(self, rep: CycleReport, tick: int) -> int:
+        """Book one cycle's admissions and evictions on the clock; returns when the cycle ends."""
+        cost = self.cadence.admission_cost
+        snap = self.s.snapshot
+        for i, a in enumerate(rep.admitted, 1):
+            ta = tick + i * cost
+            tr = self.track[a.workload]
+            tr.cq = a.cluster_queue
+            tr.admissions.append(ta)
+            tr.token += 1
+            tr.since = ta
+            tr.usage = snap.cluster_queues[a.cluster_queue].workloads[a.workload].usage
+            self.ledger.change(a.cluster_queue, tr.usage, +1, ta)
+            self.touched.add(a.cluster_queue)
+            if tr.runtime is not None:
+                self.events.finish(ta + tr.runtime, a.workload, tr.token)
+        end = self.cadence.cycle_end(tick, len(rep.admitted))
+        for p in rep.preempted:
+            tr = self.track[p.workload]
+            if tr.since is None:
+                continue
+            tr.evictions.append(Eviction(end, p.reason, p.by))
+            tr.lost += max(0, end - tr.since)  # an input admission may claim to start after t0 (--start)
+            tr.token += 1
+            self.ledger.change(p.cluster_queue, tr.usage, -1, end)
+            tr.since, tr.usage = None, None
+            self.touched.add(p.cluster_queue)
+        return end
+
+    def _fixpoint_instant(self) -> bool:
+        """Events of the next instant, then cycles to the fixpoint; False to stop."""
+        t = self.events.next_time()
+        if self.until is not None and t > self.until:
+            self.stopped = "until"
+            return False
+        self.now = t
+        self._apply_events()
+
+        def booked(scheduler, rep):  # while the admitted workloads are still in the snapshot
+            self._record(rep, t)
+            if self.on_cycle is not None:
+                self.on_cycle(scheduler, rep)
+
+        run = run_to_fixpoint(self.s, self.watch, self.cycles + 1, self.cycles + self.sim.max_cycles_per_instant,
+                              booked)
+        self.cycles += len(run.reports)
+        self._sample()
+        if run.hit_limit:
+            self.stopped = "limit"
+        elif self.watch.loops:
+            self.stopped = "livelock"
+        return self.stopped == "drained"
+
+    def _tick_step(self) -> bool:
+        """The next event or tick, whichever comes first (events at a tick go before its cycle)."""
+        te = self.events.next_time()
+        tt = self.cadence.next_tick(self.next_tick) if self.s.has_active_heads() else None
+        if te is None and tt is None:
+            return False
+        t = min(x for x in (te, tt) if x is not None)
+        if self.until is not None and t > self.until:
+            self.stopped = "until"
+            return False
+        self.now = t
+        if te == t:
+            self._apply_events()
+            self.quiet = 0
+        if t >= self.next_tick and t % self.cadence.interval == 0 and self.s.has_active_heads():
+            self.quiet += 1
+            if self.quiet > self.sim.max_cycles_per_instant:  # the same safety net as one instant's cycles
+                self.stopped = "limit"
+                return False
+            self.cycles += 1
+            rep = self.s.run_cycle(self.cycles)
+            if self.on_cycle is not None:
+                self.on_cycle(self.s, rep)
+            self.watch.after_cycle(rep)
+            end = self._record(rep, t)
+            self.next_tick = max(t + 1, end)
+            if self.watch.loops:
+                self.stopped = "livelock"
+        self._sample()
+        return self.stopped == "drained"
+
+    def _sample(self) -> None:
+        for cq in sorted(self.touched):
+            q = self.s.queues[cq]
+            self.series.setdefault(cq, []).append(
+                Sample(self.now, len(q.active) + len(q.inadmissible), self.ledger.fractions_now(cq)))
+        self.touched.clear()
+        if self.progress is not None:
+            self.progress(self.now, len(self.events))
+
+    def result(self) -> SimulationResult:
+        if self.cadence.ticks:
+            while self._tick_step():
+                pass
+        else:
+            while self.events.next_time() is not None and self._fixpoint_instant():
+                pass
+        end = self.until if self.stopped in ("until", "drained") and self.until is not None else self.now
+        return self._freeze(end)
+
+    # -- the result ----------------------------------------------------------------------
+    def _freeze(self, end: int) -> SimulationResult:
+        runs = sorted((tr.frozen() for tr in self.track.values()), key=lambda r: (r.arrival, r.workload))
+        livelock = self.watch.livelock()
+        return SimulationResult(
+            start=self.t0, end=end, converged=self.stopped not in ("livelock", "limit"), livelock=livelock,
+            livelock_at=self.now if livelock is not None else None, stopped=self.stopped,
+            cycle_interval=self.cadence.interval, admission_cost=self.cadence.admission_cost, cycles=self.cycles,
+            workloads=tuple(runs), cluster_queues=self._queue_stats(runs, end), classes=_class_stats(runs),
+            series={cq: tuple(samples) for cq, samples in sorted(self.series.items())},
+            pending=self.s.pending(), no_runtime=sum(1 for r in runs if r.runtime is None),
+            overdue=sum(1 for r in runs if r.overdue))
+
+    def _queue_stats(self, runs: list[WorkloadRun], end: int) -> tuple[QueueStats, ...]:
+        by_cq: dict[str, list[WorkloadRun]] = {}
+        for r in runs:
+            if r.cluster_queue is not None:
+                by_cq.setdefault(r.cluster_queue, []).append(r)
+        out = []
+        for name in sorted(self.s.snapshot.cluster_queues):
+            rows = by_cq.get(name, [])
+            reasons: dict[str, int] = {}
+            for r in rows:
+                for e in r.evictions:
+                    reasons[e.reason] = reasons.get(e.reason, 0) + 1
+            q = self.s.queues[name]
+            out.append(QueueStats(
+                name, sum(len(r.admissions) for r in rows), sum(1 for r in rows if r.finished is not None),
+                sum(reasons.values()), dict(sorted(reasons.items())), sum(r.lost_work for r in rows),
+                wait_stats([r.wait for r in rows]), self.ledger.fractions_over(name, end),
+                len(q.active) + len(q.inadmissible)))
+        return tuple(out)
+
+
+def _class_stats(runs: list[WorkloadRun]) -> tuple[ClassStats, ...]:
+    by_class: dict[str, list[WorkloadRun]] = {}
+    for r in runs:
+        if r.klass is not None:
+            by_class.setdefault(r.klass, []).append(r)
+    return tuple(ClassStats(name, len(rows), sum(1 for r in rows if r.wait is not None),
+                            sum(1 for r in rows if r.finished is not None), wait_stats([r.wait for r in rows]))
+                 for name, rows in sorted(by_class.items()))
+
+
+def wait_stats(waits: list[int | None]) -> WaitStats:
+    """Mean, nearest-rank p50 / p95 and max of the waits that happened, in seconds."""
+    vals = sorted(w for w in waits if w is not None)
+    if not vals:
+        return WaitStats(0, None, None, None, None)
+    n = len(vals)
+
+    def rank(q: float) -> float:
+        return seconds(vals[max(0, math.ceil(q * n) - 1)])
+
+    return WaitStats(n, seconds(round(sum(vals) / n)), rank(0.50), rank(0.95), seconds(vals[-1]))
