@@ -92,7 +92,7 @@ class SimulationResult:
     converged: bool
     livelock: Livelock | None
     livelock_at: int | None
-    stopped: str  # drained | until | livelock | limit
+    stopped: str  # drained | until | livelock | limit | admitted (the awaited workloads, explain --eta)
     cycle_interval: int  # 0: fixpoint mode
     admission_cost: int
     cycles: int

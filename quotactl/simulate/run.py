@@ -47,6 +47,7 @@ class SimulationOptions:
     default_runtime: int | None = None  # microseconds
     cadence: Cadence = FIXPOINT
     max_cycles_per_instant: int = MAX_CYCLES_PER_INSTANT
+    stop_when_admitted: frozenset = frozenset()  # stop once all of these were admitted (explain --eta)
 
 
 class _Track:
@@ -102,6 +103,7 @@ class _Run:
         self.cycles = 0
         self.now = 0
         self.stopped = "drained"
+        self.awaited = set(sim.stop_when_admitted)
         self._load()
 
     # -- the input -----------------------------------------------------------------------
@@ -177,6 +179,9 @@ class _Run:
             self.touched.add(a.cluster_queue)
             if tr.runtime is not None:
                 self.events.finish(ta + tr.runtime, a.workload, tr.token)
+        if self.awaited and rep.admitted:
+            self.awaited.difference_update(a.workload for a in rep.admitted)
+            self.stopped = "admitted" if not self.awaited else self.stopped
         end = self.cadence.cycle_end(tick, len(rep.admitted))
         for p in rep.preempted:
             tr = self.track[p.workload]
