@@ -269,7 +269,8 @@ class _Run:
             workloads=tuple(runs), cluster_queues=self._queue_stats(runs, end), classes=_class_stats(runs),
             series={cq: tuple(samples) for cq, samples in sorted(self.series.items())},
             pending=self.s.pending(), no_runtime=sum(1 for r in runs if r.runtime is None),
-            overdue=sum(1 for r in runs if r.overdue))
+            overdue=sum(1 for r in runs if r.overdue),
+            nominal={name: self.ledger.nominal(name) for name in sorted(self.s.snapshot.cluster_queues)})
 
     def _queue_stats(self, runs: list[WorkloadRun], end: int) -> tuple[QueueStats, ...]:
         by_cq: dict[str, list[WorkloadRun]] = {}
