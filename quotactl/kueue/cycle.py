@@ -553,22 +553,28 @@ class Scheduler:
             self.wake(self.tree_of(cq))
         return cq
 
-    def finish(self, key: str, cluster_queue: str) -> bool:
+    def finish(self, key: str, cluster_queue: str, *, requeue: bool = True) -> str | None:
         """A workload holding quota finished: it releases its quota, and the inadmissible
         workloads of its cohort tree go back to their queues (Kueue's requeue on a finished
-        workload); the tree wakes.  False when it holds no quota there."""
+        workload; ``requeue=False`` leaves that to one ``requeue_tree`` for several completions
+        at once); the tree wakes.  Returns the tree, None when it holds no quota there."""
         cq = self.snapshot.cluster_queues.get(cluster_queue)
         w = cq.workloads.get(key) if cq is not None else None
         if w is None:
-            return False
+            return None
         self._evict(w)
         self.last.pop(key, None)
         self.evictions[cluster_queue] = self.evictions.get(cluster_queue, 0) + 1  # it left the ClusterQueue
         tree = self._tree(cq)
+        if requeue:
+            self.requeue_tree(tree)
+        return tree
+
+    def requeue_tree(self, tree: str) -> None:
+        """Every parked workload of the cohort tree back to its queue; the tree wakes."""
         for name in self.tree_cqs[tree]:
             self.queues[name].requeue_inadmissible()
         self.wake(tree)
-        return True
 
     # -- one cycle -----------------------------------------------------------------------
     def _static(self, wl: Workload, cq: ClusterQueueNode) -> _Static:

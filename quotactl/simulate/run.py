@@ -78,19 +78,21 @@ class _Track:
 
 
 def simulate(cluster: KueueCluster, options: EngineOptions, sim: SimulationOptions = SimulationOptions(), *,
-             t0: datetime | None = None, progress: Callable[[int, int], None] | None = None) -> SimulationResult:
+             t0: datetime | None = None, progress: Callable[[int, int], None] | None = None,
+             on_cycle=None) -> SimulationResult:
     """Run the clock over ``cluster`` (``t0``: already decided by the caller, e.g. before adding
     generated workloads; else from ``sim.start`` and the input).  ``progress(now, events_left)``
-    is called after every instant.  Raises SimulationInputError on a bad runtime annotation."""
+    is called after every instant; ``on_cycle(scheduler, report)`` after every cycle (property
+    tests check invariants there).  Raises SimulationInputError on a bad runtime annotation."""
     with fewer_gc_pauses():
         return _Run(cluster, options, sim, t0 if t0 is not None else start_time(cluster, sim.start),
-                    progress).result()
+                    progress, on_cycle).result()
 
 
 class _Run:
     def __init__(self, cluster: KueueCluster, options: EngineOptions, sim: SimulationOptions, t0: datetime,
-                 progress):
-        self.cluster, self.sim, self.t0, self.progress = cluster, sim, t0, progress
+                 progress, on_cycle):
+        self.cluster, self.sim, self.t0, self.progress, self.on_cycle = cluster, sim, t0, progress, on_cycle
         self.cadence = sim.cadence
         self.until = micros_between(t0, sim.until) if isinstance(sim.until, datetime) else sim.until
         self.s = Scheduler(cluster, options, queue_pending=False)
@@ -132,14 +134,16 @@ class _Run:
             self.events.finish(max(0, end), key, tr.token)
 
     # -- events --------------------------------------------------------------------------
-    def _finish(self, key: str, token: int, t: int) -> None:
+    def _finish(self, key: str, token: int, t: int) -> str | None:
+        """Returns the cohort tree whose parked workloads the completion requeues."""
         tr = self.track[key]
         if token != tr.token or tr.since is None:
-            return  # the admission this completion belonged to was preempted
-        self.s.finish(key, tr.cq)
+            return None  # the admission this completion belonged to was preempted
+        tree = self.s.finish(key, tr.cq, requeue=False)
         self.ledger.change(tr.cq, tr.usage, -1, t)
         tr.finished, tr.since, tr.usage = t, None, None
         self._woke(tr.cq)
+        return tree
 
     def _arrive(self, key: str) -> None:
         tr = self.track[key]
@@ -157,8 +161,9 @@ class _Run:
 
     def _apply_events(self) -> None:
         inst = self.events.pop_instant()
-        for key, token in inst.finishes:
-            self._finish(key, token, inst.at)
+        trees = {self._finish(key, token, inst.at) for key, token in inst.finishes}
+        for tree in sorted(t for t in trees if t is not None):  # once per tree, however many completions
+            self.s.requeue_tree(tree)
         for key in inst.arrivals:
             self._arrive(key)
 
@@ -203,9 +208,13 @@ class _Run:
             return False
         self.now = t
         self._apply_events()
-        run = run_to_fixpoint(self.s, self.watch, self.cycles + 1, self.cycles + self.sim.max_cycles_per_instant)
-        for rep in run.reports:
+        def booked(scheduler, rep):  # while the admitted workloads are still in the snapshot
             self._record(rep, t)
+            if self.on_cycle is not None:
+                self.on_cycle(scheduler, rep)
+
+        run = run_to_fixpoint(self.s, self.watch, self.cycles + 1, self.cycles + self.sim.max_cycles_per_instant,
+                              booked)
         self.cycles += len(run.reports)
         self._sample()
         if run.hit_limit:
@@ -230,6 +239,8 @@ class _Run:
         if t >= self.next_tick and t % self.cadence.interval == 0 and self.s.has_active_heads():
             self.cycles += 1
             rep = self.s.run_cycle(self.cycles)
+            if self.on_cycle is not None:
+                self.on_cycle(self.s, rep)
             self.watch.after_cycle(rep)
             end = self._record(rep, t)
             self.next_tick = max(t + 1, end)
