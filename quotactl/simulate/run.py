@@ -226,7 +226,8 @@ class _Run:
     def _tick_step(self) -> bool:
         """The next event or tick, whichever comes first (events at a tick go before its cycle)."""
         te = self.events.next_time()
-        tt = self.cadence.next_tick(self.next_tick) if self.s.has_active_heads() else None
+        # never a tick before now: heads may wake (a completion) after the clock passed self.next_tick
+        tt = self.cadence.next_tick(max(self.next_tick, self.now)) if self.s.has_active_heads() else None
         if te is None and tt is None:
             return False
         t = min(x for x in (te, tt) if x is not None)
