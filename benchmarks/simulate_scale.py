@@ -105,18 +105,18 @@ def main() -> None:
         cadence = Cadence(parse_duration(a.cycle_interval), parse_duration(a.admission_cost or "0"))
     sim = SimulationOptions(cadence=cadence)
     prof = cProfile.Profile() if a.profile else None
-    t = time.perf_counter()
+    t, cpu = time.perf_counter(), time.process_time()
     if prof:
         prof.enable()
     result = simulate(cluster, options, sim, t0=t0)
     if prof:
         prof.disable()
-    ran = time.perf_counter() - t
+    ran, ran_cpu = time.perf_counter() - t, time.process_time() - cpu
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     admissions = sum(len(w.admissions) for w in result.workloads)
     evictions = sum(len(w.evictions) for w in result.workloads)
     print(f"{len(cluster.cluster_queues)} ClusterQueues, {len(result.workloads)} workloads: "
-          f"model {built:.2f} s, simulation {ran:.2f} s wall, peak RSS {peak:.0f} MB")
+          f"model {built:.2f} s, simulation {ran:.2f} s wall ({ran_cpu:.2f} s CPU), peak RSS {peak:.0f} MB")
     print(f"  {result.cycles} cycles, {admissions} admissions, {evictions} evictions, end t0+{result.end / 1e6:g} s, "
           f"converged {result.converged}")
     for c in result.classes:
