@@ -8,12 +8,13 @@ _UNITS = (("d", 86400), ("h", 3600), ("m", 60))
 
 
 def human_duration(us: int | None) -> str:
-    """The largest two units (``1d2h``, ``5m30s``); seconds keep their fraction below a minute."""
+    """The largest two units (``1d2h``, ``5m30s``); below a minute, seconds to three significant
+    digits (``53.3s``, ``0.25s``)."""
     if us is None:
         return "-"
     sign, us = ("-", -us) if us < 0 else ("", us)
     if us < 60 * US:
-        return f"{sign}{us / US:g}s"
+        return f"{sign}{us / US:.3g}s"
     secs = us // US
     parts = []
     for unit, size in _UNITS:

@@ -98,9 +98,9 @@ def render_plain(r: SimulationResult, opts: PlotOptions = PlotOptions(), width: 
 
 # -- rich tables ------------------------------------------------------------------------------
 
-def _table(title: str, first: str) -> Table:
+def _table(title: str, first: str, min_width: int = 12) -> Table:
     t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, header_style="bold", pad_edge=False)
-    t.add_column(first, overflow="fold", ratio=2, min_width=12)  # names can be long: fold, never cut
+    t.add_column(first, overflow="fold", ratio=2, min_width=min_width)  # names can be long: fold, never cut
     return t
 
 
@@ -145,7 +145,7 @@ def reason_table(r: SimulationResult) -> Table | None:
 
 
 def class_table(r: SimulationResult) -> Table:
-    t = _table("Classes", "class")
+    t = _table("Classes", "class", min_width=6)
     for col in ("workloads", "admitted", "finished", *WAIT_COLUMNS):
         t.add_column(col, justify="right", no_wrap=True)
     for c in r.classes:

@@ -120,6 +120,7 @@ class _Run:
                 tr = self.track[key] = _Track(key, facts(wl, self.t0, default))
                 arrivals.append((tr.arrival, key))
         self.events.load_arrivals(arrivals)
+        self.touched.update(holding.values())  # their usage at t0 starts the plots' series
 
     def _load_running(self, key: str, wl, cq: str, default: int | None) -> None:
         """A workload the input admitted: it finishes at its start + runtime, at t0 when overdue."""
@@ -260,6 +261,8 @@ class _Run:
             self.progress(self.now, len(self.events))
 
     def result(self) -> SimulationResult:
+        if self.touched:
+            self._sample()  # t0, before any event: what the input holds
         if self.cadence.ticks:
             self.next_tick = 0
             while self._tick_step():

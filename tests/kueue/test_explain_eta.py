@@ -15,7 +15,7 @@ from quotactl.simulate import eta as eta_mod
 from quotactl.simulate.clock import US
 from quotactl.simulate.run import SimulationOptions
 from tests.helpers import ROOT, run_cli, run_subprocess
-from tests.kueue.builders import cq, flavor, objects, with_queues
+from tests.kueue.builders import cq, flavor, with_queues
 from tests.simulate.world import job, model, running
 
 SCHEMA = json.loads((ROOT / "schemas" / "output" / "explain.json").read_text())
@@ -146,7 +146,3 @@ def test_end_to_end_through_a_subprocess(write):
     assert "overdue (runtime over before the snapshot, finished at t0): default/r2" in eta
     assert r.stderr == ""
 
-
-def test_objects_helper_builds_the_same_cluster():
-    # the files above hold what tests.simulate.world models: same keys either way
-    assert {o.data["metadata"]["name"] for o in objects(with_queues(room_after_finish()))} >= {"r1", "r2", "p"}
