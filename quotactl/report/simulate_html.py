@@ -15,7 +15,6 @@ from quotactl.report.simulate_plot import Chart, PlotOptions, charts
 from quotactl.report.simulate_text import (
     WAIT_COLUMNS,
     livelock_line,
-    preemptions_text,
     summary_line,
     usage_text,
     wait_cells,
@@ -68,9 +67,14 @@ def _table(headers: list[str], rows: list[list[str]], names: int = 1) -> str:
 def _queues(r: SimulationResult) -> str:
     headers = ["ClusterQueue", "admitted", "finished", "preempted", "lost work", *WAIT_COLUMNS, "pending at end",
                "usage of nominal"]
-    rows = [[q.name, str(q.admitted), str(q.finished), preemptions_text(q), human_duration(q.lost_work), *wait_cells(q.wait),
+    rows = [[q.name, str(q.admitted), str(q.finished), str(q.preemptions), human_duration(q.lost_work), *wait_cells(q.wait),
              str(q.pending_at_end), usage_text(q.usage)] for q in r.cluster_queues]
     return _table(headers, rows)
+
+
+def _reasons(r: SimulationResult) -> str | None:
+    rows = [[q.name, reason, str(n)] for q in r.cluster_queues for reason, n in q.preemptions_by_reason.items()]
+    return _table(["ClusterQueue", "reason", "preempted"], rows, names=2) if rows else None
 
 
 def _classes(r: SimulationResult) -> str:
@@ -93,6 +97,8 @@ def render_html(r: SimulationResult, opts: PlotOptions = PlotOptions()) -> str:
     if (ll := livelock_line(r)) is not None:
         parts.append(f'<p class="livelock">{escape(ll)}</p>')
     parts += ["<h2>ClusterQueues</h2>", _queues(r)]
+    if (reasons := _reasons(r)) is not None:
+        parts += ["<h2>Preemptions by reason</h2>", reasons]
     if r.classes:
         parts += ["<h2>Classes</h2>", _classes(r)]
     if r.series:
