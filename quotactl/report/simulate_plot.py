@@ -7,7 +7,6 @@ only here, only when a plot is drawn).  The HTML report draws the same ``Chart``
 
 from __future__ import annotations
 
-import bisect
 from dataclasses import dataclass
 
 from quotactl.simulate.clock import US
@@ -50,77 +49,110 @@ def time_unit(end_us: int) -> tuple[str, int]:
     return "s", US
 
 
-def _grid(end: int) -> list[int]:
-    if end <= 0:
-        return [0]
-    return [end * i // (POINTS - 1) for i in range(POINTS)]
+class _Changes:
+    """Step functions as changes in time: pending workloads and quota in use (absolute amounts,
+    per resource), from the samples of one or more ClusterQueues."""
+
+    def __init__(self):
+        self.by_time: dict[int, list] = {}  # t -> [pending change, {resource: used change}]
+
+    def add_queue(self, samples, nominal: dict) -> None:
+        last_at: dict[int, object] = {}
+        for s in samples:  # several samples at one instant: the last is the state after it
+            last_at[s.at] = s
+        pending, used = 0, {}
+        for t in sorted(last_at):
+            s = last_at[t]
+            now = {res: frac * nominal.get(res, 0) for res, frac in s.usage if frac is not None}
+            row = self.by_time.setdefault(t, [0, {}])
+            row[0] += s.pending - pending
+            for res in set(now) | set(used):
+                row[1][res] = row[1].get(res, 0) + now.get(res, 0) - used.get(res, 0)
+            pending, used = s.pending, now
+
+    def binned(self, end: int, bins: int) -> tuple[list[int], list[dict]]:
+        """Per bin of [0, end]: the peak of pending workloads (a short queue is not lost between two
+        readings) and the time-averaged quota in use."""
+        times = sorted(self.by_time)
+        edges = [end * i // bins for i in range(bins + 1)] if end > 0 else [0, 0]
+        peaks, averages = [], []
+        pending, used, j = 0, {}, 0
+
+        def apply(t):
+            nonlocal pending
+            dp, du = self.by_time[t]
+            pending += dp
+            for res, d in du.items():
+                used[res] = used.get(res, 0) + d
+
+        for lo, hi in zip(edges, edges[1:], strict=False):
+            while j < len(times) and times[j] <= lo:
+                apply(times[j])
+                j += 1
+            peak, area, last = pending, {res: 0.0 for res in used}, lo
+            while j < len(times) and times[j] < hi:
+                for res, v in used.items():
+                    area[res] = area.get(res, 0.0) + v * (times[j] - last)
+                last = times[j]
+                apply(times[j])
+                peak = max(peak, pending)
+                j += 1
+            for res, v in used.items():
+                area[res] = area.get(res, 0.0) + v * (hi - last)
+            peaks.append(peak)
+            averages.append({res: a / (hi - lo) for res, a in area.items()} if hi > lo else dict(used))
+        return peaks, averages
 
 
-class _Steps:
-    """One ClusterQueue's samples as step functions (the value of the last sample at or before t)."""
-
-    def __init__(self, samples):
-        self.times = [s.at for s in samples]
-        self.pending = [s.pending for s in samples]
-        self.usage = [dict(s.usage) for s in samples]
-
-    def index(self, t: int) -> int:
-        return bisect.bisect_right(self.times, t) - 1
-
-    def pending_at(self, t: int) -> int:
-        i = self.index(t)
-        return self.pending[i] if i >= 0 else 0
-
-    def usage_at(self, t: int) -> dict:
-        i = self.index(t)
-        return self.usage[i] if i >= 0 else {}
+def _percent(averages: list[dict], quota: dict, resource: str) -> tuple:
+    n = quota.get(resource, 0)
+    return tuple(round(100 * a.get(resource, 0) / n, 2) if n else 0 for a in averages)
 
 
-def _total_usage(steps: dict, nominal: dict, t: int) -> dict:
-    """resource -> percent of the cluster's nominal quota in use at t (sum used / sum nominal)."""
-    used: dict = {}
-    quota: dict = {}
-    for cq, st in steps.items():
-        per = nominal.get(cq, {})
-        for res, frac in st.usage_at(t).items():
-            n = per.get(res, 0)
-            if frac is not None and n:
-                used[res] = used.get(res, 0) + frac * n
-        for res, n in per.items():
-            quota[res] = quota.get(res, 0) + n
-    return {res: round(100 * used.get(res, 0) / n, 2) for res, n in sorted(quota.items()) if n}
+def _summed(nominal: dict, names) -> dict:
+    out: dict = {}
+    for cq in names:
+        for res, n in nominal.get(cq, {}).items():
+            out[res] = out.get(res, 0) + n
+    return out
 
 
 def charts(r: SimulationResult, per_queue: bool = False) -> list[Chart]:
     """Pending and usage over the run, for the cluster; with ``per_queue`` also for the busiest
-    ClusterQueues (at most MAX_QUEUES, by peak pending, then name)."""
+    ClusterQueues (at most MAX_QUEUES, by peak pending, then name).  Usage is of the
+    ClusterQueues' nominal quota (quota a Cohort holds itself is not in it: borrowing it shows
+    above 100%)."""
     unit, size = time_unit(r.end)
-    grid = _grid(r.end)
-    times = tuple(round(t / size, 4) for t in grid)
-    steps = {cq: _Steps(samples) for cq, samples in r.series.items()}
-    pending = tuple(sum(st.pending_at(t) for st in steps.values()) for t in grid)
-    usage_rows = [_total_usage(steps, r.nominal, t) for t in grid]
-    resources = sorted({res for row in usage_rows for res in row})
-    out = [Chart("Pending workloads (cluster)", unit, times, (Line("pending", pending),), "workloads"),
+    bins = POINTS if r.end > 0 else 1
+    times = tuple(round(r.end * i // bins / size, 4) for i in range(bins))
+    total = _Changes()
+    for cq, samples in r.series.items():
+        total.add_queue(samples, r.nominal.get(cq, {}))
+    peaks, averages = total.binned(r.end, bins)
+    quota = _summed(r.nominal, r.nominal)
+    resources = sorted(res for res, n in quota.items() if n)
+    out = [Chart("Pending workloads (cluster, peak)", unit, times, (Line("pending", tuple(peaks)),), "workloads"),
            Chart("Usage of nominal quota (cluster, %)", unit, times,
-                 tuple(Line(res, tuple(row.get(res, 0) for row in usage_rows)) for res in resources), "%")]
-    if per_queue and steps:
-        busiest = sorted(steps, key=lambda cq: (-max(steps[cq].pending, default=0), cq))[:MAX_QUEUES]
-        out.append(Chart("Pending workloads per ClusterQueue", unit, times,
-                         tuple(Line(cq, tuple(steps[cq].pending_at(t) for t in grid)) for cq in sorted(busiest)),
-                         "workloads"))
-        out.append(Chart("Usage of nominal quota per ClusterQueue (%, first resource)", unit, times,
-                         tuple(Line(cq, tuple(_first_usage(steps[cq], t) for t in grid)) for cq in sorted(busiest)),
-                         "%"))
+                 tuple(Line(res, _percent(averages, quota, res)) for res in resources), "%")]
+    if per_queue and r.series:
+        out += _per_queue(r, unit, times, bins)
     return out
 
 
-def _first_usage(st: _Steps, t: int) -> float:
-    """The ClusterQueue's first resource with a nominal quota, in percent (0 when it has none)."""
-    for _res, frac in sorted(st.usage_at(t).items()):
-        if frac is not None:
-            return round(100 * frac, 2)
-    return 0
+def _per_queue(r: SimulationResult, unit: str, times: tuple, bins: int) -> list[Chart]:
+    binned = {}
+    for cq, samples in r.series.items():
+        one = _Changes()
+        one.add_queue(samples, r.nominal.get(cq, {}))
+        binned[cq] = one.binned(r.end, bins)
+    busiest = sorted(sorted(binned, key=lambda cq: (-max(binned[cq][0], default=0), cq))[:MAX_QUEUES])
+    first = {cq: next((res for res, n in sorted(r.nominal.get(cq, {}).items()) if n), None) for cq in busiest}
+    return [Chart("Pending workloads per ClusterQueue (peak)", unit, times,
+                  tuple(Line(cq, tuple(binned[cq][0])) for cq in busiest), "workloads"),
+            Chart("Usage of nominal quota per ClusterQueue (%, first resource)", unit, times,
+                  tuple(Line(f"{cq} {first[cq]}" if first[cq] else cq,
+                             _percent(binned[cq][1], r.nominal.get(cq, {}), first[cq]) if first[cq] else (0,) * bins)
+                        for cq in busiest), "%")]
 
 
 MARKERS = ("*", "+", "o", "x", "#", "@", "%", "=")

@@ -23,7 +23,7 @@ def test_piped_output_has_the_plot_in_plain_characters_and_no_progress_bar():
     assert r.returncode == 0 and r.stderr == ""
     assert "\x1b[" not in r.stdout
     assert r.stdout.startswith("simulated 146 workload(s)")
-    assert "Pending workloads (cluster)" in r.stdout and "Usage of nominal quota (cluster, %)" in r.stdout
+    assert "Pending workloads (cluster, peak)" in r.stdout and "Usage of nominal quota (cluster, %)" in r.stdout
     assert "team-b: admitted" in r.stdout and "batch: 99 workload(s)" in r.stdout
 
 

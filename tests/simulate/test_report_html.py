@@ -34,7 +34,7 @@ def test_nothing_to_fetch(page):
 
 def test_the_charts_and_tables_are_there(page):
     assert page.count("<svg") == 2 and page.count("<table>") == 3  # ClusterQueues, preemptions by reason, classes
-    assert "Pending workloads (cluster)" in page and "Usage of nominal quota (cluster, %)" in page
+    assert "Pending workloads (cluster, peak)" in page and "Usage of nominal quota (cluster, %)" in page
     assert "team-b-with-a-rather-long-name-for-folding" in page and "InClusterQueue" in page
     per_queue = render_html(small_result(), PlotOptions(per_queue=True))
     assert per_queue.count("<svg") == 4

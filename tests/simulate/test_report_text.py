@@ -51,7 +51,7 @@ def test_every_number_is_in_the_tables(result, width):
 
 def test_plain_has_no_escape_codes_and_the_plot_unless_asked_not_to(result):
     text = render_plain(result, PlotOptions(), width=100)
-    assert not ANSI.search(text) and "Pending workloads (cluster)" in text
+    assert not ANSI.search(text) and "Pending workloads (cluster, peak)" in text
     assert "Usage of nominal quota (cluster, %)" in text
     bare = render_plain(result, PlotOptions(plot=False), width=100)
     assert "Pending workloads" not in bare and bare.startswith("simulated 7 workload(s)")
@@ -64,7 +64,7 @@ def test_colour_only_when_asked(result):
 
 def test_per_queue_plot_names_the_queues(result):
     text = render_plain(result, PlotOptions(per_queue=True), width=120)
-    assert "Pending workloads per ClusterQueue" in text and "team-a" in text.split("per ClusterQueue")[1]
+    assert "Pending workloads per ClusterQueue (peak)" in text and "team-a" in text.split("per ClusterQueue")[1]
 
 
 def test_same_bytes_every_time(result):
