@@ -46,7 +46,7 @@ class WorkloadRun:
 @dataclass(frozen=True)
 class WaitStats:
     count: int
-    mean: float | None  # seconds
+    mean: float | None  # seconds (to the microsecond)
     p50: float | None  # nearest rank
     p95: float | None
     max: float | None

@@ -23,7 +23,7 @@ from quotactl.kueue.cycle import CycleReport, Scheduler, TreeWatch, fewer_gc_pau
 from quotactl.kueue.options import EngineOptions
 from quotactl.model.kueue import KueueCluster
 from quotactl.simulate.cadence import FIXPOINT, Cadence
-from quotactl.simulate.clock import US, micros_between
+from quotactl.simulate.clock import micros_between, seconds
 from quotactl.simulate.events import EventQueue
 from quotactl.simulate.result import (
     ClassStats,
@@ -104,6 +104,8 @@ class _Run:
         self.series: dict[str, list[Sample]] = {}
         self.cycles = 0
         self.now = 0
+        self.next_tick = 0  # tick mode: no cycle before this time
+        self.quiet = 0  # tick mode: cycles since the last event
         self.stopped = "drained"
         self.awaited = set(sim.stop_when_admitted)
         self._load()
@@ -238,7 +240,12 @@ class _Run:
         self.now = t
         if te == t:
             self._apply_events()
+            self.quiet = 0
         if t >= self.next_tick and t % self.cadence.interval == 0 and self.s.has_active_heads():
+            self.quiet += 1
+            if self.quiet > self.sim.max_cycles_per_instant:  # the same safety net as one instant's cycles
+                self.stopped = "limit"
+                return False
             self.cycles += 1
             rep = self.s.run_cycle(self.cycles)
             if self.on_cycle is not None:
@@ -264,7 +271,6 @@ class _Run:
         if self.touched:
             self._sample()  # t0, before any event: what the input holds
         if self.cadence.ticks:
-            self.next_tick = 0
             while self._tick_step():
                 pass
         else:
@@ -326,6 +332,6 @@ def wait_stats(waits: list[int | None]) -> WaitStats:
     n = len(vals)
 
     def rank(q: float) -> float:
-        return vals[max(0, math.ceil(q * n) - 1)] / US
+        return seconds(vals[max(0, math.ceil(q * n) - 1)])
 
-    return WaitStats(n, round(sum(vals) / n / US, 6), rank(0.50), rank(0.95), vals[-1] / US)
+    return WaitStats(n, seconds(round(sum(vals) / n)), rank(0.50), rank(0.95), seconds(vals[-1]))

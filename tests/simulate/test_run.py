@@ -122,3 +122,37 @@ def test_admission_cost_spaces_admissions_and_delays_the_next_tick():
     # one head per ClusterQueue per cycle: two admissions per cycle, 2 s each; next tick at the end
     assert sorted(secs(r["w0"].admissions + r["v0"].admissions)) == [2, 4]
     assert sorted(secs(r["w1"].admissions + r["v1"].admissions)) == [6, 8]
+
+
+def _flopping_world():
+    from tests.kueue.cycle.test_cycle import livelock_world
+
+    return livelock_world()
+
+
+@pytest.mark.parametrize("interval", [0, 1])
+def test_livelock_stops_the_clock_with_the_schedule_report(interval):
+    """The flopping cluster of ``schedule``'s tests, every workload queued at t0 and none finishing:
+    the same workloads are preempted and re-admitted forever (in fixpoint mode at t0, with
+    --cycle-interval from tick to tick)."""
+    from datetime import datetime, timezone
+
+    from quotactl.simulate.cadence import Cadence
+    from quotactl.simulate.run import SimulationOptions, simulate
+
+    cluster, options = _flopping_world()
+    sim = SimulationOptions(start=datetime(2026, 1, 1, 1, tzinfo=timezone.utc), cadence=Cadence(interval * US))
+    result = simulate(cluster, options, sim)
+    assert not result.converged and result.stopped == "livelock"
+    assert "default/w0" in result.livelock.workloads and result.livelock.period >= 1
+    assert result.livelock_at == result.end
+    assert any(w.evictions for w in result.workloads)
+
+
+@pytest.mark.parametrize("interval", [0, 10])
+def test_cycle_limit_stops_the_run_unconverged(interval):
+    """The safety net: more cycles than allowed in one instant (or, with ticks, since the last event)."""
+    dicts = one_cq(10) + [job(f"w{i}", "a", 1, 0, "1000s") for i in range(5)]
+    result = run(dicts, interval=interval, max_cycles_per_instant=2)
+    assert result.stopped == "limit" and not result.converged and result.livelock is None
+    assert sum(len(w.admissions) for w in result.workloads) == 2
