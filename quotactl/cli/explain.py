@@ -92,6 +92,8 @@ def explain_command(
     if Dialect.YUNIKORN in inp.dialects:
         if all_pending:
             fail_usage("--all is for Kueue workloads; for YuniKorn, explain one pod (namespace/name)")
+        if sim is not None:
+            fail_usage("--eta simulates Kueue's scheduler; the input holds YuniKorn objects")
         from quotactl.cli.yunikorn_cmds import run_explain  # the YuniKorn engine
 
         raise typer.Exit(run_explain(loaded, workload, output))
@@ -127,7 +129,7 @@ def explain_command(
         full = build_cluster(loaded.objects)  # the whole cluster: every tree's arrivals and completions
         from quotactl.simulate.eta import Explained
 
-        eta_of = _etas(full, inp.kueue_options(full, fair_sharing), sim, [full.workloads[target.key]])
+        eta_of = _etas(full, inp.kueue_options(full, fair_sharing), sim, [full.workloads.get(target.key, target)])
         finish("explain-eta", Explained(explanation, eta_of[target.key]), output)
     finish("explain", explanation, output)
 

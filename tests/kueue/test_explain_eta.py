@@ -146,3 +146,9 @@ def test_end_to_end_through_a_subprocess(write):
     assert "overdue (runtime over before the snapshot, finished at t0): default/r2" in eta
     assert r.stderr == ""
 
+
+
+def test_eta_is_for_kueue():
+    yk = ROOT / "fixtures" / "yunikorn" / "clean"
+    r = run_cli("explain", "analytics/report-gen-1", "-f", str(yk / "queues.yaml"), "-f", str(yk / "state.yaml"), "--eta")
+    assert r.exit_code == 2 and "YuniKorn" in r.stderr
