@@ -159,16 +159,18 @@ class _Run:
         self._woke(cq)
 
     def _woke(self, cq: str) -> None:
-        self.watch.reset(self.s.tree_of(cq))
         self.touched.add(cq)
 
     def _apply_events(self) -> None:
+        """One instant's events; the trees they touch forget their cycle history (the watch)."""
         inst = self.events.pop_instant()
         trees = {self._finish(key, token, inst.at) for key, token in inst.finishes}
         for tree in sorted(t for t in trees if t is not None):  # once per tree, however many completions
             self.s.requeue_tree(tree)
         for key in inst.arrivals:
             self._arrive(key)
+        for tree in {self.s.tree_of(cq) for cq in self.touched}:
+            self.watch.reset(tree)
 
     # -- cycles --------------------------------------------------------------------------
     def _record(self, rep: CycleReport, tick: int) -> int:
@@ -211,6 +213,7 @@ class _Run:
             return False
         self.now = t
         self._apply_events()
+
         def booked(scheduler, rep):  # while the admitted workloads are still in the snapshot
             self._record(rep, t)
             if self.on_cycle is not None:

@@ -156,3 +156,14 @@ def test_cycle_limit_stops_the_run_unconverged(interval):
     result = run(dicts, interval=interval, max_cycles_per_instant=2)
     assert result.stopped == "limit" and not result.converged and result.livelock is None
     assert sum(len(w.admissions) for w in result.workloads) == 2
+
+
+def test_progress_is_reported_after_every_instant():
+    from quotactl.simulate.cadence import Cadence
+    from quotactl.simulate.run import SimulationOptions, simulate
+    from tests.simulate.world import model
+
+    cluster, options = model(one_cq(10) + [job("w1", "a", 4, 0, "10s"), job("w2", "a", 4, 5, "10s")])
+    seen = []
+    simulate(cluster, options, SimulationOptions(cadence=Cadence(0)), progress=lambda now, left: seen.append((now, left)))
+    assert seen == [(0, 2), (5 * US, 2), (10 * US, 1), (15 * US, 0)]  # (now, events still queued)

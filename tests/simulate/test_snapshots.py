@@ -31,3 +31,10 @@ def test_simulate_json(snapshot):
 
 def test_simulate_plain(snapshot):
     assert simulate_text.render_plain(_result(), PlotOptions(plot=False)) == snapshot  # the plot: test_report_text
+
+
+def test_every_output_format_has_a_renderer():
+    from quotactl.cli.common import OutputFormat
+    from quotactl.report.renderers import formats
+
+    assert set(formats("simulate")) == {f.value for f in OutputFormat}
