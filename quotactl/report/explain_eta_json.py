@@ -20,10 +20,12 @@ def eta_dict(eta: Eta) -> dict:
         "why": eta.why,
         "finishesFirst": [{"workload": f.workload, "clusterQueue": f.cluster_queue, "at": seconds(f.at)}
                           for f in eta.finishes_first],
+        "finishesFirstTotal": eta.finishes_first_total,
         "preempts": [{"workload": v.workload, "clusterQueue": v.cluster_queue, "reason": v.reason,
                       "at": seconds(v.at)} for v in eta.preempts],
         "assumptions": {"runtimeSources": dict(eta.runtime_sources), "noRuntimeRunning": list(eta.no_runtime_running),
-                        "overdue": list(eta.overdue)},
+                        "noRuntimeRunningTotal": eta.no_runtime_total, "overdue": list(eta.overdue),
+                        "overdueTotal": eta.overdue_total},
     }
 
 

@@ -41,10 +41,15 @@ def _start_line(eta: Eta) -> Text:
     return line
 
 
-def _listed(title: str, items: list[str], empty: str) -> list:
+def _listed(title: str, items: list[str], empty: str, total: int | None = None) -> list:
     if not items:
         return [Text(f"  {title}: {empty}")]
-    return [Text(f"  {title}:")] + [Text(f"    {i}") for i in items]
+    more = f" (the last {len(items)} of {total})" if total is not None and total > len(items) else ""
+    return [Text(f"  {title}{more}:")] + [Text(f"    {i}") for i in items]
+
+
+def _names(names: tuple, total: int) -> str:
+    return ", ".join(names) + (f" and {total - len(names)} more" if total > len(names) else "")
 
 
 def eta_section(eta: Eta) -> list:
@@ -52,12 +57,12 @@ def eta_section(eta: Eta) -> list:
     if eta.status == ADMITTED:
         out += _listed("finishes first to make room",
                        [f"t0+{human_duration(f.at)}  {f.workload} [{f.cluster_queue or '-'}]" for f in eta.finishes_first],
-                       "nothing (the quota is free)")
+                       "nothing (the quota is free)", eta.finishes_first_total)
         out += _listed("would preempt",
                        [f"{v.workload} [{v.cluster_queue or '-'}] {v.reason}" for v in eta.preempts], "nobody")
     if eta.status == NEVER and eta.no_runtime_running:
-        out += _listed("blocked by running workloads with no runtime (they never finish)",
-                       list(eta.no_runtime_running), "")
+        out.append(Text("  blocked by running workloads with no runtime (they never finish): "
+                        + _names(eta.no_runtime_running, eta.no_runtime_total)))
     return out + _assumptions(eta)
 
 
@@ -65,9 +70,10 @@ def _assumptions(eta: Eta) -> list:
     sources = ", ".join(f"{n} {src}" for src, n in eta.runtime_sources.items()) or "no workloads"
     out = [Text("  assumptions:"), Text(f"    runtimes from: {sources}")]
     if eta.no_runtime_running and eta.status != NEVER:
-        out.append(Text(f"    running with no runtime (never finish): {', '.join(eta.no_runtime_running)}"))
+        out.append(Text(f"    running with no runtime (never finish): {_names(eta.no_runtime_running, eta.no_runtime_total)}"))
     if eta.overdue:
-        out.append(Text(f"    overdue (runtime over before the snapshot, finished at t0): {', '.join(eta.overdue)}"))
+        out.append(Text("    overdue (runtime over before the snapshot, finished at t0): "
+                        + _names(eta.overdue, eta.overdue_total)))
     return out
 
 

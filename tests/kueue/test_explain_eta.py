@@ -64,8 +64,9 @@ def test_a_completion_makes_room(write):
     assert eta["t0"] == "2026-01-01T00:05:00Z" and eta["startTime"] == "2026-01-01T00:06:40Z"
     assert [(f["workload"], f["at"]) for f in eta["finishesFirst"]] == [("default/r2", 0), ("default/r1", 100)]
     assert eta["preempts"] == []
-    assert eta["assumptions"] == {"runtimeSources": {"annotation": 3}, "noRuntimeRunning": [],
-                                  "overdue": ["default/r2"]}
+    assert eta["finishesFirstTotal"] == 2
+    assert eta["assumptions"] == {"runtimeSources": {"annotation": 3}, "noRuntimeRunning": [], "noRuntimeRunningTotal": 0,
+                                  "overdue": ["default/r2"], "overdueTotal": 1}
 
 
 def test_its_admission_preempts(write):
@@ -79,11 +80,11 @@ def test_blocked_by_a_running_workload_without_runtime(write):
     path = write(blocked_by_notebook())
     eta = eta_json("default/p", "-f", path)["eta"]
     assert eta["status"] == "never" and eta["start"] is None and eta["startTime"] is None
-    assert eta["assumptions"]["noRuntimeRunning"] == ["default/nb"]
+    assert eta["assumptions"]["noRuntimeRunning"] == ["default/nb"] and eta["assumptions"]["noRuntimeRunningTotal"] == 1
     assert eta["assumptions"]["runtimeSources"] == {"annotation": 1, "none": 1}
     text = run_cli("explain", "default/p", "-f", path, "--eta").stdout
     assert "estimated start: never" in text
-    assert "blocked by running workloads with no runtime (they never finish):\n    default/nb" in text
+    assert "blocked by running workloads with no runtime (they never finish): default/nb" in text
 
 
 def test_default_runtime_and_cadence_are_simulate_s(write):
@@ -152,3 +153,23 @@ def test_eta_is_for_kueue():
     yk = ROOT / "fixtures" / "yunikorn" / "clean"
     r = run_cli("explain", "analytics/report-gen-1", "-f", str(yk / "queues.yaml"), "-f", str(yk / "state.yaml"), "--eta")
     assert r.exit_code == 2 and "YuniKorn" in r.stderr
+
+
+def test_only_completions_after_its_arrival_and_on_its_resources_are_listed_the_last_twenty():
+    """30 one-cpu jobs end one after another; the 6-cpu job arriving at 5 s waits for them; a gpu
+    job's completion (another resource) is not what makes room."""
+    dicts = [flavor("f"), cq("a", [(["cpu", "gpu"], [("f", {"cpu": 10, "gpu": 4})])])]
+    dicts += [job(f"s{i:02d}", "a", 1, 0, f"{i + 1}s") for i in range(10)]
+    dicts += [job(f"t{i:02d}", "a", 1, 0, f"{i + 20}s") for i in range(20)]
+    gpu = job("g", "a", 1, 0, "3s")
+    gpu["spec"]["podSets"][0]["template"]["spec"]["containers"][0]["resources"]["requests"] = {"gpu": "1"}
+    dicts += [gpu, job("big", "a", 6, 5, "1m")]
+    cluster, options = model(dicts)
+    out = eta_mod.estimate(cluster, options, SimulationOptions(), [cluster.workloads["default/big"]])
+    eta = out["default/big"]
+    assert eta.start == 66 * US  # the t-jobs queued before it take the room first (BestEffortFIFO)
+    # from its arrival at 5 s: s04 (ends 5 s) .. s09 and t00 .. t15 (ends 66 s): 22, the last 20 listed
+    assert eta.finishes_first_total == 22
+    assert [f.workload for f in eta.finishes_first] == [f"default/s{i:02d}" for i in range(6, 10)] + [
+        f"default/t{i:02d}" for i in range(16)]
+    assert eta.finishes_first[-1].at == eta.start
