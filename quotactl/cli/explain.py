@@ -44,6 +44,15 @@ def explain_command(
     fail_if_pending: bool = typer.Option(False, "--fail-if-pending",
                                          help="With job manifests and no WORKLOAD: exit 1 when any of them "
                                               "would stay pending."),
+    eta: bool = typer.Option(False, "--eta", help="Estimate when it starts: simulate from the snapshot (as 'simulate' "
+                                                  "does) until it is admitted; with --all, an ETA column."),
+    default_runtime: str = typer.Option(None, "--default-runtime", metavar="DURATION",
+                                        help="With --eta: runtime of a workload with neither the quotactl.io/runtime "
+                                             "annotation nor spec.maximumExecutionTimeSeconds (default: never finishes)."),
+    cycle_interval: str = typer.Option(None, "--cycle-interval", metavar="DURATION",
+                                       help="With --eta: one scheduling cycle every DURATION (as in 'simulate')."),
+    cadence: str = typer.Option(None, "--cadence", metavar="NAME",
+                                help="With --eta: a named cycle cadence (as in 'simulate')."),
     max_file_size: str = MaxFileSizeOption,
     cluster: ClusterArgs = ClusterArgs(),
 ) -> None:
@@ -59,6 +68,8 @@ def explain_command(
     and no WORKLOAD: every job with no Workload in the snapshot is explained as newly submitted
     (admitted now, after preemption, or pending and why):
     quotactl explain -f snapshot.yaml -f my-job.yaml --fail-if-pending
+
+    When will it start, and what will it preempt? quotactl explain ns/name -f snapshot.yaml --eta
 
     Exit status: 0 (a pending workload is a result), 1 with --fail-if-pending when a job would stay
     pending, 2 unknown workload or job, or unusable input.
@@ -76,10 +87,13 @@ def explain_command(
         fail_usage("which workload? give namespace/name (or --all for every pending workload)")
     if fail_if_pending and not submitted:
         fail_usage("--fail-if-pending is for job manifests explained without a WORKLOAD")
+    sim = _eta_options(eta, submitted, default_runtime, cycle_interval, cadence)
     loaded = inp.loaded
     if Dialect.YUNIKORN in inp.dialects:
         if all_pending:
             fail_usage("--all is for Kueue workloads; for YuniKorn, explain one pod (namespace/name)")
+        if sim is not None:
+            fail_usage("--eta simulates Kueue's scheduler; the input holds YuniKorn objects")
         from quotactl.cli.yunikorn_cmds import run_explain  # the YuniKorn engine
 
         raise typer.Exit(run_explain(loaded, workload, output))
@@ -96,6 +110,11 @@ def explain_command(
         queues = QueueIndex(cluster, options)
         explanations = [explain_workload(cluster, snapshot, wl, top=top, queues=queues)
                         for wl in pending_workloads(cluster)]
+        if sim is not None:
+            from quotactl.simulate.eta import ExplainedAll
+
+            etas = _etas(cluster, options, sim, pending_workloads(cluster))
+            finish("explain-all-eta", ExplainedAll(tuple(explanations), etas), output)
         finish("explain-all", explanations, output)
     if submitted:
         queues = QueueIndex(cluster, options)
@@ -105,7 +124,41 @@ def explain_command(
         finish("explain-jobs", answers, output, EXIT_FINDINGS if stays else EXIT_OK)
 
     target = require_workload(cluster, workload)
-    finish("explain", explain_workload(cluster, snapshot, target, top=top), output)
+    explanation = explain_workload(cluster, snapshot, target, top=top)
+    if sim is not None:
+        full = build_cluster(loaded.objects)  # the whole cluster: every tree's arrivals and completions
+        from quotactl.simulate.eta import Explained
+
+        eta_of = _etas(full, inp.kueue_options(full, fair_sharing), sim, [full.workloads.get(target.key, target)])
+        finish("explain-eta", Explained(explanation, eta_of[target.key]), output)
+    finish("explain", explanation, output)
+
+
+def _eta_options(eta: bool, submitted, default_runtime, cycle_interval, cadence):
+    """--eta's simulation options (None without --eta); the runtime options need --eta."""
+    from quotactl.cli.simulate import _cadence, _duration  # simulate's own option readers
+
+    if not eta:
+        if default_runtime or cycle_interval or cadence:
+            fail_usage("--default-runtime, --cycle-interval and --cadence are for --eta")
+        return None
+    if submitted:
+        fail_usage("--eta is for a WORKLOAD or --all (job manifests alone are not in the queue yet)")
+    from quotactl.simulate.run import SimulationOptions
+
+    return SimulationOptions(default_runtime=_duration("--default-runtime", default_runtime),
+                             cadence=_cadence(cycle_interval, cadence, None))
+
+
+def _etas(cluster, options, sim, targets) -> dict:
+    from quotactl.simulate.errors import SimulationInputError
+    from quotactl.simulate.eta import estimate
+
+    try:
+        return estimate(cluster, options, sim, targets)
+    except SimulationInputError as exc:
+        fail_usage(str(exc))
+        raise  # unreachable: fail_usage exits
 
 
 def submitted_workloads(cluster, jobs) -> list:

@@ -20,7 +20,10 @@ from quotactl.cli.common import (
     fail_usage,
 )
 from quotactl.cli.inputs import EngineInput, check_cluster_args, engine_input, finish
+from quotactl.cli.simulate_progress import progress_bar, write_html
 from quotactl.load.objects import Dialect, LoadResult
+from quotactl.report.renderers import Outcome
+from quotactl.report.simulate_plot import PlotOptions
 from quotactl.simulate.cadence import FIXPOINT, Cadence, preset
 from quotactl.simulate.clock import parse_duration, parse_instant, rfc3339
 
@@ -50,6 +53,11 @@ def simulate_command(
     admission_cost: str = typer.Option(None, "--admission-cost", metavar="DURATION",
                                        help="With --cycle-interval: virtual time each admission of a cycle takes."),
     output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
+    html: str = typer.Option(None, "--html", metavar="FILE",
+                             help="Also write the report (tables and charts) as one self-contained HTML page."),
+    no_plot: bool = typer.Option(False, "--no-plot", help="No terminal plot of pending workloads and usage."),
+    plot_per_queue: bool = typer.Option(False, "--plot-per-queue",
+                                        help="Plot the busiest ClusterQueues too, not only the cluster total."),
     fair_sharing: bool = FairSharingOption,
     feature_gates: str = FeatureGatesOption,
     kueue_version: str = KueueVersionOption,
@@ -82,11 +90,15 @@ def simulate_command(
         model, t0 = _model(inp, generator, sim.start)
         if isinstance(sim.until, datetime) and sim.until < t0:
             fail_usage(f"--until {until} is before the start of the simulation ({rfc3339(t0)})")
-        result = simulate(model, inp.kueue_options(model, fair_sharing), sim, t0=t0)
+        with progress_bar(output.value) as progress:
+            result = simulate(model, inp.kueue_options(model, fair_sharing), sim, t0=t0, progress=progress)
     except SimulationInputError as exc:
         fail_usage(str(exc))
         raise  # unreachable: fail_usage exits
-    finish("simulate", result, output)
+    opts = PlotOptions(plot=not no_plot, per_queue=plot_per_queue, html=html)
+    if html is not None:
+        write_html(html, result, opts)
+    finish("simulate", result if output == OutputFormat.json else Outcome(result, opts), output)
 
 
 def _loaded(files, max_file_size, feature_gates, cluster: ClusterArgs, release: str) -> EngineInput:

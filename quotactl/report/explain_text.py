@@ -220,15 +220,18 @@ def render_table(e: Explanation, width: int | None = None, color: bool = False) 
     return render_to_text(renderables(e, plain=False), width=width, color=color)
 
 
-def _all_table(explanations: list[Explanation], plain: bool) -> Table:
+def _all_table(explanations: list[Explanation], plain: bool, extra: dict | None = None) -> Table:
+    """``extra``: more columns, name -> {workload key: cell} (explain --all --eta's ETA)."""
+    extra = extra or {}
     t = Table(box=None if plain else box.SIMPLE_HEAD, header_style="bold", pad_edge=False)
-    for col in ("workload", "clusterQueue", "mode", "reason", "why", "smallest change"):
+    for col in ("workload", "clusterQueue", "mode", "reason", "why", "smallest change", *extra):
         t.add_column(col, overflow="fold", ratio=3 if col in ("why", "smallest change") else None)
     for e in explanations:
         change = next((c.description for c in e.changes if c.verified), "")
         mode = e.representative_mode or "-"
         t.add_row(e.workload.key, e.workload.cluster_queue or "-", Text(mode, style=_MODE_STYLE.get(mode, "")),
-                  e.reason or ("-" if mode != "Fit" else "fits"), e.verdict, change)
+                  e.reason or ("-" if mode != "Fit" else "fits"), e.verdict, change,
+                  *(cells.get(e.workload.key, "-") for cells in extra.values()))
     return t
 
 
@@ -244,9 +247,9 @@ def _all_summary(explanations: list[Explanation]) -> Text:
                 style="bold")
 
 
-def all_sections(explanations: list[Explanation], plain: bool) -> list:
-    """``explain --all``'s table and summary line."""
-    return [_all_table(explanations, plain), _all_summary(explanations)]
+def all_sections(explanations: list[Explanation], plain: bool, extra: dict | None = None) -> list:
+    """``explain --all``'s table (``extra``: more columns, see ``_all_table``) and summary line."""
+    return [_all_table(explanations, plain, extra), _all_summary(explanations)]
 
 
 def render_all_plain(explanations: list[Explanation], width: int | None = None) -> str:

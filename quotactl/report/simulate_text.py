@@ -1,28 +1,56 @@
-"""``quotactl simulate`` as text (plain, and the table format until rich tables replace it):
-a summary of the run, one line per ClusterQueue and per class.  Pure formatting."""
+"""``quotactl simulate`` for people: a summary of the run, a table per ClusterQueue and per class
+(admitted, finished, preemptions by reason, lost work, wait mean / p50 / p95 / max, usage of
+nominal quota), then a plot of pending workloads and usage over time.  Rich tables on a terminal,
+plain lines when piped (the plot too, in plain characters).  Formatting only: user names go into
+Text objects, never through rich markup."""
 
 from __future__ import annotations
 
-from quotactl.report.renderers import register
-from quotactl.simulate.clock import rfc3339, seconds
-from quotactl.simulate.result import SimulationResult, WaitStats
+from rich import box
+from rich.table import Table
+from rich.text import Text
+
+from quotactl.report.console import render_to_text
+from quotactl.report.durations import human_duration
+from quotactl.report.renderers import Outcome, register
+from quotactl.report.simulate_plot import PlotOptions, charts, terminal_plot
+from quotactl.simulate.clock import US, rfc3339
+from quotactl.simulate.result import ClassStats, QueueStats, SimulationResult, WaitStats
+
+WAIT_COLUMNS = ("wait mean", "p50", "p95", "max")
 
 
-def _num(x) -> str:
-    return "-" if x is None else f"{x:g}"
+def terminal_width() -> int:
+    """COLUMNS, else the terminal's width, else 120 (piped): as report/console.py reads it."""
+    import shutil
+
+    return max(60, shutil.get_terminal_size((120, 24)).columns)
 
 
-def _wait(w: WaitStats) -> str:
-    return f"wait mean {_num(w.mean)}s p50 {_num(w.p50)}s p95 {_num(w.p95)}s max {_num(w.max)}s"
+def _secs(x: float | None) -> str:
+    """Seconds (the statistics' unit) as a duration."""
+    return "-" if x is None else human_duration(round(x * US))
 
 
-def _usage(usage: dict) -> str:
+def wait_cells(w: WaitStats) -> list[str]:
+    return [_secs(w.mean), _secs(w.p50), _secs(w.p95), _secs(w.max)]
+
+
+def usage_text(usage: dict) -> str:
     return ", ".join(f"{res} {'-' if v is None else f'{v:.1%}'}" for res, v in usage.items()) or "-"
 
 
+def preemptions_text(q: QueueStats) -> str:
+    if not q.preemptions:
+        return "0"
+    return f"{q.preemptions} (" + ", ".join(f"{k} {v}" for k, v in q.preemptions_by_reason.items()) + ")"
+
+
 def summary_line(r: SimulationResult) -> str:
-    mode = "fixpoint at every event" if not r.cycle_interval else f"one cycle every {_num(seconds(r.cycle_interval))}s"
-    line = (f"simulated {len(r.workloads)} workload(s) from {rfc3339(r.start)} to t0+{_num(seconds(r.end))}s "
+    mode = "fixpoint at every event" if not r.cycle_interval else f"one cycle every {human_duration(r.cycle_interval)}"
+    if r.admission_cost:
+        mode += f", {human_duration(r.admission_cost)} per admission"
+    line = (f"simulated {len(r.workloads)} workload(s) from {rfc3339(r.start)} for {human_duration(r.end)} "
             f"({r.cycles} cycle(s), {mode}); stopped: {r.stopped}")
     extra = []
     if r.no_runtime:
@@ -32,26 +60,132 @@ def summary_line(r: SimulationResult) -> str:
     return line + (f"; {'; '.join(extra)}" if extra else "")
 
 
-def render_plain(r: SimulationResult) -> str:
+def livelock_line(r: SimulationResult) -> str | None:
+    if r.livelock is None:
+        return None
+    return (f"livelock at t0+{human_duration(r.livelock_at)}: Kueue would flop forever on "
+            f"{', '.join(r.livelock.workloads)} (period {r.livelock.period} cycles)")
+
+
+# -- plain ------------------------------------------------------------------------------------
+
+def _queue_line(q: QueueStats) -> str:
+    mean, p50, p95, mx = wait_cells(q.wait)
+    return (f"  {q.name}: admitted {q.admitted}, finished {q.finished}, preemptions {preemptions_text(q)}, "
+            f"lost work {human_duration(q.lost_work)}, wait mean {mean} p50 {p50} p95 {p95} max {mx}, "
+            f"usage of nominal quota {usage_text(q.usage)}, pending at end {q.pending_at_end}")
+
+
+def _class_line(c: ClassStats) -> str:
+    mean, p50, p95, mx = wait_cells(c.wait)
+    return (f"  {c.name}: {c.workloads} workload(s), admitted {c.admitted}, finished {c.finished}, "
+            f"wait mean {mean} p50 {p50} p95 {p95} max {mx}")
+
+
+def render_plain(r: SimulationResult, opts: PlotOptions = PlotOptions(), width: int | None = None) -> str:
+    """One line per ClusterQueue and class (grep-able at any width), then the plot."""
     lines = [summary_line(r)]
-    if r.livelock is not None:
-        lines.append(f"livelock at t0+{_num(seconds(r.livelock_at))}s: Kueue would flop forever on "
-                     f"{', '.join(r.livelock.workloads)} (period {r.livelock.period} cycles)")
-    lines.append("")
-    lines.append("ClusterQueues:")
-    for q in r.cluster_queues:
-        reasons = ", ".join(f"{k} {v}" for k, v in q.preemptions_by_reason.items())
-        lines.append(f"  {q.name}: admitted {q.admitted}, finished {q.finished}, preemptions {q.preemptions}"
-                     f"{f' ({reasons})' if reasons else ''}, lost work {_num(seconds(q.lost_work))}s, "
-                     f"{_wait(q.wait)}, usage of nominal quota {_usage(q.usage)}, pending at end {q.pending_at_end}")
+    if (ll := livelock_line(r)) is not None:
+        lines.append(ll)
+    lines += ["", "ClusterQueues:"] + [_queue_line(q) for q in r.cluster_queues]
     if r.classes:
-        lines.append("")
-        lines.append("Classes:")
-        for c in r.classes:
-            lines.append(f"  {c.name}: {c.workloads} workload(s), admitted {c.admitted}, finished {c.finished}, "
-                         f"{_wait(c.wait)}")
-    return "\n".join(lines) + "\n"
+        lines += ["", "Classes:"] + [_class_line(c) for c in r.classes]
+    text = "\n".join(lines) + "\n"
+    if opts.plot and r.series:
+        text += "\n" + terminal_plot(charts(r, opts.per_queue), width or terminal_width(), color=False)
+    return text
 
 
-register("simulate", "plain", lambda result, color: render_plain(result))
-register("simulate", "table", lambda result, color: render_plain(result))
+# -- rich tables ------------------------------------------------------------------------------
+
+def _table(title: str, first: str, min_width: int = 12) -> Table:
+    t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, header_style="bold", pad_edge=False)
+    t.add_column(first, overflow="fold", ratio=2, min_width=min_width)  # names can be long: fold, never cut
+    return t
+
+
+ONE_TABLE_WIDTH = 130  # below this the ClusterQueue table splits in two (work, then waits)
+
+
+def queue_tables(r: SimulationResult, width: int) -> list[Table]:
+    """The ClusterQueue statistics: one table when wide, else one for the work and one for the
+    waits and usage, so that no column is squeezed below its numbers at 80 columns."""
+    work = ("admitted", "finished", "preempted", "lost work", "pending")
+    if width >= ONE_TABLE_WIDTH:
+        return [_queue_table("ClusterQueues", r, work + WAIT_COLUMNS, usage=True)]
+    return [_queue_table("ClusterQueues", r, work, usage=False),
+            _queue_table("ClusterQueues: time to admission, usage", r, WAIT_COLUMNS, usage=True)]
+
+
+def _queue_table(title: str, r: SimulationResult, columns: tuple, usage: bool) -> Table:
+    t = _table(title, "ClusterQueue")
+    for col in columns:
+        t.add_column(col, justify="right", no_wrap=True)
+    if usage:
+        t.add_column("usage of nominal", overflow="fold", ratio=1, min_width=10)
+    for q in r.cluster_queues:
+        cells = {"admitted": str(q.admitted), "finished": str(q.finished), "preempted": str(q.preemptions),
+                 "lost work": human_duration(q.lost_work), "pending": str(q.pending_at_end),
+                 **dict(zip(WAIT_COLUMNS, wait_cells(q.wait), strict=True))}
+        t.add_row(Text(q.name), *(cells[c] for c in columns), *([Text(usage_text(q.usage))] if usage else []))
+    return t
+
+
+def reason_table(r: SimulationResult) -> Table | None:
+    """Preemptions per ClusterQueue (of its workloads) and reason; None when there were none."""
+    rows = [(q.name, reason, n) for q in r.cluster_queues for reason, n in q.preemptions_by_reason.items()]
+    if not rows:
+        return None
+    t = _table("Preemptions by reason", "ClusterQueue")
+    t.add_column("reason", overflow="fold")
+    t.add_column("preempted", justify="right", no_wrap=True)
+    for name, reason, n in rows:
+        t.add_row(Text(name), Text(reason), str(n))
+    return t
+
+
+def class_table(r: SimulationResult) -> Table:
+    t = _table("Classes", "class", min_width=6)
+    for col in ("workloads", "admitted", "finished", *WAIT_COLUMNS):
+        t.add_column(col, justify="right", no_wrap=True)
+    for c in r.classes:
+        t.add_row(Text(c.name), str(c.workloads), str(c.admitted), str(c.finished), *wait_cells(c.wait))
+    return t
+
+
+def render_table(r: SimulationResult, opts: PlotOptions = PlotOptions(), color: bool = False,
+                 width: int | None = None) -> str:
+    width = width or terminal_width()
+    parts: list = [Text(summary_line(r), style="bold")]
+    if (ll := livelock_line(r)) is not None:
+        parts.append(Text(ll, style="bold red"))
+    parts += [Text("")] + queue_tables(r, width)
+    if (reasons := reason_table(r)) is not None:
+        parts.append(reasons)
+    if r.classes:
+        parts.append(class_table(r))
+    text = render_to_text(parts, width=width, color=color)
+    if opts.plot and r.series:
+        text += "\n" + terminal_plot(charts(r, opts.per_queue), width, color=color)
+    return text
+
+
+def _unwrapped(x) -> tuple[SimulationResult, PlotOptions]:
+    """The command passes ``Outcome(result, PlotOptions)``; a bare result gets the defaults."""
+    if isinstance(x, Outcome):
+        return x.result, x.context or PlotOptions()
+    return x, PlotOptions()
+
+
+def _table_renderer(x, color: bool) -> str:
+    r, opts = _unwrapped(x)
+    return render_table(r, opts, color=color)
+
+
+def _plain_renderer(x, color: bool) -> str:
+    r, opts = _unwrapped(x)
+    return render_plain(r, opts)
+
+
+register("simulate", "plain", _plain_renderer)
+register("simulate", "table", _table_renderer)

@@ -3,7 +3,7 @@ Times are integer microseconds from t0 (``clock.seconds`` turns them into JSON n
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from quotactl.kueue.cycle import Livelock, PendingWorkload
@@ -92,7 +92,7 @@ class SimulationResult:
     converged: bool
     livelock: Livelock | None
     livelock_at: int | None
-    stopped: str  # drained | until | livelock | limit
+    stopped: str  # drained | until | livelock | limit | admitted (the awaited workloads, explain --eta)
     cycle_interval: int  # 0: fixpoint mode
     admission_cost: int
     cycles: int
@@ -103,3 +103,4 @@ class SimulationResult:
     pending: tuple[PendingWorkload, ...]  # at the end, with the engine's reason
     no_runtime: int  # workloads that never finish for want of a runtime
     overdue: int
+    nominal: dict = field(default_factory=dict)  # ClusterQueue -> resource -> nominal quota (to total the usage)

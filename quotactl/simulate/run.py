@@ -47,6 +47,7 @@ class SimulationOptions:
     default_runtime: int | None = None  # microseconds
     cadence: Cadence = FIXPOINT
     max_cycles_per_instant: int = MAX_CYCLES_PER_INSTANT
+    stop_when_admitted: frozenset = frozenset()  # stop once all of these were admitted (explain --eta)
 
 
 class _Track:
@@ -106,6 +107,7 @@ class _Run:
         self.next_tick = 0  # tick mode: no cycle before this time
         self.quiet = 0  # tick mode: cycles since the last event
         self.stopped = "drained"
+        self.awaited = set(sim.stop_when_admitted)
         self._load()
 
     # -- the input -----------------------------------------------------------------------
@@ -120,6 +122,7 @@ class _Run:
                 tr = self.track[key] = _Track(key, facts(wl, self.t0, default))
                 arrivals.append((tr.arrival, key))
         self.events.load_arrivals(arrivals)
+        self.touched.update(holding.values())  # their usage at t0 starts the plots' series
 
     def _load_running(self, key: str, wl, cq: str, default: int | None) -> None:
         """A workload the input admitted: it finishes at its start + runtime, at t0 when overdue."""
@@ -186,6 +189,9 @@ class _Run:
             self.touched.add(a.cluster_queue)
             if tr.runtime is not None:
                 self.events.finish(ta + tr.runtime, a.workload, tr.token)
+        if self.awaited and rep.admitted:
+            self.awaited.difference_update(a.workload for a in rep.admitted)
+            self.stopped = "admitted" if not self.awaited else self.stopped
         end = self.cadence.cycle_end(tick, len(rep.admitted))
         for p in rep.preempted:
             tr = self.track[p.workload]
@@ -226,7 +232,8 @@ class _Run:
     def _tick_step(self) -> bool:
         """The next event or tick, whichever comes first (events at a tick go before its cycle)."""
         te = self.events.next_time()
-        tt = self.cadence.next_tick(self.next_tick) if self.s.has_active_heads() else None
+        # never a tick before now: heads may wake (a completion) after the clock passed self.next_tick
+        tt = self.cadence.next_tick(max(self.next_tick, self.now)) if self.s.has_active_heads() else None
         if te is None and tt is None:
             return False
         t = min(x for x in (te, tt) if x is not None)
@@ -264,6 +271,8 @@ class _Run:
             self.progress(self.now, len(self.events))
 
     def result(self) -> SimulationResult:
+        if self.touched:
+            self._sample()  # t0, before any event: what the input holds
         if self.cadence.ticks:
             while self._tick_step():
                 pass
@@ -284,7 +293,8 @@ class _Run:
             workloads=tuple(runs), cluster_queues=self._queue_stats(runs, end), classes=_class_stats(runs),
             series={cq: tuple(samples) for cq, samples in sorted(self.series.items())},
             pending=self.s.pending(), no_runtime=sum(1 for r in runs if r.runtime is None),
-            overdue=sum(1 for r in runs if r.overdue))
+            overdue=sum(1 for r in runs if r.overdue),
+            nominal={name: self.ledger.nominal(name) for name in sorted(self.s.snapshot.cluster_queues)})
 
     def _queue_stats(self, runs: list[WorkloadRun], end: int) -> tuple[QueueStats, ...]:
         by_cq: dict[str, list[WorkloadRun]] = {}

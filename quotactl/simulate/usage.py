@@ -23,6 +23,10 @@ class UsageLedger:
                 per_resource[resource] = per_resource.get(resource, 0) + q.nominal
             self._nominal[name] = per_resource
 
+    def nominal(self, cq: str) -> dict[str, int]:
+        """resource -> the ClusterQueue's nominal quota summed over its flavors (Kueue amounts)."""
+        return dict(self._nominal[cq])
+
     def change(self, cq: str, usage: dict | None, sign: int, t: int) -> None:
         sums = self._sums.setdefault(cq, {})
         for fr, v in (usage or {}).items():

@@ -7,6 +7,7 @@ import json
 import jsonschema
 
 from quotactl.report import simulate_json, simulate_text
+from quotactl.report.simulate_plot import PlotOptions
 from tests.helpers import ROOT
 from tests.kueue.builders import cq, flavor
 from tests.simulate.world import job, run
@@ -29,7 +30,7 @@ def test_simulate_json(snapshot):
 
 
 def test_simulate_plain(snapshot):
-    assert simulate_text.render_plain(_result()) == snapshot
+    assert simulate_text.render_plain(_result(), PlotOptions(plot=False)) == snapshot  # the plot: test_report_text
 
 
 def test_every_output_format_has_a_renderer():

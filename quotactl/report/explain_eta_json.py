@@ -1,0 +1,48 @@
+"""``quotactl explain --eta --output json``: explain's document (schemas/output/explain.json) with
+an ``eta`` object, per workload under ``--all``.  Pure formatting of ``simulate.eta.Eta``."""
+
+from __future__ import annotations
+
+import json
+
+from quotactl.report.explain_json import all_document, explanation_dict
+from quotactl.report.renderers import register
+from quotactl.simulate.clock import at, rfc3339, seconds
+from quotactl.simulate.eta import Eta, Explained, ExplainedAll
+
+
+def eta_dict(eta: Eta) -> dict:
+    return {
+        "status": eta.status,
+        "t0": rfc3339(eta.t0),
+        "start": seconds(eta.start),
+        "startTime": None if eta.start is None else rfc3339(at(eta.t0, eta.start)),
+        "why": eta.why,
+        "finishesFirst": [{"workload": f.workload, "clusterQueue": f.cluster_queue, "at": seconds(f.at)}
+                          for f in eta.finishes_first],
+        "finishesFirstTotal": eta.finishes_first_total,
+        "preempts": [{"workload": v.workload, "clusterQueue": v.cluster_queue, "reason": v.reason,
+                      "at": seconds(v.at)} for v in eta.preempts],
+        "assumptions": {"runtimeSources": dict(eta.runtime_sources), "noRuntimeRunning": list(eta.no_runtime_running),
+                        "noRuntimeRunningTotal": eta.no_runtime_total, "overdue": list(eta.overdue),
+                        "overdueTotal": eta.overdue_total},
+    }
+
+
+def render(x: Explained) -> str:
+    doc = explanation_dict(x.explanation)
+    doc["eta"] = eta_dict(x.eta)
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def render_all(x: ExplainedAll) -> str:
+    doc = all_document(list(x.explanations))
+    for row in doc["workloads"]:
+        eta = x.etas.get(row["workload"])
+        if eta is not None:
+            row["eta"] = eta_dict(eta)
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+register("explain-eta", "json", lambda x, color: render(x))
+register("explain-all-eta", "json", lambda x, color: render_all(x))
