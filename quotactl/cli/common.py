@@ -61,6 +61,10 @@ KueueVersionOption = typer.Option(
     DEFAULT_RELEASE, "--kueue-version", metavar="vX.Y", envvar="QUOTACTL_KUEUE_VERSION", callback=_kueue_release,
     help=f"Kueue release to check against: served API versions, feature gates (default {DEFAULT_RELEASE}).",
 )
+WideOption = typer.Option(
+    False, "--wide",
+    help="Human output: more columns, and no cell folded to fit the terminal (kubectl's -o wide).",
+)
 MaxFileSizeOption = typer.Option(
     None, "--max-file-size", metavar="SIZE", help="Refuse input files larger than this (default: no limit).",
     envvar="QUOTACTL_MAX_FILE_SIZE",
@@ -78,10 +82,10 @@ def write(text: str) -> None:
     sys.stdout.flush()
 
 
-def emit(command: str, result: object, output: Enum) -> None:
+def emit(command: str, result: object, output: Enum, wide: bool = False) -> None:
     """Write ``command``'s result in the chosen format; rich tables (colour when allowed) only on a
-    terminal, plain text when piped."""
-    write(render(command, shown_format(output.value), result, color=use_color()))
+    terminal, plain text when piped; ``wide``: the --wide view."""
+    write(render(command, shown_format(output.value), result, color=use_color(), wide=wide))
 
 
 def shown_format(fmt: str) -> str:

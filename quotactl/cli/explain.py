@@ -14,6 +14,7 @@ from quotactl.cli.common import (
     KueueVersionOption,
     MaxFileSizeOption,
     OutputFormat,
+    WideOption,
     cluster_options,
     fail_usage,
 )
@@ -37,6 +38,7 @@ def explain_command(
     files: list[str] = FileOption,
     all_pending: bool = typer.Option(False, "--all", help="Explain every pending workload in one table."),
     output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
+    wide: bool = WideOption,
     fair_sharing: bool = FairSharingOption,
     feature_gates: str = FeatureGatesOption,
     kueue_version: str = KueueVersionOption,
@@ -82,7 +84,7 @@ def explain_command(
             fail_usage("--all is for Kueue workloads; for YuniKorn, explain one pod (namespace/name)")
         from quotactl.cli.yunikorn_cmds import run_explain  # the YuniKorn engine
 
-        raise typer.Exit(run_explain(loaded, workload, output))
+        raise typer.Exit(run_explain(loaded, workload, output, wide=wide))
     workload = inp.workload_name(workload) if workload else workload
     cluster = None if all_pending or submitted else scoped_cluster(loaded.objects, workload)
     if cluster is None:
@@ -96,16 +98,16 @@ def explain_command(
         queues = QueueIndex(cluster, options)
         explanations = [explain_workload(cluster, snapshot, wl, top=top, queues=queues)
                         for wl in pending_workloads(cluster)]
-        finish("explain-all", explanations, output)
+        finish("explain-all", explanations, output, wide=wide)
     if submitted:
         queues = QueueIndex(cluster, options)
         answers = [JobAnswer(job, explain_workload(cluster, snapshot, wl, top=top, queues=queues))
                    for job, wl in submitted_workloads(cluster, inp.jobs)]
         stays = fail_if_pending and any(stays_pending(a.explanation) for a in answers)
-        finish("explain-jobs", answers, output, EXIT_FINDINGS if stays else EXIT_OK)
+        finish("explain-jobs", answers, output, EXIT_FINDINGS if stays else EXIT_OK, wide)
 
     target = require_workload(cluster, workload)
-    finish("explain", explain_workload(cluster, snapshot, target, top=top), output)
+    finish("explain", explain_workload(cluster, snapshot, target, top=top), output, wide=wide)
 
 
 def submitted_workloads(cluster, jobs) -> list:

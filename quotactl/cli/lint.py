@@ -15,6 +15,7 @@ from quotactl.cli.common import (
     KueueVersionOption,
     LintFormat,
     MaxFileSizeOption,
+    WideOption,
     cluster_options,
     fail_usage,
     split_codes,
@@ -30,6 +31,7 @@ def lint_command(
     paths: list[str] = typer.Argument(None, metavar="[PATH]...", help="Files or directories to check ('-' = stdin)."),
     files: list[str] = FileOption,
     output: LintFormat = typer.Option(LintFormat.table, "--output", "-o", help="Output format."),
+    wide: bool = WideOption,
     select: list[str] = typer.Option(None, "--select", metavar="CODES",
                                      help="Only report these codes or prefixes (e.g. KQ1,KQ501); repeatable."),
     ignore: list[str] = typer.Option(None, "--ignore", metavar="CODES", help="Do not report these codes or prefixes."),
@@ -58,7 +60,7 @@ def lint_command(
         feature_gates=gates, fair_sharing=fair_sharing, kueue_version=kueue_version,
     )
     report = lint(loaded, options)
-    finish("lint", report, output, exit_code(report, strict))
+    finish("lint", report, output, exit_code(report, strict), wide)
 
 
 def exit_code(report: LintReport, strict: bool) -> int:

@@ -6,18 +6,19 @@ import difflib
 
 import typer
 
-from quotactl.cli.common import EXIT_USAGE, OutputFormat, emit
+from quotactl.cli.common import EXIT_USAGE, OutputFormat, WideOption, emit
 from quotactl.lint.rule import registry
 
 
 def rules_command(
     code: str = typer.Argument(None, help="A rule code (e.g. KQ104) to show its documentation."),
     output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
+    wide: bool = WideOption,
 ) -> None:
     """List the lint rules (code, name, severity, summary), or document one rule."""
     rules = registry()
     if not code:
-        emit("rules", list(rules.values()), output)
+        emit("rules", list(rules.values()), output, wide)
         return
     r = rules.get(code.upper())
     if r is None:
@@ -25,4 +26,4 @@ def rules_command(
         hint = f" (did you mean {', '.join(close)}?)" if close else ""
         typer.echo(f"quotactl: error: no rule {code!r}{hint}; 'quotactl rules' lists them", err=True)
         raise typer.Exit(EXIT_USAGE)
-    emit("rule", r, output)
+    emit("rule", r, output, wide)
