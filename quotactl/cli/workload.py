@@ -15,6 +15,7 @@ from quotactl.cli.common import (
     MaxFileSizeOption,
     WideOption,
     cluster_options,
+    emit,
     fail_usage,
     write,
 )
@@ -23,7 +24,7 @@ from quotactl.diagnostics import Severity, sort_diagnostics
 from quotactl.jobs import derive_workloads
 from quotactl.model.kueue import build_cluster
 from quotactl.report import workload_out
-from quotactl.report.console import View, stdout_is_tty, use_color
+from quotactl.report.renderers import Outcome
 
 
 class WorkloadFormat(str, Enum):
@@ -65,9 +66,7 @@ def workload_command(
     if not (workloads or skipped or diagnostics):
         fail_usage("input holds no job objects (Job, JobSet, RayJob, PyTorchJob, Pod, Deployment, ...)")
     if output == WorkloadFormat.table:
-        view = View(color=use_color(), wide=wide)
-        write(workload_out.render_table(workloads, skipped, build_cluster(loaded.objects), view,
-                                        plain=not stdout_is_tty()))
+        emit("workload", Outcome((workloads, skipped), build_cluster(loaded.objects)), output, wide)
     else:
         doc = workload_out.document(workloads, skipped, diagnostics)
         write(workload_out.render_json(doc) if output == WorkloadFormat.json else workload_out.render_yaml(doc))

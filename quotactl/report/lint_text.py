@@ -37,11 +37,11 @@ def summary_line(report: LintReport) -> str:
     return f"{checked}: {n(e, 'error')}, {n(w, 'warning')}, {i} info"
 
 
-# At 80 columns the object and its field share one folding column and the hint sits under the
-# message; --wide gives each its own column.
+# At 80 columns the field (a long path) sits above the message and the hint under it, so the
+# message keeps most of the width; --wide gives each its own column.
 _COLUMNS = [Col("Line:Col", FIXED, justify="right"), Col("Severity", FIXED), Col("Code", FIXED),
-            Col("Object / field", ID, wide=False), Col("Object", ID, wide=True), Col("Field", ID, wide=True),
-            Col("Message", TEXT, ratio=3), Col("Hint", TEXT, wide=True)]
+            Col("Object", ID), Col("Field", ID, wide=True), Col("Message", TEXT, ratio=3),
+            Col("Hint", TEXT, wide=True)]
 
 
 def _table(file: str, diags: list[Diagnostic], view: View) -> Sheet:
@@ -49,12 +49,12 @@ def _table(file: str, diags: list[Diagnostic], view: View) -> Sheet:
 
     table = Sheet(_COLUMNS, view, title=file)
     for d in diags:
-        msg = Text(d.message)
+        msg = Text(f"{d.field}\n", style="dim") if d.field and not view.wide else Text()
+        msg.append(d.message)
         if d.hint and not view.wide:
             msg.append(f"\nhint: {d.hint}", style="dim")
-        where = "\n".join(p for p in (d.object, d.field) if p)
-        table.add_row(f"{d.line}:{d.column}", Text(d.severity.value, style=_STYLE[d.severity]), d.code, where,
-                      d.object, d.field, msg, Text(d.hint or "", style="dim"))
+        table.add_row(f"{d.line}:{d.column}", Text(d.severity.value, style=_STYLE[d.severity]), d.code, d.object,
+                      d.field, msg, Text(d.hint or "", style="dim"))
     return table
 
 

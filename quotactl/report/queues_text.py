@@ -355,6 +355,7 @@ def _flat(text: str) -> str:
 
 
 register("queues", "table", render_table)
-# piped, the tree is drawn as wide as it needs (never wrapped)
-register("queues", "tree", lambda reports, view: render_tree(reports, view, plain=not stdout_is_tty()))
+# piped (no terminal, no width asked), the tree is drawn as wide as it needs: never wrapped
+register("queues", "tree", lambda reports, view: render_tree(reports, view,
+                                                             plain=view.width is None and not stdout_is_tty()))
 register("queues", "plain", lambda reports, view: render_plain(reports))

@@ -37,12 +37,15 @@ def register(command: str, fmt: str, fn: Renderer) -> None:
     _RENDERERS[(command, fmt)] = fn
 
 
-def render(command: str, fmt: str, result: object, color: bool = False, wide: bool = False) -> str:
+def render(command: str, fmt: str, result: object, color: bool = False, wide: bool = False,
+           width: int | None = None) -> str:
+    """``command``'s report in ``fmt``; ``width``: the terminal width to lay tables out for (None:
+    the terminal's)."""
     if (command, fmt) not in _RENDERERS:
         _import_named(command.split("-")[0])
     if (command, fmt) not in _RENDERERS:
         _import_all()
-    return _RENDERERS[(command, fmt)](result, View(color=color, wide=wide))
+    return _RENDERERS[(command, fmt)](result, View(color=color, width=width, wide=wide))
 
 
 def formats(command: str) -> tuple[str, ...]:

@@ -12,6 +12,7 @@ from quotactl.jobs import SkippedObject
 from quotactl.load.objects import KubeObject
 from quotactl.model.kueue import KueueCluster, build_workload
 from quotactl.report.console import FIXED, ID, TEXT, Col, Sheet, View, plain_view, render_to_text
+from quotactl.report.renderers import Outcome, register
 
 OWNER_ANNOTATION = "quotactl.io/owner"
 
@@ -81,3 +82,12 @@ def render_table(workloads: list[KubeObject], skipped: list[SkippedObject], clus
             skipped_table.add_row(s.object, s.reason)
         parts.append(skipped_table)
     return render_to_text(parts, view=view, plain=plain)
+
+
+def _render(o: Outcome, view: View, plain: bool) -> str:
+    workloads, skipped = o.result
+    return render_table(workloads, skipped, o.context, view, plain)
+
+
+register("workload", "table", lambda o, view: _render(o, view, False))
+register("workload", "plain", lambda o, view: _render(o, view, True))
