@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import os
 import sys
 from dataclasses import dataclass
 from enum import Enum
@@ -89,7 +90,8 @@ def emit(command: str, result: object, output: Enum, wide: bool = False) -> None
 
 
 def shown_format(fmt: str) -> str:
-    return "plain" if fmt == "table" and not stdout_is_tty() else fmt
+    """``table`` is drawn only on a terminal without NO_COLOR (the CLI contract); else plain."""
+    return "plain" if fmt == "table" and (not stdout_is_tty() or "NO_COLOR" in os.environ) else fmt
 
 
 def split_codes(values: list[str] | None) -> tuple[str, ...]:

@@ -33,7 +33,7 @@ FIXED = "fixed"  # a number, code, verdict or unit: never wraps
 
 LONG_CELL = 2000  # characters; longer text is printed after the table, unwrapped
 PLAIN_ALIGN_CAP = 80  # plain tables: a longer cell does not widen its column (it pushes its row)
-_ID_MIN = 12  # narrowest an id column folds to (unless its header is wider)
+_ID_MIN = 16  # narrowest an id column folds to (unless its header is wider)
 _TEXT_MIN = 12  # narrowest a text column wraps to
 
 
@@ -112,6 +112,8 @@ class Sheet:
             widths = plan_widths(self.columns, natural, floors, options.max_width - overhead)
         for column, width in zip(table.columns, widths, strict=True):
             column.width = max(1, width)
+        if self.title:  # above the table, wrapped at the terminal's width, not the table's
+            yield as_text(Text(self.title, style="bold") if isinstance(self.title, str) else self.title)
         yield table
         for n, text in notes:
             yield Unwrapped(Text(f"[see {n}] ").append_text(text))
@@ -129,9 +131,7 @@ class Sheet:
         from rich.table import Table
         from rich.text import Text
 
-        title = Text(self.title, style="bold") if isinstance(self.title, str) else self.title
-        t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False,
-                  padding=(0, 1, 0, 0), header_style="bold")
+        t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0), header_style="bold")
         for c in self.columns:
             t.add_column(Text(c.header), justify=c.justify, overflow="fold")  # widths keep fixed cells whole
         for r in rows:
@@ -265,7 +265,7 @@ class Hanging:
         from rich.table import Table
         from rich.text import Text
 
-        if len(self.text.plain) > LONG_CELL or _width(self.label) * 2 > options.max_width:
+        if not self.label or len(self.text.plain) > LONG_CELL or _width(self.label) * 2 > options.max_width:
             yield Unwrapped(self.line) if len(self.text.plain) > LONG_CELL else self.line
             return
         grid = Table.grid()
