@@ -253,25 +253,23 @@ class Unwrapped:
 class Hanging:
     """``label`` then ``text``, continuation lines indented under the text (not at the margin)."""
 
-    def __init__(self, label: str, text, style: str = ""):
+    def __init__(self, label, text, style: str = ""):
         from rich.text import Text
 
-        self.label = label
+        self.label = label if isinstance(label, Text) else Text(label, style=style)
         self.text = as_text(text)
-        self.style = style
-        self.line = Text(label, style=style).append_text(self.text)
+        self.line = self.label.copy().append_text(self.text)
 
     def __rich_console__(self, console, options):
         from rich.table import Table
-        from rich.text import Text
 
-        if not self.label or len(self.text.plain) > LONG_CELL or _width(self.label) * 2 > options.max_width:
+        if not self.label or len(self.text.plain) > LONG_CELL or self.label.cell_len * 2 > options.max_width:
             yield Unwrapped(self.line) if len(self.text.plain) > LONG_CELL else self.line
             return
         grid = Table.grid()
         grid.add_column(no_wrap=True)
         grid.add_column(overflow="fold")
-        grid.add_row(Text(self.label, style=self.style), self.text)
+        grid.add_row(self.label, self.text)
         yield grid
 
 

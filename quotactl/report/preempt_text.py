@@ -4,7 +4,6 @@ sentence of reasoning comes from the decision model."""
 
 from __future__ import annotations
 
-from rich.padding import Padding
 from rich.text import Text
 
 from quotactl.kueue.amounts import format_amount
@@ -28,11 +27,6 @@ _ACTION_STYLE = {"removed": "yellow", "kept": "bold red", "put-back": "green", "
 _REASON_STYLE = {"InClusterQueue": "yellow", "InCohortReclamation": "magenta", "InCohortFairSharing": "cyan",
                  "InCohortReclaimWhileBorrowing": "red"}
 _MAX_EXCLUDED_NAMES = 5
-
-
-def _indented(text: Text, left: int) -> Padding:
-    """A line that wraps under itself rather than at the left margin."""
-    return Padding(text, (0, 0, 0, left))
 
 
 def _heading(d: PreemptDecision) -> list:
@@ -130,15 +124,15 @@ def _attempts(d: PreemptDecision) -> list:
             out.append(Text(""))
         out.append(Text(f"Candidates considered — run {i} ({how}): {verdict}", style="bold"))
         for n, s in enumerate(at.steps, 1):
-            line = Text(f"{n:>2}. ")
-            line.append(f"{s.action:<9}", style=_ACTION_STYLE.get(s.action, ""))
-            line.append(f" {s.workload} ({s.cluster_queue}, priority {s.priority}"
+            label = Text(f"  {n:>2}. ")
+            label.append(f"{s.action:<9}", style=_ACTION_STYLE.get(s.action, ""))
+            line = Text(f"{s.workload} ({s.cluster_queue}, priority {s.priority}"
                         + (f", admitted {s.admitted_since}" if s.admitted_since else "") + ")")
             if s.reason and s.action in ("removed", "kept"):
                 line.append(" → ")
                 line.append(s.reason, style=_REASON_STYLE.get(s.reason, ""))
-            out.append(_indented(line, 2))
-            out.append(_indented(Text(s.detail, style="dim"), 16))
+            out.append(Hanging(label.append(" "), line))
+            out.append(Hanging(" " * 16, Text(s.detail, style="dim")))
         if not at.steps:
             out.append(Text("  (no candidate)"))
         for s in at.shortfall:
