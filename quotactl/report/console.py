@@ -35,6 +35,7 @@ LONG_CELL = 2000  # characters; longer text is printed after the table, unwrappe
 PLAIN_ALIGN_CAP = 80  # plain tables: a longer cell does not widen its column (it pushes its row)
 _ID_MIN = 16  # narrowest an id column folds to (unless its header is wider)
 _TEXT_MIN = 12  # narrowest a text column wraps to
+_TEXT_COMFORT = 20  # a table needs its text columns this wide together (or their text), else records
 
 
 def stdout_is_tty() -> bool:
@@ -106,17 +107,34 @@ class Sheet:
         natural = [_natural(c.header, [r[i] for r in rows]) for i, c in enumerate(self.columns)]
         floors = [_floor(c, [r[i] for r in rows]) for i, c in enumerate(self.columns)]
         overhead = _overhead(console, options, self._rich_table([]))
-        if self.view.wide:
-            widths = natural
-        else:
-            widths = plan_widths(self.columns, natural, floors, options.max_width - overhead)
-        for column, width in zip(table.columns, widths, strict=True):
-            column.width = max(1, width)
         if self.title:  # above the table, wrapped at the terminal's width, not the table's
             yield as_text(Text(self.title, style="bold") if isinstance(self.title, str) else self.title)
-        yield table
+        if self.view.wide:
+            widths = natural
+        elif sum(floors) + _comfort(self.columns, natural, floors) > options.max_width - overhead:
+            # too narrow for a readable table (text a few words a line): one record per row
+            yield from self._records(rows)
+            widths = []
+        else:
+            widths = plan_widths(self.columns, natural, floors, options.max_width - overhead)
+        if widths:
+            for column, width in zip(table.columns, widths, strict=True):
+                column.width = max(1, width)
+            yield table
         for n, text in notes:
             yield Unwrapped(Text(f"[see {n}] ").append_text(text))
+
+    def _records(self, rows):
+        """Each row as its first cell, then ``header  value`` lines (kubectl describe's shape): for
+        a terminal too narrow for the columns' floors."""
+        from rich.text import Text
+
+        pad = max(_width(c.header) for c in self.columns[1:]) if len(self.columns) > 1 else 0
+        for r in rows:
+            yield Text.assemble(r[0], style="bold") if r[0].plain else Text("-")
+            for c, cell in zip(self.columns[1:], r[1:], strict=True):
+                if cell.plain:
+                    yield Hanging(Text(f"  {c.header.ljust(pad)}  ", style="dim"), cell)
 
     def __rich_measure__(self, console, options):
         from rich.measure import Measurement
@@ -191,6 +209,13 @@ def _share_out(columns: list[Col], kinds, natural: list[int], widths: list[int],
         if not given:
             break
     return spare
+
+
+def _comfort(columns: list[Col], natural: list[int], floors: list[int]) -> int:
+    """The width the text columns need beyond their floors to hold a few words a line (together
+    _TEXT_COMFORT, or all of their text)."""
+    text = [(n, f) for c, n, f in zip(columns, natural, floors, strict=True) if c.kind == TEXT]
+    return max(0, min(sum(n for n, _ in text), _TEXT_COMFORT) - sum(f for _, f in text))
 
 
 def _floor(c: Col, cells) -> int:

@@ -73,7 +73,16 @@ def test_wide_shows_more_columns_than_80(captured):
     assert "clusterQueue" in wide and "clusterQueue" not in narrow
 
 
-@pytest.mark.parametrize("width", [60, 80, 120])
+def test_too_narrow_for_a_table_gives_one_record_per_row(captured):
+    """At 40 columns explain --all is one record per workload: its id whole on a line of its own."""
+    out = draw(captured["explain-all"], "table", 40).splitlines()
+    assert all(cell_len(line) <= 40 for line in out)
+    for e in captured["explain-all"][1]:
+        assert e.workload.key in out
+    assert any(line.startswith("  reason  ") for line in out)
+
+
+@pytest.mark.parametrize("width", [80, 120])
 def test_ids_are_never_truncated(captured, width):
     """Every workload id of explain --all is in the table, whole or folded (read back by joining
     the lines of the first column)."""
