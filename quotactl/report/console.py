@@ -7,7 +7,8 @@ One place decides the layout of every human report:
   wraps by words, a ``FIXED`` word or number that never wraps).  On a terminal its column widths are
   planned for the width it gets (80 columns first): fixed cells keep their width, ids fold (never
   truncated), text columns share the rest by ``ratio``; headers never split mid-word.  ``--wide``
-  adds the ``wide`` columns and folds nothing (kubectl's ``-o wide``).
+  adds the ``wide`` columns and folds nothing (kubectl's ``-o wide``).  A terminal too narrow for
+  the columns' floors gets one record per row (``header  value`` lines) instead.
 - ``render_to_text``: rich on a terminal; the plain writer otherwise (nothing wrapped, no trailing
   spaces, one table row per line: grep-friendly), with the ``--wide`` columns (``plain_view``).
 
