@@ -95,9 +95,6 @@ class Sheet:
         """One cell per column given to the constructor (wide ones included: dropped here)."""
         self.rows.append([as_text(cells[i]) for i in self._keep])
 
-    def __bool__(self) -> bool:
-        return bool(self.rows)
-
     # --- terminal ---------------------------------------------------------------------------
 
     def __rich_console__(self, console, options):
@@ -316,11 +313,9 @@ def _plain_title(title) -> str:
 
 # --- drawing ------------------------------------------------------------------------------------
 
-def render_to_text(renderables, width: int | None = None, color: bool = False, *, view: View | None = None,
-                   plain: bool = False) -> str:
-    """The report as a string: the plain writer when ``plain``; else rich at ``view.width`` (or
-    ``width``, or the terminal's), deterministic when colour is off and the width fixed."""
-    view = view or View(color=color, width=width)
+def render_to_text(renderables, *, view: View = View(), plain: bool = False) -> str:
+    """The report as a string: the plain writer when ``plain``; else rich at ``view.width`` (or the
+    terminal's), deterministic when colour is off and the width fixed."""
     items = list(_flatten(renderables))
     if plain:
         return plain_text(items)
