@@ -349,6 +349,8 @@ def _plain_lines(r) -> list[str]:
     from rich.padding import Padding
     from rich.text import Text
 
+    if isinstance(r, str):
+        return r.split("\n")
     if isinstance(r, Sheet):
         return r.plain_lines()
     if isinstance(r, Text):

@@ -6,7 +6,7 @@ from rich.text import Text
 
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.diff import DiffResult
-from quotactl.report.console import FIXED, ID, TEXT, Col, Sheet, View, render_to_text
+from quotactl.report.console import FIXED, ID, TEXT, Col, Sheet, View, plain_text, render_to_text
 from quotactl.report.renderers import register
 
 TITLES = {"losesAdmission": "loses admission", "newlyPreempted": "newly preempted",
@@ -46,7 +46,7 @@ def render_plain(d: DiffResult, failed: tuple[str, ...] = ()) -> str:
             lines.append(f"  {u.kind} {u.node} {u.resource}/{u.flavor}: "
                          f"{format_amount(u.resource, u.before)} -> {format_amount(u.resource, u.after)}{mark}")
     lines.append(summary_line(d, failed))
-    return "\n".join(lines) + "\n"
+    return plain_text(lines)
 
 
 _CHANGE_STYLE = {"losesAdmission": "red", "newlyPreempted": "red", "newlyAdmitted": "green", "moved": "yellow"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from quotactl.diagnostics import Diagnostic, Severity
 from quotactl.lint.runner import LintReport
-from quotactl.report.console import FIXED, ID, TEXT, Col, Sheet, View, render_to_text
+from quotactl.report.console import FIXED, ID, TEXT, Col, Sheet, View, plain_text, render_to_text
 from quotactl.report.renderers import register
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
@@ -22,7 +22,7 @@ def render_plain(report: LintReport) -> str:
         if d.hint:
             lines.append(f"    hint: {d.hint}")
     lines.append(summary_line(report))
-    return "\n".join(lines) + "\n"
+    return plain_text(lines)
 
 
 def summary_line(report: LintReport) -> str:

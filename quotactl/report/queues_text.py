@@ -8,7 +8,17 @@ from rich.text import Text
 from rich.tree import Tree
 
 from quotactl.model.yunikorn_resources import format_resource, parse_lenient
-from quotactl.report.console import FIXED, ID, TEXT, Col, Sheet, View, render_to_text, stdout_is_tty
+from quotactl.report.console import (
+    FIXED,
+    ID,
+    TEXT,
+    Col,
+    Sheet,
+    View,
+    plain_text,
+    render_to_text,
+    stdout_is_tty,
+)
 from quotactl.report.renderers import register
 from quotactl.yunikorn import properties as props
 from quotactl.yunikorn.tree import ConfigView, PartitionView, QueueView
@@ -347,7 +357,7 @@ def render_plain(reports: list[ConfigView]) -> str:
                 lines.append(live_title(live))
                 lines.extend(dynamic_lines(live) + list(live.notes))
         lines.append("")
-    return "\n".join(lines).rstrip("\n") + "\n"
+    return plain_text(["\n".join(lines).rstrip("\n")])
 
 
 def _flat(text: str) -> str:

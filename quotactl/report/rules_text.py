@@ -6,12 +6,12 @@ from __future__ import annotations
 import re
 
 from quotactl.lint.rule import Rule
-from quotactl.report.console import FIXED, ID, TEXT, Col, Sheet, View, render_to_text
+from quotactl.report.console import FIXED, ID, TEXT, Col, Sheet, View, plain_text, render_to_text
 from quotactl.report.renderers import register
 
 
 def render_all_plain(rules: list[Rule]) -> str:
-    return "".join(f"{r.code}\t{r.severity.value}\t{r.name}\t{r.summary}\n" for r in rules)
+    return plain_text([f"{r.code}\t{r.severity.value}\t{r.name}\t{r.summary}" for r in rules])
 
 
 def render_all_table(rules: list[Rule], view: View = View()) -> str:

@@ -7,7 +7,7 @@ from rich.text import Text
 
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.cycle import ADMITTED, ScheduleResult, UsageRow
-from quotactl.report.console import FIXED, ID, TEXT, Col, Sheet, View, render_to_text
+from quotactl.report.console import FIXED, ID, TEXT, Col, Sheet, View, plain_text, render_to_text
 from quotactl.report.renderers import register
 
 BAR = 20
@@ -102,7 +102,7 @@ def render_plain(r: ScheduleResult) -> str:
     for node, fr, bar, text in _usage_lines(r):
         lines.append(f"  {node:<28} {fr:<24} {bar} {text}")
     lines.append(summary_line(r))
-    return "\n".join(lines) + "\n"
+    return plain_text(lines)
 
 
 _EVENT_STYLE = {"admitted": "green", "preempted": "red", "preempting": "yellow", "skipped": "yellow",
