@@ -10,7 +10,7 @@ One place decides the layout of every human report:
   adds the ``wide`` columns and folds nothing (kubectl's ``-o wide``).  A terminal too narrow for
   the columns' floors gets one record per row (``header  value`` lines) instead.
 - ``render_to_text``: rich on a terminal; the plain writer otherwise (nothing wrapped, no trailing
-  spaces, one table row per line: grep-friendly), with the ``--wide`` columns (``plain_view``).
+  spaces, one table row per line: grep-friendly), with the ``--wide`` columns (``PLAIN_VIEW``).
 
 User text never goes through rich markup: every string becomes a ``rich.text.Text`` here, so
 ``[x]``, ``requests[pods]`` and ``[bold]`` print as written.
@@ -57,10 +57,9 @@ class View:
     wide: bool = False
 
 
-def plain_view(view: View) -> View:
-    """Plain output has no width to fit: the --wide layout (every column, one per value), so a
-    piped report loses nothing and keeps one line per row where it can."""
-    return View(color=False, width=None, wide=True)
+# Plain output has no width to fit: it is drawn with the --wide layout (every column, one per
+# value), so a piped report loses nothing and keeps one line per row where it can.
+PLAIN_VIEW = View(wide=True)
 
 
 def as_text(value) -> object:

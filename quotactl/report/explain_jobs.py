@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from rich.text import Text
 
 from quotactl.kueue.explain import ADMITTED, Explanation
-from quotactl.report.console import Hanging, View, plain_view, render_to_text
+from quotactl.report.console import PLAIN_VIEW, Hanging, View, render_to_text
 from quotactl.report.explain_json import all_document
 from quotactl.report.explain_text import all_sections
 from quotactl.report.renderers import register
@@ -56,7 +56,7 @@ def render_json(answers: list[JobAnswer]) -> str:
 
 def render_text(answers: list[JobAnswer], plain: bool, view: View = View()) -> str:
     lines = [Text("If submitted now", style="bold")] + [Hanging("  ", answer(a)) for a in answers]
-    view = plain_view(view) if plain else view
+    view = PLAIN_VIEW if plain else view
     return render_to_text(all_sections([a.explanation for a in answers], view) + lines, view=view, plain=plain)
 
 

@@ -11,12 +11,12 @@ from quotactl.kueue.explain import ADMITTED, PENDING, Explanation, quota_rows
 from quotactl.report.console import (
     FIXED,
     ID,
+    PLAIN_VIEW,
     TEXT,
     Col,
     Hanging,
     Sheet,
     View,
-    plain_view,
     render_to_text,
     sectioned,
 )
@@ -225,7 +225,7 @@ def renderables(e: Explanation, view: View) -> list:
 
 
 def render_plain(e: Explanation, view: View = View()) -> str:
-    return render_to_text(renderables(e, plain_view(view)), plain=True)
+    return render_to_text(renderables(e, PLAIN_VIEW), plain=True)
 
 
 def render_table(e: Explanation, view: View = View()) -> str:
@@ -269,7 +269,7 @@ def all_sections(explanations: list[Explanation], view: View) -> list:
 
 
 def render_all_plain(explanations: list[Explanation], view: View = View()) -> str:
-    return render_to_text(all_sections(explanations, plain_view(view)), plain=True)
+    return render_to_text(all_sections(explanations, PLAIN_VIEW), plain=True)
 
 
 def render_all_table(explanations: list[Explanation], view: View = View()) -> str:

@@ -11,12 +11,12 @@ from quotactl.kueue.preempt_decision import PreemptDecision
 from quotactl.report.console import (
     FIXED,
     ID,
+    PLAIN_VIEW,
     TEXT,
     Col,
     Hanging,
     Sheet,
     View,
-    plain_view,
     render_to_text,
     sectioned,
 )
@@ -205,7 +205,7 @@ def renderables(d: PreemptDecision, view: View) -> list:
 
 
 def render_plain(d: PreemptDecision, view: View = View()) -> str:
-    return render_to_text(renderables(d, plain_view(view)), plain=True)
+    return render_to_text(renderables(d, PLAIN_VIEW), plain=True)
 
 
 def render_table(d: PreemptDecision, view: View = View()) -> str:

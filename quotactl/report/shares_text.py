@@ -7,7 +7,7 @@ from rich.text import Text
 
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.fairshare import RankedHead, ShareNode, ShareTree
-from quotactl.report.console import FIXED, ID, Col, Hanging, Sheet, View, plain_view, render_to_text
+from quotactl.report.console import FIXED, ID, PLAIN_VIEW, Col, Hanging, Sheet, View, render_to_text
 from quotactl.report.renderers import register
 
 
@@ -116,7 +116,7 @@ def renderables(tree: ShareTree, heads: tuple[RankedHead, ...], view: View) -> l
 
 
 def render_plain(tree: ShareTree, heads: tuple[RankedHead, ...] = (), view: View = View()) -> str:
-    return render_to_text(renderables(tree, heads, plain_view(view)), plain=True)
+    return render_to_text(renderables(tree, heads, PLAIN_VIEW), plain=True)
 
 
 def render_table(tree: ShareTree, heads: tuple[RankedHead, ...] = (), view: View = View()) -> str:

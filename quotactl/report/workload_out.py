@@ -11,7 +11,7 @@ from ruamel.yaml import YAML
 from quotactl.jobs import SkippedObject
 from quotactl.load.objects import KubeObject
 from quotactl.model.kueue import KueueCluster, build_workload
-from quotactl.report.console import FIXED, ID, TEXT, Col, Sheet, View, plain_view, render_to_text
+from quotactl.report.console import FIXED, ID, PLAIN_VIEW, TEXT, Col, Sheet, View, render_to_text
 from quotactl.report.renderers import Outcome, register
 
 OWNER_ANNOTATION = "quotactl.io/owner"
@@ -57,7 +57,7 @@ def render_table(workloads: list[KubeObject], skipped: list[SkippedObject], clus
     """One row per pod set; ClusterQueue only when the input has LocalQueues to find it through.
     80 columns: the workload, its pod sets and queue; --wide adds the owner and the priority."""
     with_cq = bool(cluster.local_queues)
-    view = plain_view(view) if plain else view
+    view = PLAIN_VIEW if plain else view
     table = Sheet([Col("OWNER", ID, wide=True), Col("WORKLOAD", ID), Col("POD SET", ID), Col("COUNT", FIXED),
                    Col("PER POD", TEXT), Col("QUEUE", ID), Col("PRIORITY", FIXED, wide=True)]
                   + ([Col("CLUSTERQUEUE", ID)] if with_cq else []), view)

@@ -10,7 +10,7 @@ from rich.padding import Padding
 from rich.text import Text
 
 from quotactl.model.yunikorn_resources import format_resource
-from quotactl.report.console import FIXED, ID, TEXT, Col, Hanging, Sheet, View, plain_view, render_to_text
+from quotactl.report.console import FIXED, ID, PLAIN_VIEW, TEXT, Col, Hanging, Sheet, View, render_to_text
 from quotactl.report.renderers import register
 from quotactl.yunikorn.explain import Explanation
 from quotactl.yunikorn.preemptor import PreemptionResult
@@ -207,11 +207,11 @@ def _renderables(blocks: list[Block], view: View, plain: bool) -> list:
 
 
 def render_explain_plain(e: Explanation, view: View = View()) -> str:
-    return render_to_text(_renderables(explain_blocks(e), plain_view(view), True), plain=True)
+    return render_to_text(_renderables(explain_blocks(e), PLAIN_VIEW, True), plain=True)
 
 
 def render_preempt_plain(e: Explanation, view: View = View()) -> str:
-    return render_to_text(_renderables(preempt_blocks(e), plain_view(view), True), plain=True)
+    return render_to_text(_renderables(preempt_blocks(e), PLAIN_VIEW, True), plain=True)
 
 
 def render_explain_table(e: Explanation, view: View = View()) -> str:

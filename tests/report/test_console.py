@@ -12,13 +12,13 @@ from quotactl.report.console import (
     FIXED,
     ID,
     LONG_CELL,
+    PLAIN_VIEW,
     TEXT,
     Col,
     Hanging,
     Sheet,
     View,
     plain_text,
-    plain_view,
     plan_widths,
     render_to_text,
 )
@@ -61,7 +61,7 @@ def _sheet(view: View) -> Sheet:
 def test_wide_and_narrow_columns():
     assert [c.header for c in _sheet(View()).columns] == ["name", "note"]
     assert [c.header for c in _sheet(View(wide=True)).columns] == ["name", "a", "b"]
-    assert [c.header for c in _sheet(plain_view(View())).columns] == ["name", "a", "b"]
+    assert [c.header for c in _sheet(PLAIN_VIEW).columns] == ["name", "a", "b"]
 
 
 def test_narrow_table_folds_the_id_whole_and_wide_never_folds():
@@ -98,7 +98,7 @@ def test_hanging_lines_wrap_under_their_text_and_stay_one_line_plain():
 
 
 def test_plain_writer_pads_nothing_at_the_end():
-    s = Sheet([Col("a", ID), Col("b", TEXT), Col("c", FIXED, justify="right")], plain_view(View()))
+    s = Sheet([Col("a", ID), Col("b", TEXT), Col("c", FIXED, justify="right")], PLAIN_VIEW)
     s.add_row("x", "", "")
     s.add_row("longer", "two\nlines", "12")
     out = plain_text([s])
