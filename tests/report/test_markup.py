@@ -22,6 +22,8 @@ COMMANDS = {
     "preempt": ["preempt", "team/pending[x]", *KUEUE],
     "schedule": ["schedule", *KUEUE],
     "shares": ["shares", *KUEUE],
+    "yunikorn-explain": ["explain", "team/pending[x]", "-f", f"{DATA}/queues.yaml", "-f", f"{DATA}/state.yaml"],
+    "yunikorn-preempt": ["preempt", "team/pending[x]", "-f", f"{DATA}/queues.yaml", "-f", f"{DATA}/state.yaml"],
 }
 
 
