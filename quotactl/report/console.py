@@ -345,17 +345,17 @@ def plain_text(items) -> str:
 
 
 def _plain_lines(r) -> list[str]:
-    from rich.padding import Padding
-    from rich.text import Text
-
-    if isinstance(r, str):
+    if isinstance(r, str):  # before importing rich: a piped lint never loads it
         return r.split("\n")
     if isinstance(r, Sheet):
         return r.plain_lines()
-    if isinstance(r, Text):
-        return r.plain.split("\n")
     if isinstance(r, Hanging):
         return r.line.plain.split("\n")
+    from rich.padding import Padding
+    from rich.text import Text
+
+    if isinstance(r, Text):
+        return r.plain.split("\n")
     if isinstance(r, Padding):
         return [" " * r.left + line for line in _plain_lines(r.renderable)]
     return _rich_unbounded(r)
