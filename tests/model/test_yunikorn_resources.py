@@ -109,10 +109,12 @@ def test_format():
 
 
 def test_memory_in_the_largest_exact_unit():
-    """100G as written, not 97656250Ki: the unit giving the shortest number, binary on a tie."""
+    """100G as written, not 97656250Ki: the unit giving the shortest text, binary on a tie."""
     assert format_value("memory", 100 * 10**9) == "100G"
     assert format_value("memory", 24506 * 2**20) == "24506Mi"
-    assert format_value("memory", 1000 * 2**10) == "1000Ki"  # = 1024k: a tie, binary
+    assert format_value("memory", 2**20) == "1Mi"  # not 1024Ki
+    assert format_value("memory", 125 * 2**10) == "128k"  # = 125Ki: shorter decimal
+    assert format_value("memory", 10112000) == "9875Ki"  # = 10112k: a tie, binary
     assert format_value("ephemeral-storage", 1500 * 10**6) == "1500M"
     assert format_value("memory", 0) == "0"
 
