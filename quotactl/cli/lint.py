@@ -18,6 +18,7 @@ from quotactl.cli.common import (
     LintFormat,
     MaxFileSizeOption,
     MinSeverity,
+    WideOption,
     cluster_options,
     fail_usage,
     rule_codes,
@@ -38,6 +39,7 @@ def lint_command(
     files: list[str] = FileOption,
     output: LintFormat = typer.Option(None, "--output", "-o", show_default=False,
                                       help="Output format (default: the config file's output, else table)."),
+    wide: bool = WideOption,
     select: list[str] = typer.Option(None, "--select", metavar="CODES",
                                      help="Only report these codes or prefixes (e.g. KQ1,KQ501); repeatable. "
                                           "Replaces the config file's select and ignore."),
@@ -104,7 +106,7 @@ def lint_command(
     )
     report = lint(loaded, options)
     fmt = output or LintFormat(cfg.output or "table")
-    finish("lint", report, fmt, exit_code(report, strict))
+    finish("lint", report, fmt, exit_code(report, strict), wide)
 
 
 def lint_config(path: Path | None, isolated: bool) -> LintConfig:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from rich.console import Group
 from rich.text import Text
 
-from quotactl.report.console import render_to_text
+from quotactl.report.console import PLAIN_VIEW, View, render_to_text
 from quotactl.report.durations import human_duration
 from quotactl.report.explain_text import all_sections, renderables
 from quotactl.report.renderers import register
@@ -77,17 +77,18 @@ def _assumptions(eta: Eta) -> list:
     return out
 
 
-def render(x: Explained, plain: bool, color: bool = False, width: int | None = None) -> str:
-    parts = renderables(x.explanation, plain=plain) + [Text(""), Group(*eta_section(x.eta))]
-    return render_to_text(parts, width=width, color=color)
+def render(x: Explained, view: View = View(), plain: bool = False) -> str:
+    parts = renderables(x.explanation, PLAIN_VIEW if plain else view) + [Text(""), Group(*eta_section(x.eta))]
+    return render_to_text(parts, view=view, plain=plain)
 
 
-def render_all(x: ExplainedAll, plain: bool, color: bool = False, width: int | None = None) -> str:
+def render_all(x: ExplainedAll, view: View = View(), plain: bool = False) -> str:
     column = {key: eta_cell(eta) for key, eta in x.etas.items()}
-    return render_to_text(all_sections(list(x.explanations), plain, {"ETA": column}), width=width, color=color)
+    sections = all_sections(list(x.explanations), PLAIN_VIEW if plain else view, {"ETA": column})
+    return render_to_text(sections, view=view, plain=plain)
 
 
-register("explain-eta", "table", lambda x, color: render(x, plain=False, color=color))
-register("explain-eta", "plain", lambda x, color: render(x, plain=True))
-register("explain-all-eta", "table", lambda x, color: render_all(x, plain=False, color=color))
-register("explain-all-eta", "plain", lambda x, color: render_all(x, plain=True))
+register("explain-eta", "table", render)
+register("explain-eta", "plain", lambda x, view: render(x, view, plain=True))
+register("explain-all-eta", "table", render_all)
+register("explain-all-eta", "plain", lambda x, view: render_all(x, view, plain=True))

@@ -108,6 +108,25 @@ def test_format():
     assert format_resource(None) == "-"
 
 
+def test_memory_in_the_largest_exact_unit():
+    """100G as written, not 97656250Ki: the unit giving the shortest text, binary on a tie."""
+    assert format_value("memory", 100 * 10**9) == "100G"
+    assert format_value("memory", 24506 * 2**20) == "24506Mi"
+    assert format_value("memory", 2**20) == "1Mi"  # not 1024Ki
+    assert format_value("memory", 125 * 2**10) == "128k"  # = 125Ki: shorter decimal
+    assert format_value("memory", 10112000) == "9875Ki"  # = 10112k: a tie, binary
+    assert format_value("ephemeral-storage", 1500 * 10**6) == "1500M"
+    assert format_value("memory", 0) == "0"
+
+
+@given(st.integers(min_value=1, max_value=10**6), st.sampled_from(["k", "M", "G", "T", "Ki", "Mi", "Gi", "Ti"]))
+def test_memory_display_reads_back_exactly(number, suffix):
+    value = parse_quantity(f"{number}{suffix}")
+    shown = format_value("memory", value)
+    assert parse_quantity(shown) == value
+    assert len(shown) <= len(f"{number}{suffix}")  # never longer than the way it was written
+
+
 @given(st.integers(min_value=0, max_value=10**15), st.sampled_from(["", "k", "M", "Ki", "Mi", "Gi"]))
 def test_parse_matches_arithmetic(number, suffix):
     factor = {"": 1, "k": 10**3, "M": 10**6, "Ki": 2**10, "Mi": 2**20, "Gi": 2**30}[suffix]
