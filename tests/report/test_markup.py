@@ -65,7 +65,7 @@ def test_lint_machine_formats_keep_brackets(captured):
     for fmt in ("sarif", "github"):
         assert _shown(draw(captured["lint"], fmt)) == set(TOKENS), fmt
     doc = json.loads(draw(captured["lint"], "json"))
-    assert any(d["object"] == "ClusterQueue/<name>" for d in doc["diagnostics"])
+    assert any(d["object"] == "ClusterQueue/<name>-cq" for d in doc["diagnostics"])
 
 
 def test_diff_keeps_brackets(tmp_path):
