@@ -66,9 +66,18 @@ def eta_section(eta: Eta) -> list:
     return out + _assumptions(eta)
 
 
+# How each runtime source reads after a count ("3 from the quotactl.io/runtime annotation").
+_SOURCE_WORDS = {
+    "annotation": "from the quotactl.io/runtime annotation",
+    "maximumExecutionTimeSeconds": "from spec.maximumExecutionTimeSeconds",
+    "default": "from --default-runtime",
+    "none": "with no runtime (never finish)",
+}
+
+
 def _assumptions(eta: Eta) -> list:
-    sources = ", ".join(f"{n} {src}" for src, n in eta.runtime_sources.items()) or "no workloads"
-    out = [Text("  assumptions:"), Text(f"    runtimes from: {sources}")]
+    sources = ", ".join(f"{n} {_SOURCE_WORDS.get(src, src)}" for src, n in eta.runtime_sources.items())
+    out = [Text("  assumptions:"), Text(f"    runtimes: {sources or 'no workloads simulated'}")]
     if eta.no_runtime_running and eta.status != NEVER:
         out.append(Text(f"    running with no runtime (never finish): {_names(eta.no_runtime_running, eta.no_runtime_total)}"))
     if eta.overdue:
