@@ -12,7 +12,21 @@ the next cycle runs at the first tick at or after that end (always after tau).  
 admission at tau, the next cycle at the next tick.  What limits a real harness is both the
 cycle's pace and the time per admission; this is what a calibration can fit.
 
-A preset names one (interval, admission cost) pair and says where its numbers come from.
+What else limits Kueue's own harness (docs/simulate-calibration.md section 5), each off at 0:
+
+``write_rate`` / ``write_burst``: Kueue's API client token bucket (r writes per second, burst b),
+shared by every Workload write (``limits.WriteBucket``).  An admission is decided, and counted as
+admitted, at its cycle (Kueue stamps the Admitted condition before the write), and holds its
+quota from then on, but its runtime starts only when its write goes through; the writes Kueue
+waits for inside the cycle (each eviction of a victim, each status change of a head that stays
+pending) end the cycle no earlier than they go through.
+
+``requeue_batch``: after a completion, the parked workloads of its cohort tree come back to their
+queues this long later, once for all completions in between (Kueue's requeueBatchPeriod,
+``limits.BatchedRequeue``); 0: at once, as the contract's default.
+
+These three need a cycle interval: the fixpoint mode has no cycle time to spend.  A preset names
+one set of values and says where its numbers come from.
 """
 
 from __future__ import annotations
@@ -27,12 +41,19 @@ class Cadence:
     interval: int  # microseconds between ticks; 0 = cycles to the fixpoint at each event
     admission_cost: int = 0  # microseconds of virtual time per admission in a cycle
     basis: str = ""  # where the numbers come from
+    write_rate: float = 0  # Workload writes per second through Kueue's client; 0 = unlimited
+    write_burst: int = 0  # the client's burst (tokens when idle); needs write_rate
+    requeue_batch: int = 0  # microseconds from a completion to the requeue of its tree's parked workloads
 
     def __post_init__(self):
-        if self.interval < 0 or self.admission_cost < 0:
-            raise ValueError("a cadence's interval and admission cost are never negative")
-        if self.admission_cost and not self.interval:
-            raise ValueError("an admission cost needs a cycle interval (the fixpoint mode has no cycle time)")
+        if min(self.interval, self.admission_cost, self.write_rate, self.write_burst, self.requeue_batch) < 0:
+            raise ValueError("a cadence's interval, admission cost, write rate, burst and requeue batch "
+                             "are never negative")
+        if (self.admission_cost or self.write_rate or self.requeue_batch) and not self.interval:
+            raise ValueError("an admission cost, a write rate or a requeue batch needs a cycle interval "
+                             "(the fixpoint mode has no cycle time)")
+        if bool(self.write_rate) != bool(self.write_burst):
+            raise ValueError("a write rate and a write burst go together")
 
     @property
     def ticks(self) -> bool:
