@@ -25,7 +25,12 @@ pending) end the cycle no earlier than they go through.
 queues this long later, once for all completions in between (Kueue's requeueBatchPeriod,
 ``limits.BatchedRequeue``); 0: at once, as the contract's default.
 
-These three need a cycle interval: the fixpoint mode has no cycle time to spend.  A preset names
+``create_rate`` / ``create_burst``: the harness runner's own client token bucket for creating
+Workloads (docs/simulate-calibration.md section 2): the arrivals, in their order, go through it,
+so a trace that asks for more creates per second than the runner can make arrives later (a
+workload's wait counts from its actual creation, as Kueue's recorder measures it).
+
+These need a cycle interval: the fixpoint mode has no cycle time to spend.  A preset names
 one set of values and says where its numbers come from.
 """
 
@@ -44,16 +49,19 @@ class Cadence:
     write_rate: float = 0  # Workload writes per second through Kueue's client; 0 = unlimited
     write_burst: int = 0  # the client's burst (tokens when idle); needs write_rate
     requeue_batch: int = 0  # microseconds from a completion to the requeue of its tree's parked workloads
+    create_rate: float = 0  # arrivals per second the creating client allows; 0 = unlimited
+    create_burst: int = 0  # that client's burst; needs create_rate
 
     def __post_init__(self):
-        if min(self.interval, self.admission_cost, self.write_rate, self.write_burst, self.requeue_batch) < 0:
-            raise ValueError("a cadence's interval, admission cost, write rate, burst and requeue batch "
+        if min(self.interval, self.admission_cost, self.write_rate, self.write_burst, self.requeue_batch,
+               self.create_rate, self.create_burst) < 0:
+            raise ValueError("a cadence's interval, admission cost, rates, bursts and requeue batch "
                              "are never negative")
-        if (self.admission_cost or self.write_rate or self.requeue_batch) and not self.interval:
-            raise ValueError("an admission cost, a write rate or a requeue batch needs a cycle interval "
-                             "(the fixpoint mode has no cycle time)")
-        if bool(self.write_rate) != bool(self.write_burst):
-            raise ValueError("a write rate and a write burst go together")
+        if (self.admission_cost or self.write_rate or self.requeue_batch or self.create_rate) and not self.interval:
+            raise ValueError("an admission cost, a write or create rate or a requeue batch needs a cycle "
+                             "interval (the fixpoint mode has no cycle time)")
+        if bool(self.write_rate) != bool(self.write_burst) or bool(self.create_rate) != bool(self.create_burst):
+            raise ValueError("a rate and its burst go together")
 
     @property
     def ticks(self) -> bool:

@@ -129,8 +129,22 @@ class _Run:
             elif not (wl.has_quota_reservation or wl.is_finished or not wl.active):
                 tr = self.track[key] = _Track(key, facts(wl, self.t0, default))
                 arrivals.append((tr.arrival, key))
+        if self.cadence.create_rate:
+            arrivals = self._created(arrivals)
         self.events.load_arrivals(arrivals)
         self.touched.update(holding.values())  # their usage at t0 starts the plots' series
+
+    def _created(self, arrivals: list[tuple[int, str]]) -> list[tuple[int, str]]:
+        """The arrivals through the creating client's token bucket, in their order: a create
+        asked for at its arrival goes through when the bucket allows (order is kept, so is the
+        queue order)."""
+        bucket = WriteBucket(self.cadence.create_rate, self.cadence.create_burst)
+        out = []
+        for at, key in sorted(arrivals):
+            tr = self.track[key]
+            tr.arrival = bucket.take(at)
+            out.append((tr.arrival, key))
+        return out
 
     def _load_running(self, key: str, wl, cq: str, default: int | None) -> None:
         """A workload the input admitted: it finishes at its start + runtime, at t0 when overdue."""

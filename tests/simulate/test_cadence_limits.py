@@ -95,3 +95,14 @@ def test_completion_requeues_parked_workloads_one_batch_later():
     batched = _run(dicts, Cadence(US, requeue_batch=5 * US))
     assert secs(batched["b"].admissions) == [15]  # parked at 1, a done at 10, requeued at 15
     assert secs(_run(dicts, Cadence(US))["b"].admissions) == [10]
+
+
+def test_arrivals_go_through_the_creating_client_in_order():
+    """Three creates asked for at 0 and one at 1, one create per 2 s after a burst of 1: created
+    (and queued, and their waits counted) at 0, 2, 4 and 6."""
+    names = ["c0", "c1", "c2", "late"]
+    dicts = [10] + [job(n, "a", 1, 0, runtime="1s") for n in names[:3]] + [job("late", "a", 1, 1, runtime="1s")]
+    r = _run(dicts, Cadence(US, create_rate=0.5, create_burst=1))
+    assert [r[n].arrival / US for n in names] == [0, 2, 4, 6]
+    assert [secs(r[n].admissions) for n in names] == [[0], [2], [4], [6]]
+    assert [r[n].wait for n in names] == [0, 0, 0, 0]
