@@ -129,6 +129,8 @@ def main() -> int:
     ap.add_argument("--write-rate", dest="write_rate", type=floats, help="Workload writes per second")
     ap.add_argument("--write-burst", dest="write_burst", type=floats, help="token bucket size")
     ap.add_argument("--requeue-batch", dest="requeue_batch", type=floats, help="seconds (requeueBatchPeriod)")
+    ap.add_argument("--create-rate", dest="create_rate", type=floats, help="Workload creates per second")
+    ap.add_argument("--create-burst", dest="create_burst", type=floats, help="the creating client's burst")
     ap.add_argument("--preset", choices=sorted(PRESETS), help="the one point of a named preset")
     ap.add_argument("--usage-weight", type=float, default=0.0, help="weight of the usage error in the loss")
     ap.add_argument("--jobs", type=int, default=1, help="grid points in parallel (processes)")
@@ -143,7 +145,7 @@ def main() -> int:
         ap.error("give at least one grid axis (e.g. --interval 0.1,1) or --preset")
     for p in points:
         for k in list(p):
-            if k in ("write_burst",):
+            if k in ("write_burst", "create_burst"):
                 p[k] = int(p[k])
     want = published()
     print("published: " + " | ".join(f"{n}: " + "/".join(f"{want[n].waits[c]:.1f}" for c in CLASSES)

@@ -78,14 +78,19 @@ class Cadence:
 
 FIXPOINT = Cadence(0, 0, "cycles to the fixpoint at every instant with an event")
 
-# --cadence NAME.  kueue-harness: the cadence of Kueue's scheduler-performance harness
-# (test/performance/scheduler), the one pair of numbers fitted to the per-class mean
-# time-to-admission of both of Kueue's published runs (baseline and large-scale rangespec.yaml).
-# The values below are a first estimate that the calibration (benchmarks/) replaces.
+# --cadence NAME.  kueue-harness: Kueue's scheduler-performance harness (test/performance/scheduler),
+# calibrated against the per-class mean time to admission and usage of both of Kueue's published
+# runs (baseline and large-scale rangespec.yaml); docs/simulate-calibration.md section 7 has the
+# search.  Kueue's own settings as they are: its client's 50 writes/s with a burst of 100
+# (minimalkueue main.go), requeueBatchPeriod 1 s (queue manager), the runner's creates at
+# 1,000/s with a burst of 2,000 (envtest's client config); the cycle interval is the one value
+# fitted (what a cycle of Kueue's scheduler takes on the harness's machine).
 PRESETS: dict[str, Cadence] = {
-    "kueue-harness": Cadence(interval=US, admission_cost=0,
-                             basis="first estimate: one cycle per second, no per-admission cost; "
-                                   "to be fitted to Kueue's baseline and large-scale runs"),
+    "kueue-harness": Cadence(interval=US // 5, admission_cost=0, write_rate=50, write_burst=100,
+                             requeue_batch=US, create_rate=1000, create_burst=2000,
+                             basis="calibrated on Kueue's baseline and large-scale scheduler-performance "
+                                   "runs (docs/simulate-calibration.md): Kueue's client limits and requeue "
+                                   "batch as they are, the cycle interval fitted"),
 }
 
 

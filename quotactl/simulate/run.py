@@ -17,6 +17,7 @@ for end the cycle), and the requeue after a completion batched per cohort tree.
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -135,15 +136,28 @@ class _Run:
         self.touched.update(holding.values())  # their usage at t0 starts the plots' series
 
     def _created(self, arrivals: list[tuple[int, str]]) -> list[tuple[int, str]]:
-        """The arrivals through the creating client's token bucket, in their order: a create
-        asked for at its arrival goes through when the bucket allows (order is kept, so is the
-        queue order)."""
+        """The arrivals as the harness runner creates them (``generator.go`` ``generateWlSet``): one
+        creator per (LocalQueue, class) makes its workloads one after the other, each its scheduled
+        gap after the previous one's create went through, and every create waits for the
+        runner's token bucket, first asked first served.  Under the limit that is the schedule
+        itself; over it, every creator gets its turn, so a short series is not starved by a long
+        one, and each series keeps its order (so does the queue order)."""
         bucket = WriteBucket(self.cadence.create_rate, self.cadence.create_burst)
-        out = []
+        series: dict[tuple, list[tuple[int, str]]] = {}
         for at, key in sorted(arrivals):
-            tr = self.track[key]
-            tr.arrival = bucket.take(at)
-            out.append((tr.arrival, key))
+            wl = self.cluster.workloads[key]
+            series.setdefault((wl.namespace, wl.queue_name or "", self.track[key].klass or ""), []).append((at, key))
+        asks = [(items[0][0], name, 0) for name, items in series.items()]  # (asked at, creator, index)
+        heapq.heapify(asks)
+        out = []
+        while asks:
+            asked, name, i = heapq.heappop(asks)
+            items = series[name]
+            done = bucket.take(asked)
+            self.track[items[i][1]].arrival = done
+            out.append((done, items[i][1]))
+            if i + 1 < len(items):
+                heapq.heappush(asks, (done + items[i + 1][0] - items[i][0], name, i + 1))
         return out
 
     def _load_running(self, key: str, wl, cq: str, default: int | None) -> None:

@@ -106,3 +106,14 @@ def test_arrivals_go_through_the_creating_client_in_order():
     assert [r[n].arrival / US for n in names] == [0, 2, 4, 6]
     assert [secs(r[n].admissions) for n in names] == [[0], [2], [4], [6]]
     assert [r[n].wait for n in names] == [0, 0, 0, 0]
+
+
+def test_each_creator_asks_again_its_gap_after_its_last_create():
+    """Two series (classes) over the limit (one create per 2 s): s0..s3 scheduled at 0, 1, 2, 3
+    and l0, l1 at 0, 4 (t0 = the first creation).  Each creator asks for its next create its gap
+    after its last one went through, so l1 (asked at 0 + 4) goes before s2 (asked at 4 + 1),
+    not last as it would in the order of the schedule."""
+    dicts = [10] + [job(f"s{i}", "a", 1, 1 + i, runtime="1s", klass="small") for i in range(4)] \
+        + [job("l0", "a", 1, 1, runtime="1s", klass="large"), job("l1", "a", 1, 5, runtime="1s", klass="large")]
+    r = _run(dicts, Cadence(US, create_rate=0.5, create_burst=1))
+    assert {n: r[n].arrival / US for n in r} == {"l0": 0, "s0": 2, "s1": 4, "l1": 6, "s2": 8, "s3": 10}
