@@ -85,3 +85,11 @@ def test_without_the_write_limit_runtimes_start_at_the_decision(tmp_path):
     free = replace(PRESETS["kueue-harness"], write_rate=0, write_burst=0)
     runs = _runs(tmp_path, free)
     assert all(w.finished - w.runtime == w.admissions[0] for w in runs)
+
+
+def test_an_admission_cost_on_the_command_line_keeps_the_presets_limits():
+    from quotactl.cli.simulate import _cadence
+
+    chosen = _cadence(None, "kueue-harness", "2ms")
+    assert chosen == replace(PRESETS["kueue-harness"], admission_cost=2_000)
+    assert _cadence(None, "kueue-harness", None) is PRESETS["kueue-harness"]
