@@ -141,7 +141,8 @@ class _Run:
         gap after the previous one's create went through, and every create waits for the
         runner's token bucket, first asked first served.  Under the limit that is the schedule
         itself; over it, every creator gets its turn, so a short series is not starved by a long
-        one, and each series keeps its order (so does the queue order)."""
+        one.  Each series keeps its order; the queue order stays that of the creationTimestamps as
+        scheduled (across series it may differ from the order of the actual creates)."""
         bucket = WriteBucket(self.cadence.create_rate, self.cadence.create_burst)
         series: dict[tuple, list[tuple[int, str]]] = {}
         for at, key in sorted(arrivals):
