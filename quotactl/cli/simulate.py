@@ -4,6 +4,7 @@ several of them."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 import typer
@@ -181,7 +182,8 @@ def _cadence(interval: str | None, name: str | None, cost: str | None) -> Cadenc
         except KeyError as exc:
             fail_usage(f"--cadence: {exc.args[0]}")
             raise  # unreachable: fail_usage exits
-        return chosen if cost is None else _made(chosen.interval, _duration("--admission-cost", cost))
+        # the preset's other limits stay; only the admission cost is replaced
+        return chosen if cost is None else replace(chosen, admission_cost=_duration("--admission-cost", cost))
     d = _duration("--cycle-interval", interval) or 0
     c = _duration("--admission-cost", cost) or 0
     if not d and not c:
