@@ -6,6 +6,7 @@ import typer
 
 from quotactl.cli.common import (
     EXIT_FINDINGS,
+    EXIT_INTERNAL,
     EXIT_OK,
     EXIT_USAGE,
     ClusterArgs,
@@ -58,10 +59,14 @@ def lint_command(
         feature_gates=gates, fair_sharing=fair_sharing, kueue_version=kueue_version,
     )
     report = lint(loaded, options)
+    for crash in report.rule_crashes:
+        typer.echo(f"quotactl: {crash.file}:{crash.line}:{crash.column}: {crash.message}", err=True)
     finish("lint", report, output, exit_code(report, strict))
 
 
 def exit_code(report: LintReport, strict: bool) -> int:
+    if report.rule_crashes:  # a bug in quotactl: the findings are shown, the exit status says "bug"
+        return EXIT_INTERNAL
     if report.has_input_errors:
         return EXIT_USAGE
     if report.count(Severity.ERROR) or (strict and report.count(Severity.WARNING)):

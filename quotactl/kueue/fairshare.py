@@ -126,17 +126,17 @@ def share_tree(snapshot: Snapshot) -> ShareTree:
     by ``CompareDRS`` (1 = lowest share: the sibling the tournament favours)."""
     out: list[ShareNode] = []
 
-    def visit(node: QuotaNode, depth: int, rank: int | None) -> None:
+    roots: list[QuotaNode] = sorted((c for c in snapshot.cohorts.values() if c.parent is None), key=lambda n: n.name)
+    roots += sorted((q for q in snapshot.cluster_queues.values() if q.parent is None), key=lambda n: n.name)
+    # depth-first, parents before children, without recursion: a chain of cohorts may be deeper
+    # than Python's stack (found by the fuzzer)
+    stack: list[tuple[QuotaNode, int, int | None]] = [(r, 0, None) for r in reversed(roots)]
+    while stack:
+        node, depth, rank = stack.pop()
         out.append(replace(_share_node(node, depth, dominant_resource_share(node)), rank=rank))
         kids = _children(node)
         ranks = _ranks(kids)
-        for k in kids:
-            visit(k, depth + 1, ranks[id(k)])
-
-    roots: list[QuotaNode] = sorted((c for c in snapshot.cohorts.values() if c.parent is None), key=lambda n: n.name)
-    roots += sorted((q for q in snapshot.cluster_queues.values() if q.parent is None), key=lambda n: n.name)
-    for r in roots:
-        visit(r, 0, None)
+        stack.extend((k, depth + 1, ranks[id(k)]) for k in reversed(kids))
     return ShareTree(tuple(out), snapshot.options.fair_sharing)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from quotactl.diagnostics import Diagnostic, Severity, sort_diagnostics
+from quotactl.lint.apply import RULE_CRASH
 from quotactl.lint.context import LintOptions
 from quotactl.load.objects import Dialect, LoadResult
 
@@ -31,6 +32,9 @@ class LintReport:
     objects: int
     dialect: str | None
     notes: list[str] = field(default_factory=list)
+    # Rules that crashed (QL999): a bug in quotactl, not a finding in the user's files; the
+    # command reports them apart (stderr, the internal-error exit status).
+    rule_crashes: list[Diagnostic] = field(default_factory=list)
 
     def count(self, severity: Severity) -> int:
         return sum(1 for d in self.diagnostics if d.severity == severity)
@@ -53,8 +57,10 @@ def lint(loaded: LoadResult, options: LintOptions) -> LintReport:
     elif len(dialects) <= 1:
         jobs = [o for o in loaded.objects if o.dialect == Dialect.JOB]
         diags.extend(lint_kueue(kueue_objects, options, jobs))
-    diags = [d for d in diags if d.input_error or options.selects(d.code)]
-    return LintReport(sort_diagnostics(diags), len(loaded.sources), len(loaded.objects), dialect)
+    crashes = [d for d in diags if d.code == RULE_CRASH]
+    diags = [d for d in diags if d.code != RULE_CRASH and (d.input_error or options.selects(d.code))]
+    return LintReport(sort_diagnostics(diags), len(loaded.sources), len(loaded.objects), dialect,
+                      rule_crashes=sort_diagnostics(crashes))
 
 
 def mixed_dialects_diagnostic(loaded: LoadResult) -> Diagnostic:
