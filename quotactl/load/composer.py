@@ -144,12 +144,15 @@ def nesting_exceeds(text: str, limit: int) -> tuple[int, int] | None:
     if flow <= limit and not _block_depth_bound(text, limit - flow):
         return None
     depth = 0
-    for event in events(text):
-        name = type(event).__name__
-        if name in ("SequenceStartEvent", "MappingStartEvent"):
-            depth += 1
-            if depth > limit:
-                return event.start_mark.line, event.start_mark.column
-        elif name in ("SequenceEndEvent", "MappingEndEvent"):
-            depth -= 1
+    try:
+        for event in events(text):
+            name = type(event).__name__
+            if name in ("SequenceStartEvent", "MappingStartEvent"):
+                depth += 1
+                if depth > limit:
+                    return event.start_mark.line, event.start_mark.column
+            elif name in ("SequenceEndEvent", "MappingEndEvent"):
+                depth -= 1
+    except Exception:  # a syntax error: nothing before it was too deep, and the composer stops there too
+        return None  # (and reports the error with its position; found by the fuzzer)
     return None

@@ -192,6 +192,7 @@ def execute(run: Run, files: dict[str, Path], workdir: Path) -> Outcome:
 
 
 _TRACE = b"Traceback (most recent call last)"
+_RAISED = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt|Warning)\b")
 _FRAME = re.compile(r'File "([^"]*quotactl/[^"]*)", line \d+, in (\S+)')
 
 
@@ -204,7 +205,8 @@ def judge(run: Run, o: Outcome) -> None:
         _fail(o, kind, f"{kind}:{command}", f"killed by signal {o.signal} after {o.cpu:.1f}s CPU")
     elif _TRACE in o.stderr:
         text = o.stderr.decode("utf-8", "replace")
-        last = text.strip().splitlines()[-1] if text.strip() else ""
+        raised = [line for line in text.splitlines() if _RAISED.match(line)]
+        last = raised[-1] if raised else (text.strip().splitlines() or [""])[-1]
         exc = last.split(":", 1)[0].strip()
         frames = _FRAME.findall(text)
         where = f"{frames[-1][0].split('quotactl/', 1)[1]}:{frames[-1][1]}" if frames else "?"

@@ -183,3 +183,13 @@ def test_yaml_list_item_positions_are_exact_and_per_item():
     assert doc.pos(("items", 1, "metadata", "labels", "x"), value=True).column == 17
     assert (doc.pos(("items", 0, "metadata", "name")).line, doc.pos(("items", 0, "metadata", "name")).column) == (6, 14)
     assert doc.pos(("items", 1)).line == 7 and doc.pos(("kind",)).line == 2
+
+
+def test_syntax_error_in_a_deeply_indented_text_is_a_diagnostic():
+    # Deep indentation makes the loader scan the events for depth before composing; a syntax
+    # error met by that scan escaped as a ParserError traceback (found by the fuzzer).
+    nested = "".join(" " * (3 * i) + f"k{i}:\n" for i in range(50)) + " " * 150 + "leaf: 1\n"
+    docs, diags = parse_documents(nested + "  bad: [unclosed\n  - x\n", "deep.yaml")
+    assert not docs
+    assert [d.code for d in diags] == ["IN001"]
+    assert diags[0].line > 50
