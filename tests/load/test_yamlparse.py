@@ -193,3 +193,12 @@ def test_syntax_error_in_a_deeply_indented_text_is_a_diagnostic():
     assert not docs
     assert [d.code for d in diags] == ["IN001"]
     assert diags[0].line > 50
+
+
+def test_json_lone_surrogates_become_replacement_characters():
+    # As Go's encoding/json decodes them; a lone surrogate left in crashed every UTF-8 report
+    # writer (found by the fuzzer). A valid pair is one character.
+    text = '{"metadata": {"name": "a\\ud800b", "\\udfffkey": "x"}, "ok": "\\ud83d\\ude00"}'
+    docs, diags = parse_documents(text, "s.json")
+    assert not diags
+    assert docs[0].data == {"metadata": {"name": "a\ufffdb", "\ufffdkey": "x"}, "ok": "\U0001f600"}

@@ -187,3 +187,26 @@ def test_gzip_bomb_is_refused_without_inflating_it():
     with pytest.raises(InflationLimit):  # a second member past the limit counts too
         gunzip_bounded(gzip.compress(b"a") + bomb, limit=2**20)
     assert gunzip_bounded(gzip.compress(b"queues"), limit=2**20) == b"queues"
+
+
+def test_recursive_alias_inside_a_configmap_is_refused(tmp_path):
+    # The bare queues.yaml is checked by the YAML loader; inside a ConfigMap the decoder's own size
+    # walk looped forever on the cycle, memory growing (found by the fuzzer).
+    cm = textwrap.dedent("""\
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: yunikorn-configs
+        data:
+          queues.yaml: |
+            partitions:
+            - name: default
+              queues: &a
+              - name: root
+                queues: *a
+        """)
+    (tmp_path / "cm.yaml").write_text(cm)
+    loaded = load([str(tmp_path / "cm.yaml")])
+    diags = lint_yunikorn([o for o in loaded.objects if o.dialect == Dialect.YUNIKORN], None)
+    refused = [d for d in diags if "recursive YAML alias" in d.message]
+    assert refused and refused[0].code == "YK001" and refused[0].line == 7
