@@ -208,9 +208,13 @@ def run_regression(run: Run, contents: dict[str, bytes], input_name: str, workdi
 
 
 # -- a campaign, split across workers ----------------------------------------------------------
-def campaign(seed: int, inputs: int, start: int = 0, jobs: int = 1, save: bool = True, quiet: bool = False) -> Tally:
+def campaign(seed: int, inputs: int, start: int = 0, jobs: int = 1, save: bool = True, quiet: bool = False,
+             max_seconds: float | None = None) -> Tally:
+    """Inputs ``start`` .. ``start + inputs - 1`` of ``seed``; with ``max_seconds``, no input is
+    started after that much wall time (the tally says how many were run)."""
     warm_up()
     began = time.monotonic()
+    stop_at = began + max_seconds if max_seconds else None
 
     def log(line: str) -> None:
         if not quiet:
@@ -219,7 +223,7 @@ def campaign(seed: int, inputs: int, start: int = 0, jobs: int = 1, save: bool =
     with tempfile.TemporaryDirectory(prefix="quotactl-fuzz-") as tmp:
         if jobs <= 1:
             tally = Tally()
-            _worker(seed, range(start, start + inputs), Path(tmp), tally, save, log, began)
+            _worker(seed, range(start, start + inputs), Path(tmp), tally, save, log, began, stop_at)
             return tally
         pids = []
         for w in range(jobs):
@@ -230,7 +234,7 @@ def campaign(seed: int, inputs: int, start: int = 0, jobs: int = 1, save: bool =
                 workdir.mkdir()
                 code = 0
                 try:
-                    _worker(seed, range(start + w, start + inputs, jobs), workdir, tally, save, log, began)
+                    _worker(seed, range(start + w, start + inputs, jobs), workdir, tally, save, log, began, stop_at)
                     (Path(tmp) / f"w{w}.json").write_text(json.dumps(_tally_json(tally)))
                 except BaseException:
                     import traceback
@@ -244,8 +248,11 @@ def campaign(seed: int, inputs: int, start: int = 0, jobs: int = 1, save: bool =
         return _merge([json.loads((Path(tmp) / f"w{w}.json").read_text()) for w in range(jobs)])
 
 
-def _worker(seed, indices, workdir: Path, tally: Tally, save, log, began) -> None:
+def _worker(seed, indices, workdir: Path, tally: Tally, save, log, began, stop_at=None) -> None:
     for n, index in enumerate(indices, 1):
+        if stop_at is not None and time.monotonic() > stop_at:
+            log(f"... time is up after {tally.inputs} inputs of this worker")
+            break
         run_input(seed, index, workdir, tally, save, log)
         if n % 100 == 0:
             log(f"... {tally.inputs} inputs, {tally.runs} runs, {tally.failures} failures, "

@@ -10,6 +10,7 @@ output that is not JSON, or different bytes on a rerun.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import io
 import json
@@ -97,6 +98,8 @@ def warm_up() -> None:
                 if hasattr(param, "get_runtime_param"):
                     param.get_runtime_param()
         _PREBUILT.append(group)
+    gc.collect()
+    gc.freeze()  # the imported modules stay shared with the forked runs (no copy-on-write by the collector)
 
 
 class _PrebuiltApp:
