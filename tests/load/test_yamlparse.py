@@ -202,3 +202,14 @@ def test_json_lone_surrogates_become_replacement_characters():
     docs, diags = parse_documents(text, "s.json")
     assert not diags
     assert docs[0].data == {"metadata": {"name": "a\ufffdb", "\ufffdkey": "x"}, "ok": "\U0001f600"}
+
+
+def test_yaml_float_copies_keep_their_text():
+    import copy
+    import pickle
+
+    from quotactl.load.document import YamlFloat
+
+    f = YamlFloat(1000.0, "1e3")
+    for copied in (copy.copy(f), copy.deepcopy({"a": [f]})["a"][0], pickle.loads(pickle.dumps(f))):
+        assert copied == 1000.0 and copied.raw == "1e3" and isinstance(copied, YamlFloat)

@@ -210,3 +210,19 @@ def test_recursive_alias_inside_a_configmap_is_refused(tmp_path):
     diags = lint_yunikorn([o for o in loaded.objects if o.dialect == Dialect.YUNIKORN], None)
     refused = [d for d in diags if "recursive YAML alias" in d.message]
     assert refused and refused[0].code == "YK001" and refused[0].line == 7
+
+
+def test_deep_flow_nesting_inside_a_gzipped_configmap_is_refused_not_a_crash(tmp_path):
+    # The top-level loader bounds nesting before libyaml's recursive C composer runs; the
+    # queues.yaml inside a ConfigMap was composed unchecked: 30,000 '[' crashed the process
+    # with SIGSEGV (found by the fuzzer). Run in a subprocess: a regression kills the process.
+    from tests.helpers import run_subprocess
+
+    queues = "partitions:\n- name: " + "[" * 30000 + "]" * 30000 + "\n"
+    packed = base64.b64encode(gzip.compress(queues.encode())).decode()
+    (tmp_path / "cm.yaml").write_text(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: yunikorn-configs\n"
+        f"binaryData:\n  queues.yaml.gz: {packed}\n")
+    proc = run_subprocess("lint", str(tmp_path / "cm.yaml"), "-o", "plain")
+    assert proc.returncode == 1, proc.stderr
+    assert "nesting deeper than 1000 levels" in proc.stdout and "YK001" in proc.stdout
