@@ -46,3 +46,25 @@ def test_share_tree_of_a_deep_chain_lists_every_node_parent_first():
     nodes = share_tree(snap).nodes
     assert [n.name for n in nodes[:3]] == [f"c{DEPTH - 1}", f"c{DEPTH - 2}", f"c{DEPTH - 3}"]
     assert nodes[-1].name == "leaf" and nodes[-1].depth == DEPTH
+
+
+def test_fair_sharing_commands_on_a_deep_chain(tmp_path):
+    # The fair-sharing tournament and preemption walk the tree too (found by the fuzzer in
+    # `shares`: RecursionError in the tournament's subtree walk).
+    import json
+
+    from tests.helpers import run_json
+    from tests.kueue.builders import configuration, pending, with_queues
+
+    objs = chain(DEPTH, top_quota=12) + [cq("other", [(["cpu"], [("default", {"cpu": 0})])], cohort="c0"),
+                           admitted("o", "other", {CPU: 6}),
+                           pending("p1", "q-leaf", {"cpu": 2}), pending("p2", "q-other", {"cpu": 2}),
+                           configuration(fair_sharing=True)]
+    path = tmp_path / "deep.json"
+    path.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": with_queues(objs)}))
+    code, shares = run_json("shares", "-f", str(path))
+    assert code == 0 and [h["workload"] for h in shares["heads"]][:2] == ["default/p1", "default/p2"]
+    code, sched = run_json("schedule", "-f", str(path))
+    assert code == 0 and {a["workload"] for a in sched["admitted"]} == {"default/p1"}
+    code, _ = run_json("preempt", "default/p2", "-f", str(path))
+    assert code == 0

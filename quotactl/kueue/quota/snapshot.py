@@ -218,13 +218,8 @@ def accumulate(parent: CohortNode, child: QuotaNode) -> None:
 
 def update_cohort(cohort: CohortNode) -> None:
     """``updateCohortResourceNode``: SubtreeQuota and usage, from the leaves up (Kueue recurses;
-    a chain of cohorts deeper than Python's stack is walked in post-order without recursion)."""
-    order = []
-    stack = [cohort]
-    while stack:
-        node = stack.pop()
-        order.append(node)
-        stack.extend(reversed(node.child_cohorts))
+    here the cohorts are visited children first without recursion)."""
+    order = cohort.subtree_cohorts()
     for node in reversed(order):  # every child before its parent
         node.subtree_quota = {fr: q.nominal for fr, q in node.quotas.items()}
         node.usage = {}
