@@ -85,6 +85,7 @@ class Tally:
     runs: int = 0
     failures: int = 0
     cpu: float = 0.0
+    fuzzer_errors: int = 0  # inputs the fuzzer itself failed to make or run (not quotactl's failures)
     kinds: Counter = field(default_factory=Counter)
     slowest: list = field(default_factory=list)  # (cpu, index, args)
     found: dict = field(default_factory=dict)  # signature -> Found (the first)
@@ -253,7 +254,11 @@ def _worker(seed, indices, workdir: Path, tally: Tally, save, log, began, stop_a
         if stop_at is not None and time.monotonic() > stop_at:
             log(f"... time is up after {tally.inputs} inputs of this worker")
             break
-        run_input(seed, index, workdir, tally, save, log)
+        try:
+            run_input(seed, index, workdir, tally, save, log)
+        except Exception as exc:  # a bug of the fuzzer itself: say so, go on with the next input
+            tally.fuzzer_errors += 1
+            log(f"FUZZER ERROR input {index}: {type(exc).__name__}: {exc}"[:300])
         if n % 100 == 0:
             log(f"... {tally.inputs} inputs, {tally.runs} runs, {tally.failures} failures, "
                 f"{time.monotonic() - began:.0f}s")
@@ -261,6 +266,7 @@ def _worker(seed, indices, workdir: Path, tally: Tally, save, log, began, stop_a
 
 def _tally_json(t: Tally) -> dict:
     return {"inputs": t.inputs, "runs": t.runs, "failures": t.failures, "cpu": t.cpu, "kinds": dict(t.kinds),
+            "fuzzer_errors": t.fuzzer_errors,
             "slowest": t.slowest, "signatures": sorted(t.found)}
 
 
@@ -271,6 +277,7 @@ def _merge(parts: list[dict]) -> Tally:
         t.runs += p["runs"]
         t.failures += p["failures"]
         t.cpu += p["cpu"]
+        t.fuzzer_errors += p["fuzzer_errors"]
         t.kinds.update(p["kinds"])
         t.slowest = sorted([*t.slowest, *map(tuple, p["slowest"])], reverse=True)[:5]
         t.found.update({s: None for s in p["signatures"]})
@@ -281,4 +288,4 @@ def closing_line(seed: int, t: Tally) -> str:
     kinds = ", ".join(f"{k} {n}" for k, n in sorted(t.kinds.items())) or "none"
     return (f"fuzz: seed {seed}: {t.inputs} inputs, {t.runs} runs, {t.failures} failures "
             f"({len(t.found)} distinct; {kinds}); {t.cpu:.0f}s CPU in runs, slowest run "
-            f"{t.slowest[0][0] if t.slowest else 0:.1f}s")
+            f"{t.slowest[0][0] if t.slowest else 0:.1f}s" + (f"; {t.fuzzer_errors} fuzzer errors" if t.fuzzer_errors else ""))

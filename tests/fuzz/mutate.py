@@ -16,6 +16,7 @@ import gzip
 import json
 import random
 import re
+import sys
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -494,7 +495,18 @@ def workload_names(docs) -> list[str]:
 
 
 def make_input(rng: random.Random, index: int) -> Input:
-    """Input number ``index`` of a run: a seed file, one to three mutations."""
+    """Input number ``index`` of a run: a seed file, one to three mutations. The emitter recurses
+    per nesting level and nested mutations stack up: it runs with a higher recursion limit (in
+    the parent only; every forked run starts from Python's default)."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20000))
+    try:
+        return _make_input(rng, index)
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def _make_input(rng: random.Random, index: int) -> Input:
     seeds = corpus()
     rel, raw = seeds[rng.randrange(len(seeds))]
     text = raw.decode("utf-8", "replace")

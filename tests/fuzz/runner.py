@@ -26,7 +26,7 @@ from pathlib import Path
 
 MEMORY_LIMIT = 2 << 30  # bytes of address space per run
 CPU_LIMIT = 20  # seconds of CPU per run
-WALL_LIMIT = 120  # seconds per run, for a run that waits instead of computing
+WALL_LIMIT = 600  # seconds per run: a run that waits instead of computing (generous: a loaded machine is slow)
 CHILD_CRASH = 70  # the child's own exit status for an exception that escaped main()
 
 _SIGNALS = {signal.SIGXCPU: "cpu-limit", signal.SIGSEGV: "segfault", signal.SIGKILL: "killed",

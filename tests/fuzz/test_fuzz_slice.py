@@ -12,7 +12,7 @@ INPUTS = 250  # about 50 s of CPU on a 2-core machine
 
 def test_a_slice_of_the_fuzzer_finds_nothing():
     tally = campaign(SEED, INPUTS, save=False, quiet=True)
-    assert tally.inputs == INPUTS and tally.runs >= INPUTS * RUNS_PER_INPUT
+    assert tally.inputs == INPUTS and tally.runs >= INPUTS * RUNS_PER_INPUT and tally.fuzzer_errors == 0
     failures = [f"{f.kind} input {f.index} {' '.join(f.run.args)} [{'; '.join(f.inp.mutations)}] "
                 f"from {f.inp.origin}: {f.detail}" for f in tally.found.values() if f is not None]
     assert tally.failures == 0, "\n".join(failures)

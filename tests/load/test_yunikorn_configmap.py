@@ -226,3 +226,15 @@ def test_deep_flow_nesting_inside_a_gzipped_configmap_is_refused_not_a_crash(tmp
     proc = run_subprocess("lint", str(tmp_path / "cm.yaml"), "-o", "plain")
     assert proc.returncode == 1, proc.stderr
     assert "nesting deeper than 1000 levels" in proc.stdout and "YK001" in proc.stdout
+
+
+def test_each_queues_document_of_a_multi_document_file_is_its_own(tmp_path):
+    # The document nodes of a file are composed once and shared by its objects (composing from the
+    # start for each one was quadratic: 400 documents took over 20 s; found by the fuzzer).
+    from quotactl.load.yunikorn import load_inputs
+
+    docs = [f"partitions:\n- name: p{i}\n  queues:\n  - name: root\n" for i in range(5)]
+    (tmp_path / "many.yaml").write_text("---\n" + "---\n".join(docs))
+    loaded = load([str(tmp_path / "many.yaml")])
+    inputs = load_inputs([o for o in loaded.objects if o.dialect == Dialect.YUNIKORN])
+    assert [inp.config.partitions[0].name for inp in inputs] == [f"p{i}" for i in range(5)]
