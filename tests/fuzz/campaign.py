@@ -246,7 +246,11 @@ def campaign(seed: int, inputs: int, start: int = 0, jobs: int = 1, save: bool =
             pids.append(pid)
         for pid in pids:
             os.waitpid(pid, 0)
-        return _merge([json.loads((Path(tmp) / f"w{w}.json").read_text()) for w in range(jobs)])
+        parts = [Path(tmp) / f"w{w}.json" for w in range(jobs)]
+        for part in parts:
+            if not part.exists():
+                log(f"FUZZER ERROR: worker {part.stem} died; its inputs are not counted")
+        return _merge([json.loads(p.read_text()) for p in parts if p.exists()])
 
 
 def _worker(seed, indices, workdir: Path, tally: Tally, save, log, began, stop_at=None) -> None:
