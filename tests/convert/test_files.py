@@ -127,3 +127,11 @@ def test_a_float_anywhere_in_the_object_converts():
     result = convert_text(text, "c.yaml")
     assert not result.input_errors
     assert "kueue.x-k8s.io/v1beta2" in result.text and "creationTimestamp: 0.5" in result.text
+
+
+def test_an_object_with_a_non_string_namespace_converts():
+    # convert names the objects it changes; an int namespace crashed the naming (found by the fuzzer)
+    text = ("apiVersion: kueue.x-k8s.io/v1beta1\nkind: LocalQueue\nmetadata:\n  name: q\n  namespace: 7\n"
+            "spec:\n  clusterQueue: cq\n")
+    result = convert_text(text, "q.yaml")
+    assert not result.input_errors and "kueue.x-k8s.io/v1beta2" in result.text
