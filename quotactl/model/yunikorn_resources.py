@@ -45,7 +45,9 @@ def _parse(value: str, milli: bool) -> int:
     if m is None:
         raise QuantityError("invalid quantity")
     digits, suffix = m.group(1), m.group(2) or ""
-    number = int(digits)
+    if len(digits.lstrip("0")) > len(str(INT64_MAX)):  # strconv.ParseInt fails; int() would refuse > 4,300
+        raise QuantityError("invalid quantity: overflow")
+    number = int(digits.lstrip("0") or "0")
     if number > INT64_MAX:
         raise QuantityError("invalid quantity: overflow")
     if suffix == "m":

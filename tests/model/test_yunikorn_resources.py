@@ -48,6 +48,8 @@ def test_spec_table(text, name, want):
     ("1K", "invalid suffix"), ("1mi", "invalid suffix"), ("1e3", "invalid quantity"), ("+1", "invalid quantity"),
     ("0x10", "invalid quantity"), ("1_000", "invalid quantity"), ("99999999999999999999", "invalid quantity: overflow"),
     ("  ", "invalid quantity"), ("1 0", "invalid quantity"), ("１", "invalid quantity"),
+    # 5,000 digits: Go's ParseInt overflows; Python's int() would raise its own ValueError (fuzzer)
+    ("9" * 5000, "invalid quantity: overflow"), ("1" * 4301 + "Gi", "invalid quantity: overflow"),
 ])
 def test_more_invalid(text, err):
     with pytest.raises(QuantityError, match=f"^{err}$"):
@@ -62,6 +64,7 @@ def test_suffixes_and_whitespace():
     assert parse_vcore("0") == 0
     assert parse_quantity(str(INT64_MAX)) == INT64_MAX
     assert parse_quantity("9223372036854775807") == INT64_MAX
+    assert parse_quantity("0" * 5000 + "7") == 7  # leading zeros are not digits of the value
     with pytest.raises(QuantityError, match="overflow"):
         parse_vcore(str(INT64_MAX))  # times 1000
     assert parse_value("cpu", "2") == 2 and parse_value("vcores", "2") == 2  # only vcore is CPU
