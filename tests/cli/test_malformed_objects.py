@@ -58,7 +58,7 @@ MALFORMED = {
     "requests-string": ("lq", _pod_sets(container='{name: c, resources: {requests: "lots"}}')),
     "count-string": ("lq", _pod_sets(count='"three"')),
     "count-huge": ("lq", _pod_sets(count=str(10**30))),
-    "quantity-huge": ("lq", _pod_sets(container='{name: c, resources: {requests: {cpu: "1e999999"}}}')),
+    "quantity-huge": ("lq", _pod_sets(container='{name: c, resources: {requests: {cpu: "1e99999999999"}}}')),  # exponent past int32: ParseQuantity refuses it (1e999999 is a valid, saturated quantity)
 }
 
 
