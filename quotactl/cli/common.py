@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import os
 import sys
 from dataclasses import dataclass
 from enum import Enum
@@ -67,6 +68,8 @@ KueueVersionOption = typer.Option(
     DEFAULT_RELEASE, "--kueue-version", metavar="vX.Y", envvar="QUOTACTL_KUEUE_VERSION", callback=_kueue_release,
     help=f"Kueue release to check against: served API versions, feature gates (default {DEFAULT_RELEASE}).",
 )
+
+
 def _kueue_release_if_given(value: str | None) -> str | None:
     return _kueue_release(value) if value else None
 
@@ -76,6 +79,10 @@ KueueVersionLintOption = typer.Option(
     None, "--kueue-version", metavar="vX.Y", envvar="QUOTACTL_KUEUE_VERSION", callback=_kueue_release_if_given,
     help=f"Kueue release to check against: served API versions, feature gates (default: the config file's "
          f"kueue-version, else {DEFAULT_RELEASE}).",
+)
+WideOption = typer.Option(
+    False, "--wide",
+    help="Human output: more columns, and no cell folded to fit the terminal (kubectl's -o wide).",
 )
 MaxFileSizeOption = typer.Option(
     None, "--max-file-size", metavar="SIZE", help="Refuse input files larger than this (default: no limit).",
@@ -94,14 +101,15 @@ def write(text: str) -> None:
     sys.stdout.flush()
 
 
-def emit(command: str, result: object, output: Enum) -> None:
+def emit(command: str, result: object, output: Enum, wide: bool = False) -> None:
     """Write ``command``'s result in the chosen format; rich tables (colour when allowed) only on a
-    terminal, plain text when piped."""
-    write(render(command, shown_format(output.value), result, color=use_color()))
+    terminal, plain text when piped; ``wide``: the --wide view."""
+    write(render(command, shown_format(output.value), result, color=use_color(), wide=wide))
 
 
 def shown_format(fmt: str) -> str:
-    return "plain" if fmt == "table" and not stdout_is_tty() else fmt
+    """``table`` is drawn only on a terminal without NO_COLOR (the CLI contract); else plain."""
+    return "plain" if fmt == "table" and (not stdout_is_tty() or "NO_COLOR" in os.environ) else fmt
 
 
 def split_codes(values: list[str] | None) -> tuple[str, ...]:

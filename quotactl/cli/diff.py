@@ -11,6 +11,7 @@ from quotactl.cli.common import (
     KueueVersionOption,
     MaxFileSizeOption,
     OutputFormat,
+    WideOption,
     cluster_options,
     fail_usage,
     split_codes,
@@ -34,6 +35,7 @@ def diff_command(
                                            "(starvation), livelocks (head only), or changes anything (any)."),
     max_cycles: int = typer.Option(10_000, "--max-cycles", min=1, help="Give up a run after this many cycles."),
     output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
+    wide: bool = WideOption,
     fair_sharing: bool = typer.Option(None, "--fair-sharing/--no-fair-sharing", help="Override fair sharing."),
     feature_gates: str = typer.Option(None, "--feature-gates", metavar="A=true,B=false", help="Kueue feature gates."),
     kueue_version: str = KueueVersionOption,
@@ -80,4 +82,4 @@ def diff_command(
         failed.append("livelock")
     if "ANY" in codes and (d.workloads or d.capacity) and not failed:
         failed.append("any")
-    finish("diff", Outcome(d, tuple(failed)), output, EXIT_FINDINGS if failed else EXIT_OK)
+    finish("diff", Outcome(d, tuple(failed)), output, EXIT_FINDINGS if failed else EXIT_OK, wide)

@@ -14,6 +14,7 @@ from quotactl.cli.common import (
     KueueVersionOption,
     MaxFileSizeOption,
     OutputFormat,
+    WideOption,
     cluster_options,
     fail_usage,
 )
@@ -37,6 +38,7 @@ def explain_command(
     files: list[str] = FileOption,
     all_pending: bool = typer.Option(False, "--all", help="Explain every pending workload in one table."),
     output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
+    wide: bool = WideOption,
     fair_sharing: bool = FairSharingOption,
     feature_gates: str = FeatureGatesOption,
     kueue_version: str = KueueVersionOption,
@@ -96,7 +98,7 @@ def explain_command(
             fail_usage("--eta simulates Kueue's scheduler; the input holds YuniKorn objects")
         from quotactl.cli.yunikorn_cmds import run_explain  # the YuniKorn engine
 
-        raise typer.Exit(run_explain(loaded, workload, output))
+        raise typer.Exit(run_explain(loaded, workload, output, wide=wide))
     workload = inp.workload_name(workload) if workload else workload
     cluster = None if all_pending or submitted else scoped_cluster(loaded.objects, workload)
     if cluster is None:
@@ -114,14 +116,14 @@ def explain_command(
             from quotactl.simulate.eta import ExplainedAll
 
             etas = _etas(cluster, options, sim, pending_workloads(cluster))
-            finish("explain-all-eta", ExplainedAll(tuple(explanations), etas), output)
-        finish("explain-all", explanations, output)
+            finish("explain-all-eta", ExplainedAll(tuple(explanations), etas), output, wide=wide)
+        finish("explain-all", explanations, output, wide=wide)
     if submitted:
         queues = QueueIndex(cluster, options)
         answers = [JobAnswer(job, explain_workload(cluster, snapshot, wl, top=top, queues=queues))
                    for job, wl in submitted_workloads(cluster, inp.jobs)]
         stays = fail_if_pending and any(stays_pending(a.explanation) for a in answers)
-        finish("explain-jobs", answers, output, EXIT_FINDINGS if stays else EXIT_OK)
+        finish("explain-jobs", answers, output, EXIT_FINDINGS if stays else EXIT_OK, wide)
 
     target = require_workload(cluster, workload)
     explanation = explain_workload(cluster, snapshot, target, top=top)
@@ -130,8 +132,8 @@ def explain_command(
         from quotactl.simulate.eta import Explained
 
         eta_of = _etas(full, inp.kueue_options(full, fair_sharing), sim, [full.workloads.get(target.key, target)])
-        finish("explain-eta", Explained(explanation, eta_of[target.key]), output)
-    finish("explain", explanation, output)
+        finish("explain-eta", Explained(explanation, eta_of[target.key]), output, wide=wide)
+    finish("explain", explanation, output, wide=wide)
 
 
 def _eta_options(eta: bool, submitted, default_runtime, cycle_interval, cadence):

@@ -206,7 +206,7 @@ def overlaid(loaded: LoadResult, cluster_name: str) -> LoadResult:
     return replace(loaded, objects=kept)
 
 
-def finish(command: str, result: object, output: Enum, code: int = EXIT_OK) -> NoReturn:
-    """Write the report and exit with ``code``."""
-    emit(command, result, output)
+def finish(command: str, result: object, output: Enum, code: int = EXIT_OK, wide: bool = False) -> NoReturn:
+    """Write the report (``wide``: the --wide view) and exit with ``code``."""
+    emit(command, result, output, wide)
     raise typer.Exit(code)

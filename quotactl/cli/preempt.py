@@ -15,6 +15,7 @@ from quotactl.cli.common import (
     KueueVersionOption,
     MaxFileSizeOption,
     OutputFormat,
+    WideOption,
     cluster_options,
     fail_usage,
 )
@@ -46,6 +47,7 @@ def preempt_command(
                                         "(YuniKorn: the pod); or a job in the input: kind/namespace/name."),
     files: list[str] = FileOption,
     output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
+    wide: bool = WideOption,
     fair_sharing: bool = typer.Option(None, "--fair-sharing/--no-fair-sharing",
                                       help="Kueue: treat fair sharing as on/off (default: from the input's "
                                            "Configuration)."),
@@ -79,7 +81,7 @@ def preempt_command(
     if inp.dialects == {Dialect.YUNIKORN}:
         from quotactl.cli.yunikorn_cmds import run_preempt  # the YuniKorn engine
 
-        raise typer.Exit(run_preempt(inp.loaded, workload, output, direct=direct))
+        raise typer.Exit(run_preempt(inp.loaded, workload, output, direct=direct, wide=wide))
     if direct:
         fail_usage("--direct is for YuniKorn input; Kueue's preemption always follows the scheduler's path")
     pinned = _parse_pins(flavor or [])
@@ -93,4 +95,4 @@ def preempt_command(
         problem = check_pins(snapshot, cluster_queue_of(cluster, target), pinned)
         if problem:
             fail_usage(f"--flavor: {problem}")
-    finish("preempt", decide(cluster, snapshot, target, pinned), output)
+    finish("preempt", decide(cluster, snapshot, target, pinned), output, wide=wide)

@@ -12,6 +12,7 @@ from quotactl.cli.common import (
     ClusterArgs,
     FileOption,
     MaxFileSizeOption,
+    WideOption,
     cluster_options,
     fail_usage,
 )
@@ -35,6 +36,7 @@ def queues_command(
     files: list[str] = FileOption,
     output: QueuesFormat = typer.Option(QueuesFormat.table, "--output", "-o",
                                         help="table (rich table), tree (every effective setting), plain, json."),
+    wide: bool = WideOption,
     partition: str = typer.Option(None, "--partition", "-p", metavar="NAME", help="Show only this partition."),
     max_file_size: str = MaxFileSizeOption,
     cluster: ClusterArgs = ClusterArgs(),
@@ -71,7 +73,7 @@ def queues_command(
     attach_live(reports, loaded, inputs)
     if partition and not any(r.partitions for r in reports):
         fail_usage(f"no partition named {partition!r} in the input")
-    finish("queues", reports, output)
+    finish("queues", reports, output, wide=wide)
 
 
 def build_reports(inputs, partition: str | None = None) -> list[ConfigView]:

@@ -7,7 +7,7 @@ from enum import Enum
 
 import typer
 
-from quotactl.cli.common import EXIT_USAGE, emit
+from quotactl.cli.common import EXIT_USAGE, WideOption, emit
 from quotactl.lint.rule import registry
 
 
@@ -24,11 +24,12 @@ def rules_command(
         RulesFormat.table, "--output", "-o",
         help="Output format; markdown: the whole catalogue as one document (docs/rules.md), or one rule's page.",
     ),
+    wide: bool = WideOption,
 ) -> None:
     """List the lint rules (code, name, severity, summary), or document one rule."""
     rules = registry()
     if not code:
-        emit("rules", list(rules.values()), output)
+        emit("rules", list(rules.values()), output, wide)
         return
     r = rules.get(code.upper())
     if r is None:
@@ -36,4 +37,4 @@ def rules_command(
         hint = f" (did you mean {', '.join(close)}?)" if close else ""
         typer.echo(f"quotactl: error: no rule {code!r}{hint}; 'quotactl rules' lists them", err=True)
         raise typer.Exit(EXIT_USAGE)
-    emit("rule", r, output)
+    emit("rule", r, output, wide)

@@ -13,6 +13,7 @@ from quotactl.cli.common import (
     KueueVersionOption,
     MaxFileSizeOption,
     OutputFormat,
+    WideOption,
     cluster_options,
 )
 from quotactl.cli.inputs import check_cluster_args, finish, kueue_input
@@ -25,6 +26,7 @@ def schedule_command(
     cycles: int = typer.Option(None, "--cycles", min=1, help="Run exactly N cycles (default: to the fixpoint)."),
     max_cycles: int = typer.Option(10_000, "--max-cycles", min=1, help="Give up after this many cycles."),
     output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
+    wide: bool = WideOption,
     fair_sharing: bool = FairSharingOption,
     feature_gates: str = FeatureGatesOption,
     kueue_version: str = KueueVersionOption,
@@ -45,4 +47,4 @@ def schedule_command(
     check_cluster_args(cluster)
     model, options = kueue_input(files, max_file_size, fair_sharing, feature_gates, cluster=cluster,
                                  release=kueue_version)
-    finish("schedule", schedule(model, options, cycles=cycles, max_cycles=max_cycles), output)
+    finish("schedule", schedule(model, options, cycles=cycles, max_cycles=max_cycles), output, wide=wide)

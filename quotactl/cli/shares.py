@@ -16,6 +16,7 @@ from quotactl.cli.common import (
     KueueVersionOption,
     MaxFileSizeOption,
     OutputFormat,
+    WideOption,
     cluster_options,
     fail_usage,
 )
@@ -45,6 +46,7 @@ def _only(tree: ShareTree, name: str) -> ShareTree | None:
 def shares_command(
     files: list[str] = FileOption,
     output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
+    wide: bool = WideOption,
     cohort: str = typer.Option(None, "--cohort", "-c", metavar="NAME",
                                help="Show only the tree holding this cohort (or ClusterQueue)."),
     fair_sharing: bool = FairSharingOption,
@@ -81,4 +83,4 @@ def shares_command(
     if cohort:
         names = {n.name for n in tree.nodes if n.kind == "ClusterQueue"}
         ranked = tuple(replace(h, order=i) for i, h in enumerate((h for h in ranked if h.cluster_queue in names), 1))
-    finish("shares", Outcome(tree, ranked), output)
+    finish("shares", Outcome(tree, ranked), output, wide=wide)

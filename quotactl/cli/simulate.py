@@ -4,6 +4,7 @@ several of them."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 import typer
@@ -140,35 +141,29 @@ def _model(inp: EngineInput, generator: str | None, start: datetime | None):
     return build_cluster(objects + generated_objects(scenario, t0)), t0
 
 
-def _duration(flag: str, text: str | None) -> int | None:
+def _parsed(flag: str, text: str | None, parse):
+    """``parse(text)``, None when not given; a bad value is a usage error naming ``flag``."""
     if text is None:
         return None
     try:
-        return parse_duration(text)
+        return parse(text)
     except ValueError as exc:
         fail_usage(f"{flag}: {exc}")
         raise  # unreachable: fail_usage exits
 
 
+def _duration(flag: str, text: str | None) -> int | None:
+    return _parsed(flag, text, parse_duration)
+
+
 def _start(text: str | None) -> datetime | None:
-    if text is None:
-        return None
-    try:
-        return parse_instant(text)
-    except ValueError as exc:
-        fail_usage(f"--start: {exc}")
-        raise  # unreachable: fail_usage exits
+    return _parsed("--start", text, parse_instant)
 
 
 def _until(text: str | None) -> datetime | int | None:
     """An RFC 3339 time (it has a 'T'), else a duration from t0."""
-    if text is None:
-        return None
-    if "t" in text.lower() and not text.strip()[:1].isalpha():
-        try:
-            return parse_instant(text)
-        except ValueError as exc:
-            fail_usage(f"--until: {exc}")
+    if text is not None and "t" in text.lower() and not text.strip()[:1].isalpha():
+        return _parsed("--until", text, parse_instant)
     return _duration("--until", text)
 
 
@@ -181,7 +176,8 @@ def _cadence(interval: str | None, name: str | None, cost: str | None) -> Cadenc
         except KeyError as exc:
             fail_usage(f"--cadence: {exc.args[0]}")
             raise  # unreachable: fail_usage exits
-        return chosen if cost is None else _made(chosen.interval, _duration("--admission-cost", cost))
+        # the preset's other limits stay; only the admission cost is replaced
+        return chosen if cost is None else replace(chosen, admission_cost=_duration("--admission-cost", cost))
     d = _duration("--cycle-interval", interval) or 0
     c = _duration("--admission-cost", cost) or 0
     if not d and not c:

@@ -13,7 +13,9 @@ from quotactl.cli.common import (
     ClusterArgs,
     FileOption,
     MaxFileSizeOption,
+    WideOption,
     cluster_options,
+    emit,
     fail_usage,
     write,
 )
@@ -22,7 +24,7 @@ from quotactl.diagnostics import Severity, sort_diagnostics
 from quotactl.jobs import derive_workloads
 from quotactl.model.kueue import build_cluster
 from quotactl.report import workload_out
-from quotactl.report.console import use_color
+from quotactl.report.renderers import Outcome
 
 
 class WorkloadFormat(str, Enum):
@@ -36,6 +38,7 @@ def workload_command(
     files: list[str] = FileOption,
     output: WorkloadFormat = typer.Option(WorkloadFormat.yaml, "--output", "-o",
                                           help="yaml (a kind: List of Workloads), json, or table."),
+    wide: bool = WideOption,
     max_file_size: str = MaxFileSizeOption,
     cluster: ClusterArgs = ClusterArgs(),
 ) -> None:
@@ -63,7 +66,7 @@ def workload_command(
     if not (workloads or skipped or diagnostics):
         fail_usage("input holds no job objects (Job, JobSet, RayJob, PyTorchJob, Pod, Deployment, ...)")
     if output == WorkloadFormat.table:
-        write(workload_out.render_table(workloads, skipped, build_cluster(loaded.objects), color=use_color()))
+        emit("workload", Outcome((workloads, skipped), build_cluster(loaded.objects)), output, wide)
     else:
         doc = workload_out.document(workloads, skipped, diagnostics)
         write(workload_out.render_json(doc) if output == WorkloadFormat.json else workload_out.render_yaml(doc))

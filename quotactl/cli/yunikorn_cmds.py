@@ -103,21 +103,22 @@ def _explanation(loaded: LoadResult, pod: str | None, direct: bool) -> tuple[Exp
     return explain_pod(built.cluster, found.task, direct=direct), EXIT_OK
 
 
-def run_explain(loaded: LoadResult, pod: str, output: OutputFormat, **opts) -> int:
+def run_explain(loaded: LoadResult, pod: str, output: OutputFormat, wide: bool = False, **opts) -> int:
     """``quotactl explain POD`` for YuniKorn: why the pod is pending (or what it holds)."""
-    return _report("yunikorn-explain", loaded, pod, output, bool(opts.get("direct", False)))
+    return _report("yunikorn-explain", loaded, pod, output, bool(opts.get("direct", False)), wide)
 
 
-def run_preempt(loaded: LoadResult, pod: str, output: OutputFormat, direct: bool = False, **opts) -> int:
+def run_preempt(loaded: LoadResult, pod: str, output: OutputFormat, direct: bool = False, wide: bool = False,
+                **opts) -> int:
     """``quotactl preempt POD [--direct]`` for YuniKorn: what YuniKorn would preempt for the pod."""
-    return _report("yunikorn-preempt", loaded, pod, output, direct)
+    return _report("yunikorn-preempt", loaded, pod, output, direct, wide)
 
 
-def _report(command: str, loaded: LoadResult, pod: str, output: OutputFormat, direct: bool) -> int:
+def _report(command: str, loaded: LoadResult, pod: str, output: OutputFormat, direct: bool, wide: bool) -> int:
     e, code = _explanation(loaded, pod, direct)
     if e is None:
         return code
-    emit(command, Outcome(e, direct), output)
+    emit(command, Outcome(e, direct), output, wide)
     return EXIT_OK
 
 

@@ -236,7 +236,7 @@ def _display(obj: MutableMapping) -> str:
     meta = obj.get("metadata") if isinstance(obj.get("metadata"), MutableMapping) else {}
     name = meta.get("name") or "<unnamed>"
     namespace = meta.get("namespace")
-    return f"{obj.get('kind')}/{namespace + '/' if namespace else ''}{name}"
+    return f"{obj.get('kind')}/{f'{namespace}/' if namespace else ''}{name}"  # any type (fuzzer: an int namespace)
 
 
 def unified_diff(result: ConvertedFile) -> str:

@@ -52,7 +52,14 @@ class AppWrapper(GenericJob):
 
 def parse_path(text: str) -> Path:
     """``template.spec.replicatedJobs[0].template`` -> a path tuple."""
-    return tuple(int(idx) if idx else key for key, idx in _SEGMENT.findall(text))
+    return tuple(_index(idx) if idx else key for key, idx in _SEGMENT.findall(text))
+
+
+def _index(digits: str) -> int:
+    """A list index; one of thousands of digits (past any list, and past what Python's int() reads:
+    fuzzer) is just out of range."""
+    digits = digits.lstrip("0") or "0"
+    return int(digits) if len(digits) < 19 else 2**63
 
 
 def infer_pod_sets(data: dict, obj: Path) -> list[tuple[Path, int]]:

@@ -16,7 +16,18 @@ def pod_template(data: dict, path: Path) -> dict:
     check_pod_spec(data, path + ("spec",))
     if not spec.get("containers"):
         raise Malformed(path + ("spec", "containers"), "pod template has no containers")
-    return copy.deepcopy(template)
+    # the integrations add queue/priority labels to the template's metadata: it must be a mapping
+    # (a list there crashed them; found by the fuzzer); null is no metadata
+    for key in ("metadata", ("metadata", "labels"), ("metadata", "annotations")):
+        opt_dict(data, path + (key if isinstance(key, tuple) else (key,)))
+    out = copy.deepcopy(template)
+    if "metadata" in out and out["metadata"] is None:
+        out["metadata"] = {}
+    meta = out.get("metadata", {})
+    for key in ("labels", "annotations"):
+        if key in meta and meta[key] is None:
+            meta[key] = {}
+    return out
 
 
 def check_pod_spec(data: dict, path: Path) -> None:

@@ -126,17 +126,17 @@ def share_tree(snapshot: Snapshot) -> ShareTree:
     by ``CompareDRS`` (1 = lowest share: the sibling the tournament favours)."""
     out: list[ShareNode] = []
 
-    def visit(node: QuotaNode, depth: int, rank: int | None) -> None:
+    roots: list[QuotaNode] = sorted((c for c in snapshot.cohorts.values() if c.parent is None), key=lambda n: n.name)
+    roots += sorted((q for q in snapshot.cluster_queues.values() if q.parent is None), key=lambda n: n.name)
+    # depth-first, parents before children, without recursion: a chain of cohorts may be deeper
+    # than Python's stack (found by the fuzzer)
+    stack: list[tuple[QuotaNode, int, int | None]] = [(r, 0, None) for r in reversed(roots)]
+    while stack:
+        node, depth, rank = stack.pop()
         out.append(replace(_share_node(node, depth, dominant_resource_share(node)), rank=rank))
         kids = _children(node)
         ranks = _ranks(kids)
-        for k in kids:
-            visit(k, depth + 1, ranks[id(k)])
-
-    roots: list[QuotaNode] = sorted((c for c in snapshot.cohorts.values() if c.parent is None), key=lambda n: n.name)
-    roots += sorted((q for q in snapshot.cluster_queues.values() if q.parent is None), key=lambda n: n.name)
-    for r in roots:
-        visit(r, 0, None)
+        stack.extend((k, depth + 1, ranks[id(k)]) for k in reversed(kids))
     return ShareTree(tuple(out), snapshot.options.fair_sharing)
 
 
@@ -248,22 +248,24 @@ class FairSharingIterator:
                 self.snapshot.remove_usage(cq, e.usage)
         return values
 
-    def _run_tournament(self, cohort: CohortNode, values) -> TournamentEntry | None:
-        candidates = []
-        for child in sorted(cohort.child_cohorts, key=lambda n: n.name):
-            w = self._run_tournament(child, values)
-            if w is not None:
-                candidates.append(w)
-        for cq in sorted(cohort.child_cqs, key=lambda n: n.name):
-            if cq.name in self.by_cq:
-                candidates.append(self.by_cq[cq.name])
-        if not candidates:
-            return None
-        best = candidates[0]
-        for current in candidates[1:]:
-            if self.less(current, best, cohort.name, values):
-                best = current
-        return best
+    def _run_tournament(self, root: CohortNode, values) -> TournamentEntry | None:
+        """``runTournament``: each cohort's winner from its children's, leaves first. Kueue recurses;
+        this walks the cohorts in reverse pre-order (a chain may be deeper than Python's stack)."""
+        winners: dict[int, TournamentEntry | None] = {}
+        for cohort in reversed(root.subtree_cohorts()):
+            candidates = []
+            for child in sorted(cohort.child_cohorts, key=lambda n: n.name):
+                if winners[id(child)] is not None:
+                    candidates.append(winners[id(child)])
+            for cq in sorted(cohort.child_cqs, key=lambda n: n.name):
+                if cq.name in self.by_cq:
+                    candidates.append(self.by_cq[cq.name])
+            best = candidates[0] if candidates else None
+            for current in candidates[1:]:
+                if self.less(current, best, cohort.name, values):
+                    best = current
+            winners[id(cohort)] = best
+        return winners[id(root)]
 
     def less(self, a: TournamentEntry, b: TournamentEntry, cohort: str, values) -> bool:
         """``entryComparer.less``."""
@@ -286,9 +288,8 @@ def tournament_order(snapshot: Snapshot, entries: Iterable[TournamentEntry]) -> 
 
 
 def _subtree_cqs(node: CohortNode):
-    yield from node.child_cqs
-    for child in node.child_cohorts:
-        yield from _subtree_cqs(child)
+    for cohort in node.subtree_cohorts():
+        yield from cohort.child_cqs
 
 
 def _finite(d: DRS) -> float | None:

@@ -14,6 +14,8 @@ from quotactl.diagnostics import Diagnostic, Severity
 from quotactl.lint.context import LintOptions
 from quotactl.lint.rule import Rule
 
+RULE_CRASH = "QL999"  # the code a crashed rule's check is reported under (never a user finding)
+
 
 class Subjects(Protocol):
     """One dialect's input as the rules see it."""
@@ -47,6 +49,6 @@ def _run(r: Rule, args: tuple, subject, subjects: Subjects) -> list[Diagnostic]:
     except Exception as exc:  # a rule bug must not hide the other findings
         if os.environ.get("QUOTACTL_RAISE_RULE_ERRORS"):
             raise
-        return [Diagnostic("QL999", Severity.ERROR, f"internal error in rule {r.code} ({type(exc).__name__}: {exc}); "
+        return [Diagnostic(RULE_CRASH, Severity.ERROR, f"internal error in rule {r.code} ({type(exc).__name__}: {exc}); "
                            "please report it", *subjects.location(subject))]
     return [subjects.diagnostic(r, f, subject) for f in findings]

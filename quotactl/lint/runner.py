@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 
 from quotactl.diagnostics import Diagnostic, Severity, sort_diagnostics
+from quotactl.lint.apply import RULE_CRASH
 from quotactl.lint.context import LintOptions
 from quotactl.lint.suppress import Suppressed, suppress
 from quotactl.load.objects import Dialect, LoadResult
@@ -35,6 +36,9 @@ class LintReport:
     notes: list[str] = field(default_factory=list)
     suppressed: list[Suppressed] = field(default_factory=list)  # silenced by a comment, annotation, per-file-ignores
     show_suppressed: bool = False  # --show-suppressed: the human and JSON reports list them too
+    # Rules that crashed (QL999): a bug in quotactl, not a finding in the user's files; the
+    # command reports them apart (stderr, the internal-error exit status).
+    rule_crashes: list[Diagnostic] = field(default_factory=list)
 
     def count(self, severity: Severity) -> int:
         return sum(1 for d in self.diagnostics if d.severity == severity)
@@ -57,14 +61,15 @@ def lint(loaded: LoadResult, options: LintOptions) -> LintReport:
     elif len(dialects) <= 1:
         jobs = [o for o in loaded.objects if o.dialect == Dialect.JOB]
         diags.extend(lint_kueue(kueue_objects, options, jobs))
-    diags = [d for d in diags if d.input_error or options.selects(d.code)]
+    crashes = [d for d in diags if d.code == RULE_CRASH]
+    diags = [d for d in diags if d.code != RULE_CRASH and (d.input_error or options.selects(d.code))]
     kept, silenced = suppress(diags, loaded, options)
     kept = [d for d in map(partial(configured_severity, options=options), kept) if options.shows(d.severity)]
     silenced = [s for s in (replace(s, diagnostic=configured_severity(s.diagnostic, options)) for s in silenced)
                 if options.shows(s.diagnostic.severity)]
     return LintReport(sort_diagnostics(kept), len(loaded.sources), len(loaded.objects), dialect,
                       suppressed=sorted(silenced, key=lambda s: s.diagnostic.sort_key()),
-                      show_suppressed=options.show_suppressed)
+                      show_suppressed=options.show_suppressed, rule_crashes=sort_diagnostics(crashes))
 
 
 def configured_severity(d: Diagnostic, options: LintOptions) -> Diagnostic:

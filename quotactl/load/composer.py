@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from ruamel.yaml.nodes import ScalarNode, SequenceNode
 from ruamel.yaml.resolver import implicit_resolvers
@@ -76,8 +77,33 @@ if CParser is not None:
             pass
 
 
-def compose_all(text: str) -> Iterator[object]:
-    """The root node of each document in turn (None for an empty document); one tree at a time."""
+# libyaml's composer recurses per nesting level in C: tens of thousands of ``[`` crash the process
+# (SIGSEGV). Every caller checks its own, smaller limit; this one guards those that compose text
+# found inside another document (a ConfigMap's queues.yaml: found by the fuzzer).
+COMPOSER_MAX_DEPTH = 1000
+
+
+class NestingTooDeep(ValueError):
+    """Refused before composing; shaped like ruamel's MarkedYAMLError (``problem``, ``problem_mark``)."""
+
+    def __init__(self, line: int, column: int, limit: int):
+        self.problem = f"nesting deeper than {limit} levels"
+        self.problem_mark = _Mark(line, column)
+        super().__init__(self.problem)
+
+
+@dataclass(frozen=True)
+class _Mark:
+    line: int
+    column: int
+
+
+def compose_all(text: str, max_depth: int = COMPOSER_MAX_DEPTH) -> Iterator[object]:
+    """The root node of each document in turn (None for an empty document); one tree at a time.
+    Raises NestingTooDeep, before composing anything, for a text nested deeper than ``max_depth``."""
+    too_deep = nesting_exceeds(text, max_depth)
+    if too_deep is not None:
+        raise NestingTooDeep(*too_deep, max_depth)
     if CParser is None:  # pragma: no cover
         from ruamel.yaml import YAML
 
@@ -144,12 +170,15 @@ def nesting_exceeds(text: str, limit: int) -> tuple[int, int] | None:
     if flow <= limit and not _block_depth_bound(text, limit - flow):
         return None
     depth = 0
-    for event in events(text):
-        name = type(event).__name__
-        if name in ("SequenceStartEvent", "MappingStartEvent"):
-            depth += 1
-            if depth > limit:
-                return event.start_mark.line, event.start_mark.column
-        elif name in ("SequenceEndEvent", "MappingEndEvent"):
-            depth -= 1
+    try:
+        for event in events(text):
+            name = type(event).__name__
+            if name in ("SequenceStartEvent", "MappingStartEvent"):
+                depth += 1
+                if depth > limit:
+                    return event.start_mark.line, event.start_mark.column
+            elif name in ("SequenceEndEvent", "MappingEndEvent"):
+                depth -= 1
+    except Exception:  # a syntax error: nothing before it was too deep, and the composer stops there too
+        return None  # (and reports the error with its position; found by the fuzzer)
     return None

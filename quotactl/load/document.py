@@ -31,6 +31,11 @@ class YamlFloat(float):
         obj.raw = raw
         return obj
 
+    def __getnewargs__(self) -> tuple[float, str]:
+        # copy/deepcopy/pickle rebuild it through __new__: without this they called it with the
+        # value only (convert deep-copies documents: a float anywhere crashed it; found by the fuzzer)
+        return float(self), self.raw
+
 
 NO_POSITIONS: Mapping[Path, Pos] = MappingProxyType({})
 

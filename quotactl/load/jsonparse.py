@@ -8,6 +8,7 @@ skipping over them with the json module's own decoder (C speed), once, on the fi
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 
 from quotactl.diagnostics import Diagnostic
@@ -46,11 +47,32 @@ def load_json(text: str, file: str, limits, parse_yaml: Callable) -> tuple[list[
         return None
     if _too_deep(data, limits.max_depth):
         return None  # the YAML path reports where
+    if _SURROGATE_ESCAPE.search(text):
+        data = _without_lone_surrogates(data)
     whole = WholePositions(text, file, limits, parse_yaml)
     if isinstance(data, dict) and isinstance(data.get("items"), list):
         lazy = ItemPositions(text, file, limits, parse_yaml, lambda: _item_spans(text), whole)
         return [Document(file, 0, data, lazy_positions=lazy.tables, source_text=text)], []
     return [Document(file, 0, data, lazy_positions=whole, source_text=text)], []
+
+
+# A \ud800-\udfff escape: json.loads pairs the valid ones into one character and leaves a lone
+# one as a surrogate that no UTF-8 writer accepts (the JSON report crashed on it: found by the
+# fuzzer). Go's encoding/json, which the API server and kubectl decode with, replaces a lone
+# surrogate with U+FFFD; so does this loader.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _without_lone_surrogates(value):
+    """``value`` with every lone surrogate replaced by U+FFFD (depth already bounded)."""
+    if isinstance(value, str):
+        return _LONE_SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_without_lone_surrogates(v) for v in value]
+    if isinstance(value, dict):
+        return {_without_lone_surrogates(k): _without_lone_surrogates(v) for k, v in value.items()}
+    return value
 
 
 def _too_deep(data, limit: int) -> bool:

@@ -155,18 +155,37 @@ def source_text(obj: KubeObject) -> str | None:
         return None
 
 
+class _ComposedText:
+    """The document nodes of one text, composed once and only as far as asked: every queues
+    document of a multi-document file asks for its own, and composing from the start each time
+    was quadratic (400 documents: over 20 s; found by the fuzzer)."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.nodes: list = []
+        self._rest = compose_all(text)
+
+    def document(self, index: int):
+        while self._rest is not None and len(self.nodes) <= index:
+            try:
+                self.nodes.append(next(self._rest))
+            except Exception:  # the end, or a syntax error: no document from there on
+                self._rest = None
+        return self.nodes[index] if index < len(self.nodes) else None
+
+
+_LAST_COMPOSED: list[_ComposedText] = []  # the text asked about last (objects come file by file)
+
+
+def _composed(text: str) -> _ComposedText:
+    if not _LAST_COMPOSED or _LAST_COMPOSED[0].text != text:
+        _LAST_COMPOSED[:] = [_ComposedText(text)]
+    return _LAST_COMPOSED[0]
+
+
 def _document_node(obj: KubeObject, text: str):
     """The ruamel node of the object (document ``doc.index``, then ``ref.base``), or None."""
-    index = 0
-    found = None
-    try:
-        for node in compose_all(text):
-            if index == obj.ref.doc.index:
-                found = node
-                break
-            index += 1
-    except Exception:
-        return None
+    found = _composed(text).document(obj.ref.doc.index)
     if found is None:
         return None
     cur = found

@@ -521,8 +521,12 @@ MAX_EXPANDED = 1_000_000  # values YAML aliases may add to a document
 
 
 def expanded_size(root: YNode) -> tuple[int, int]:
-    """(values once every alias is expanded, distinct nodes), computed without expanding."""
+    """(values once every alias is expanded, distinct nodes), computed without expanding.
+
+    Raises NodeLimitError for a recursive alias (yaml.v3: "anchor ... value contains itself"):
+    the walk would otherwise never end (found by the fuzzer, in a ConfigMap's queues.yaml)."""
     sizes: dict[int, int] = {}
+    on_path: set[int] = set()
     stack = [(root, False)]
     while stack:
         n, done = stack.pop()
@@ -530,8 +534,12 @@ def expanded_size(root: YNode) -> tuple[int, int]:
             continue
         kids = n.items if n.kind == SEQ else [x for kv in n.items for x in kv] if n.kind == MAP else []
         if done:
+            on_path.discard(id(n))
             sizes[id(n)] = min(1 + sum(sizes.get(id(k), 0) for k in kids), 10**12)
             continue
+        if id(n) in on_path:
+            raise NodeLimitError("recursive YAML alias: an anchor's value contains itself")
+        on_path.add(id(n))
         stack.append((n, True))
         stack.extend((k, False) for k in kids if id(k) not in sizes)
     return sizes.get(id(root), 1), max(1, len(sizes))

@@ -63,7 +63,7 @@ class Quantity:
         if isinstance(value, bool):
             raise QuantityError(f"{value!r} is a boolean, not a quantity")
         if isinstance(value, int):
-            return cls(_clamp(value * NANO), str(value))
+            return cls(_clamp(value * NANO), _int_text(value))
         if isinstance(value, float):
             if value != value or value in (float("inf"), float("-inf")):
                 raise QuantityError(f"{value!r} is not a finite number")
@@ -157,20 +157,17 @@ def _parse_text(text: str) -> Quantity:
     m = _GRAMMAR.match(text)
     if not m:
         raise QuantityError(_explain_bad(text))
-    number = Fraction(_normalise_number(m.group("num")))
+    number, scale = _bounded_number(m.group("num"))
     binary = False
     if m.group("bin"):
         multiplier = Fraction(_BINARY[m.group("bin")])
         binary = True
     elif m.group("exp"):
-        exponent = int(m.group("exp")[1:])
-        if abs(exponent) > 1000:
-            raise QuantityError(f"{text!r}: exponent out of range")
-        multiplier = Fraction(10) ** exponent
+        scale += _exponent(text, m.group("exp")[1:])
+        multiplier = Fraction(1)
     else:
         multiplier = _DECIMAL[m.group("dec") or ""]
-    nanos_exact = number * multiplier * NANO
-    return Quantity(_clamp(_ceil_magnitude(nanos_exact)), text, binary)
+    return Quantity(_clamp(_scaled_nanos(number * multiplier, scale)), text, binary)
 
 
 def format_nanos(nanos: int, binary: bool = False) -> str:
@@ -200,13 +197,57 @@ def _ceil_magnitude(x: Fraction) -> int:
     return magnitude if x >= 0 else -magnitude
 
 
-def _normalise_number(num: str) -> str:
-    num = num.lstrip("+")
-    if num.endswith("."):
-        num += "0"
-    if num.startswith(".") or num.startswith("-."):
-        num = num.replace(".", "0.", 1)
-    return num
+# A quantity's value is capped at int64 units (``maxAllowed`` in apimachinery's
+# ``resource.ParseQuantity``: larger values saturate, they are not an error) and rounded up to 1n
+# (``amount.Round(..., Nano, inf.RoundUp)``). So only the first digits of a long number matter:
+# past these bounds the exact value is never built (Python's int() refuses more than 4,300 digits).
+_WHOLE_DIGITS = 40  # 10**40 units is far past int64 whatever the suffix
+_FRACTION_DIGITS = 60  # 10**-60 units is far below 1n whatever the suffix
+
+
+def _bounded_number(num: str) -> tuple[Fraction, int]:
+    """``num`` as (mantissa, decimal exponent): exact up to the bounds above; beyond, a mantissa
+    that saturates or rounds the same way (a dropped non-zero tail leaves a sticky last digit)."""
+    negative = num.startswith("-")
+    whole, _, fraction = num.lstrip("+-").partition(".")
+    whole = whole.lstrip("0")
+    scale = 0
+    if len(whole) > _WHOLE_DIGITS:
+        scale, whole, fraction = len(whole) - _WHOLE_DIGITS, whole[:_WHOLE_DIGITS], ""
+    if len(fraction) > _FRACTION_DIGITS:
+        sticky = "1" if fraction[_FRACTION_DIGITS:].strip("0") else ""
+        fraction = fraction[:_FRACTION_DIGITS] + sticky
+    digits = int(whole + fraction or "0")
+    return Fraction(-digits if negative else digits), scale - len(fraction)
+
+
+def _exponent(text: str, digits: str) -> int:
+    """A decimal exponent; like ``strconv.ParseInt(..., 10, 32)`` in ``resource.ParseQuantity``'s
+    suffix parser, one that does not fit in 32 bits is an error."""
+    body = digits.lstrip("+-").lstrip("0")
+    if len(body) > 10 or int(body or "0") > 2**31 - (0 if digits.startswith("-") else 1):
+        raise QuantityError(f"{text!r}: unable to parse the quantity's suffix (exponent out of range)")
+    return int(digits)
+
+
+def _scaled_nanos(mantissa: Fraction, scale: int) -> int:
+    """``mantissa * 10**scale`` in nano-units, rounded up in magnitude and saturated: far past
+    either bound only the sign matters."""
+    if mantissa == 0:
+        return 0
+    if scale > 2 * _WHOLE_DIGITS:
+        return INT64_MAX * NANO * (1 if mantissa > 0 else -1)
+    if scale < -(2 * _FRACTION_DIGITS + _WHOLE_DIGITS):
+        return 1 if mantissa > 0 else -1
+    return _ceil_magnitude(mantissa * Fraction(10) ** scale * NANO)
+
+
+def _int_text(value: int) -> str:
+    """The source text of an integer scalar (Python will not print one of more than 4,300 digits)."""
+    try:
+        return str(value)
+    except ValueError:
+        return f"{'-' if value < 0 else ''}<{value.bit_length()}-bit integer>"
 
 
 def _clamp(nanos: int) -> int:

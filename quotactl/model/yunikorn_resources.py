@@ -45,7 +45,9 @@ def _parse(value: str, milli: bool) -> int:
     if m is None:
         raise QuantityError("invalid quantity")
     digits, suffix = m.group(1), m.group(2) or ""
-    number = int(digits)
+    if len(digits.lstrip("0")) > len(str(INT64_MAX)):  # strconv.ParseInt fails; int() would refuse > 4,300
+        raise QuantityError("invalid quantity: overflow")
+    number = int(digits.lstrip("0") or "0")
     if number > INT64_MAX:
         raise QuantityError("invalid quantity: overflow")
     if suffix == "m":
@@ -259,20 +261,16 @@ BYTE_RESOURCES = frozenset({MEMORY, "ephemeral-storage"})
 
 
 def format_value(name: str, value: int) -> str:
-    """Human form of an internal value: vcore as cores (``1500m``, ``4``), bytes with a binary
-    suffix when exact (``8Gi``), everything else as a plain number (exact, never rounded)."""
+    """Human form of an internal value: vcore as cores (``1500m``, ``4``), bytes in the unit that
+    divides them exactly and gives the shortest text, binary or decimal (``8Gi``, ``100G``, not
+    ``97656250Ki``; a tie is binary), everything else as a plain number (exact, never rounded)."""
     if name == VCORE:
         return str(value // 1000) if value % 1000 == 0 else f"{value}m"
-    if value == 0:
-        return "0"
-    if name in BYTE_RESOURCES:
-        for suffix, factor in _BINARY:
-            if value % factor == 0:
-                return f"{value // factor}{suffix}"
-        for suffix, factor in _DECIMAL:
-            if value % factor == 0:
-                return f"{value // factor}{suffix}"
-    return str(value)
+    if value == 0 or name not in BYTE_RESOURCES:
+        return str(value)
+    exact = [f"{value // factor}{suffix}" for family in (_BINARY, _DECIMAL) for suffix, factor in family
+             if value % factor == 0] + [str(value)]
+    return min(exact, key=len)  # the first of the shortest: binary on a tie
 
 
 def format_resource(r: Resource | None) -> str:

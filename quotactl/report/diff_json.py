@@ -43,4 +43,4 @@ def render(d: DiffResult, failed: tuple[str, ...] = ()) -> str:
     return json.dumps(document(d, failed), indent=2) + "\n"
 
 
-register("diff", "json", lambda o, color: render(o.result, o.context))
+register("diff", "json", lambda o, view: render(o.result, o.context))

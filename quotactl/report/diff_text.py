@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from rich.table import Table
 from rich.text import Text
 
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.diff import DiffResult
-from quotactl.report.console import render_to_text
+from quotactl.report.console import FIXED, ID, TEXT, Col, Sheet, View, plain_text, render_to_text
 from quotactl.report.renderers import register
 
 TITLES = {"losesAdmission": "loses admission", "newlyPreempted": "newly preempted",
@@ -47,31 +46,32 @@ def render_plain(d: DiffResult, failed: tuple[str, ...] = ()) -> str:
             lines.append(f"  {u.kind} {u.node} {u.resource}/{u.flavor}: "
                          f"{format_amount(u.resource, u.before)} -> {format_amount(u.resource, u.after)}{mark}")
     lines.append(summary_line(d, failed))
-    return "\n".join(lines) + "\n"
+    return plain_text(lines)
 
 
-def render_table(d: DiffResult, failed: tuple[str, ...] = (), color: bool = True, width: int | None = None) -> str:
-    w = Table(title="Workloads")
-    for col in ("change", "workload", "before", "after", "detail"):
-        w.add_column(col)
-    style = {"losesAdmission": "red", "newlyPreempted": "red", "newlyAdmitted": "green", "moved": "yellow"}
+_CHANGE_STYLE = {"losesAdmission": "red", "newlyPreempted": "red", "newlyAdmitted": "green", "moved": "yellow"}
+
+
+def render_table(d: DiffResult, failed: tuple[str, ...] = (), view: View = View()) -> str:
+    # 80 columns: before and after share a column; --wide: one each
+    w = Sheet([Col("change", TEXT), Col("workload", ID), Col("before → after", TEXT, ratio=2, wide=False),
+               Col("before", TEXT, wide=True), Col("after", TEXT, wide=True), Col("detail", TEXT)], view,
+              title="Workloads")
     for c in d.workloads:
-        w.add_row(Text(TITLES.get(c.kind, c.kind), style=style.get(c.kind, "")), c.workload, c.before, c.after,
-                  c.detail)
-    cap = Table(title="Capacity")
-    for col in ("node", "resource/flavor", "field", "before", "after"):
-        cap.add_column(col)
+        w.add_row(Text(TITLES.get(c.kind, c.kind), style=_CHANGE_STYLE.get(c.kind, "")), c.workload,
+                  f"{c.before}\n→ {c.after}", c.before, c.after, c.detail)
+    cap = Sheet([Col("node", ID), Col("resource/flavor", ID), Col("field", FIXED), Col("before", FIXED, "right"),
+                 Col("after", FIXED, "right")], view, title="Capacity")
     for c in d.capacity:
         cap.add_row(f"{c.kind} {c.node}", f"{c.resource}/{c.flavor}", c.field, _amt(c.resource, c.before),
                     _amt(c.resource, c.after))
-    u = Table(title="Usage at the fixpoint")
-    for col in ("node", "resource/flavor", "before", "after"):
-        u.add_column(col)
+    u = Sheet([Col("node", ID), Col("resource/flavor", ID), Col("before", FIXED, "right"),
+               Col("after", FIXED, "right")], view, title="Usage at the fixpoint")
     for r in d.usage:
         u.add_row(f"{r.kind} {r.node}", f"{r.resource}/{r.flavor}", format_amount(r.resource, r.before),
                   Text(format_amount(r.resource, r.after), style="" if r.before == r.after else "bold"))
-    return render_to_text([w, cap, u, Text(summary_line(d, failed), style="bold")], width=width, color=color)
+    return render_to_text([w, cap, u, Text(summary_line(d, failed), style="bold")], view=view)
 
 
-register("diff", "table", lambda o, color: render_table(o.result, o.context, color=color))
-register("diff", "plain", lambda o, color: render_plain(o.result, o.context))
+register("diff", "table", lambda o, view: render_table(o.result, o.context, view))
+register("diff", "plain", lambda o, view: render_plain(o.result, o.context))

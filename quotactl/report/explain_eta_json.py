@@ -44,5 +44,5 @@ def render_all(x: ExplainedAll) -> str:
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
-register("explain-eta", "json", lambda x, color: render(x))
-register("explain-all-eta", "json", lambda x, color: render_all(x))
+register("explain-eta", "json", lambda x, view: render(x))
+register("explain-all-eta", "json", lambda x, view: render_all(x))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from rich.console import Group
 from rich.text import Text
 
-from quotactl.report.console import render_to_text
+from quotactl.report.console import PLAIN_VIEW, View, render_to_text
 from quotactl.report.durations import human_duration
 from quotactl.report.explain_text import all_sections, renderables
 from quotactl.report.renderers import register
@@ -66,9 +66,18 @@ def eta_section(eta: Eta) -> list:
     return out + _assumptions(eta)
 
 
+# How each runtime source reads after a count ("3 from the quotactl.io/runtime annotation").
+_SOURCE_WORDS = {
+    "annotation": "from the quotactl.io/runtime annotation",
+    "maximumExecutionTimeSeconds": "from spec.maximumExecutionTimeSeconds",
+    "default": "from --default-runtime",
+    "none": "with no runtime (never finish)",
+}
+
+
 def _assumptions(eta: Eta) -> list:
-    sources = ", ".join(f"{n} {src}" for src, n in eta.runtime_sources.items()) or "no workloads"
-    out = [Text("  assumptions:"), Text(f"    runtimes from: {sources}")]
+    sources = ", ".join(f"{n} {_SOURCE_WORDS.get(src, src)}" for src, n in eta.runtime_sources.items())
+    out = [Text("  assumptions:"), Text(f"    runtimes: {sources or 'no workloads simulated'}")]
     if eta.no_runtime_running and eta.status != NEVER:
         out.append(Text(f"    running with no runtime (never finish): {_names(eta.no_runtime_running, eta.no_runtime_total)}"))
     if eta.overdue:
@@ -77,17 +86,18 @@ def _assumptions(eta: Eta) -> list:
     return out
 
 
-def render(x: Explained, plain: bool, color: bool = False, width: int | None = None) -> str:
-    parts = renderables(x.explanation, plain=plain) + [Text(""), Group(*eta_section(x.eta))]
-    return render_to_text(parts, width=width, color=color)
+def render(x: Explained, view: View = View(), plain: bool = False) -> str:
+    parts = renderables(x.explanation, PLAIN_VIEW if plain else view) + [Text(""), Group(*eta_section(x.eta))]
+    return render_to_text(parts, view=view, plain=plain)
 
 
-def render_all(x: ExplainedAll, plain: bool, color: bool = False, width: int | None = None) -> str:
+def render_all(x: ExplainedAll, view: View = View(), plain: bool = False) -> str:
     column = {key: eta_cell(eta) for key, eta in x.etas.items()}
-    return render_to_text(all_sections(list(x.explanations), plain, {"ETA": column}), width=width, color=color)
+    sections = all_sections(list(x.explanations), PLAIN_VIEW if plain else view, {"ETA": column})
+    return render_to_text(sections, view=view, plain=plain)
 
 
-register("explain-eta", "table", lambda x, color: render(x, plain=False, color=color))
-register("explain-eta", "plain", lambda x, color: render(x, plain=True))
-register("explain-all-eta", "table", lambda x, color: render_all(x, plain=False, color=color))
-register("explain-all-eta", "plain", lambda x, color: render_all(x, plain=True))
+register("explain-eta", "table", render)
+register("explain-eta", "plain", lambda x, view: render(x, view, plain=True))
+register("explain-all-eta", "table", render_all)
+register("explain-all-eta", "plain", lambda x, view: render_all(x, view, plain=True))

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from rich.text import Text
 
 from quotactl.kueue.explain import ADMITTED, Explanation
-from quotactl.report.console import render_to_text
+from quotactl.report.console import PLAIN_VIEW, Hanging, View, render_to_text
 from quotactl.report.explain_json import all_document
 from quotactl.report.explain_text import all_sections
 from quotactl.report.renderers import register
@@ -54,11 +54,12 @@ def render_json(answers: list[JobAnswer]) -> str:
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
-def render_text(answers: list[JobAnswer], plain: bool, color: bool) -> str:
-    lines = [Text("If submitted now", style="bold")] + [Text(f"  {answer(a)}") for a in answers]
-    return render_to_text(all_sections([a.explanation for a in answers], plain) + lines, color=color)
+def render_text(answers: list[JobAnswer], plain: bool, view: View = View()) -> str:
+    lines = [Text("If submitted now", style="bold")] + [Hanging("  ", answer(a)) for a in answers]
+    view = PLAIN_VIEW if plain else view
+    return render_to_text(all_sections([a.explanation for a in answers], view) + lines, view=view, plain=plain)
 
 
-register("explain-jobs", "json", lambda answers, color: render_json(answers))
-register("explain-jobs", "table", lambda answers, color: render_text(answers, False, color))
-register("explain-jobs", "plain", lambda answers, color: render_text(answers, True, False))
+register("explain-jobs", "json", lambda answers, view: render_json(answers))
+register("explain-jobs", "table", lambda answers, view: render_text(answers, False, view))
+register("explain-jobs", "plain", lambda answers, view: render_text(answers, True, view))

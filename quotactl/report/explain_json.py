@@ -222,5 +222,5 @@ def _summary(explanations: list[Explanation]) -> dict:
     return {"pending": len(explanations), "byReason": dict(sorted(by_reason.items()))}
 
 
-register("explain", "json", lambda e, color: render(e))
-register("explain-all", "json", lambda explanations, color: render_all(explanations))
+register("explain", "json", lambda e, view: render(e))
+register("explain-all", "json", lambda explanations, view: render_all(explanations))

@@ -4,13 +4,22 @@ the explanation model."""
 
 from __future__ import annotations
 
-from rich import box
-from rich.table import Table
 from rich.text import Text
 
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.explain import ADMITTED, PENDING, Explanation, quota_rows
-from quotactl.report.console import render_to_text, sectioned
+from quotactl.report.console import (
+    FIXED,
+    ID,
+    PLAIN_VIEW,
+    TEXT,
+    Col,
+    Hanging,
+    Sheet,
+    View,
+    render_to_text,
+    sectioned,
+)
 from quotactl.report.renderers import register
 
 
@@ -42,10 +51,10 @@ def _heading(e: Explanation) -> list:
     if w.cohort_path:
         route.append("cohort " + "/".join(w.cohort_path))
     if route:
-        out.append(Text("  queue:    " + " → ".join(route)))
+        out.append(Hanging("  queue:    ", " → ".join(route)))
     pr = w.priority
     src = pr.source + (f" {pr.class_name}" if pr.class_name else "")
-    out.append(Text(f"  priority: {pr.value} (from {src})" + (f"; {pr.note}" if pr.note else "")))
+    out.append(Hanging("  priority: ", f"{pr.value} (from {src})" + (f"; {pr.note}" if pr.note else "")))
     for ps in w.pod_sets:
         mc = f", minCount {ps.min_count}" if ps.min_count is not None else ""
         extra = ""
@@ -53,7 +62,7 @@ def _heading(e: Explanation) -> list:
             extra += "; nodeSelector " + ", ".join(f"{k}={v}" for k, v in sorted(ps.node_selector.items()))
         if ps.tolerations:
             extra += "; tolerates " + ", ".join(ps.tolerations)
-        out.append(Text(f"  pod set {ps.name}: {_requests(ps.per_pod, ps.count)}{mc}{extra}"))
+        out.append(Hanging(f"  pod set {ps.name}: ", f"{_requests(ps.per_pod, ps.count)}{mc}{extra}"))
     return out
 
 
@@ -73,56 +82,60 @@ def _status(e: Explanation) -> list:
             out.append(m)
         if e.reason:
             cr = f" (condition reason written: {e.condition_reason})" if e.condition_reason != e.reason else ""
-            out.append(Text(f"  reason:   {e.reason}{cr}"))
+            out.append(Hanging("  reason:   ", f"{e.reason}{cr}"))
         if e.message:
-            out.append(Text(f"  message:  {e.message}"))
+            out.append(Hanging("  message:  ", e.message))
         w = e.workload
         if w.condition_reason or w.condition_message:
-            out.append(Text(f"  the input's QuotaReserved condition: reason {w.condition_reason}, "
-                            f"message {w.condition_message!r}", style="dim"))
+            out.append(Hanging("  ", Text(f"the input's QuotaReserved condition: reason {w.condition_reason}, "
+                                          f"message {w.condition_message!r}", style="dim")))
     return out
 
 
-def _quota_tables(e: Explanation, plain: bool) -> list:
+# 80 columns: what decides the fit (request, available, verdict, why); --wide adds the quota.
+_FLAVOR_COLUMNS = [Col("resource", ID), Col("flavor", ID), Col("request", FIXED, "right"),
+                   Col("nominal", FIXED, "right", wide=True), Col("used", FIXED, "right", wide=True),
+                   Col("borrowable", FIXED, "right", wide=True), Col("available", FIXED, "right"),
+                   Col("verdict", FIXED), Col("why", TEXT, ratio=3)]
+
+
+def _quota_tables(e: Explanation, view: View) -> list:
     out = []
     rows = quota_rows(e)
     by_ps: dict[str, list] = {}
     for r in rows:
         by_ps.setdefault(r.pod_set, []).append(r)
     for ps_name, ps_rows in by_ps.items():
-        t = Table(title=Text(f"pod set {ps_name}: flavors tried", style="bold"), title_justify="left",
-                  box=None if plain else box.SIMPLE_HEAD, header_style="bold", pad_edge=False)
-        for col, just in (("resource", "left"), ("flavor", "left"), ("request", "right"), ("nominal", "right"),
-                          ("used", "right"), ("borrowable", "right"), ("available", "right"), ("verdict", "left"),
-                          ("why", "left")):
-            t.add_column(col, justify=just, overflow="fold", ratio=3 if col == "why" else None)
+        t = Sheet(_FLAVOR_COLUMNS, view, title=f"pod set {ps_name}: flavors tried")
         for r in ps_rows:
             if r.resource == "*":
-                t.add_row("*", r.flavor, "", "", "", "", "", Text("NoFit", style="red"), r.reason or "")
+                t.add_row("*", r.flavor, "", "", "", "", "", Text("NoFit", style="red"), r.reason)
                 continue
             req = fmt(r.resource, r.request) + (f" (+{fmt(r.resource, r.previous)})" if r.previous else "")
             verdict = r.verdict + (f" b={r.borrow}" if r.borrow else "") + (" ←" if r.chosen else "")
             t.add_row(r.resource, r.flavor, req, fmt(r.resource, r.nominal), fmt(r.resource, r.used),
                       fmt(r.resource, r.borrowable), fmt(r.resource, r.available),
-                      Text(verdict, style=_VERDICT_STYLE.get(r.verdict, "")), r.reason or "")
+                      Text(verdict, style=_VERDICT_STYLE.get(r.verdict, "")), r.reason)
         out.append(t)
     return out
 
 
-def _quota_tree(e: Explanation, plain: bool) -> list:
+_TREE_COLUMNS = [Col("node", ID), Col("resource", ID), Col("nominal", FIXED, "right"), Col("limits", TEXT, wide=True),
+                 Col("subtree quota", FIXED, "right", wide=True), Col("usage", FIXED, "right"),
+                 Col("available", FIXED, "right"), Col("potential", FIXED, "right")]
+
+
+def _quota_tree(e: Explanation, view: View) -> list:
     if not e.quota_tree:
         return []
-    t = Table(title=Text("quota along the cohort path (where the shortage is)", style="bold"), title_justify="left",
-              box=None if plain else box.SIMPLE_HEAD, header_style="bold", pad_edge=False)
-    for col in ("flavor/resource", "node", "nominal", "limits", "subtree quota", "usage", "available", "potential"):
-        t.add_column(col, justify="left" if col in ("flavor/resource", "node", "limits") else "right")
+    t = Sheet(_TREE_COLUMNS, view, title="quota along the cohort path (where the shortage is)")
     for v in e.quota_tree:
         r = v.resource
         limits = ", ".join(x for x in (
             f"borrow ≤ {format_amount(r, v.borrowing_limit)}" if v.borrowing_limit is not None else "",
             f"lend ≤ {format_amount(r, v.lending_limit)}" if v.lending_limit is not None else "") if x) or "-"
         node = ("" if v.kind == "ClusterQueue" else "cohort ") + v.node + (" (borrowing)" if v.borrowing else "")
-        t.add_row(f"{r} ({v.flavor})", node, fmt(r, v.nominal), limits, fmt(r, v.subtree_quota), fmt(r, v.usage),
+        t.add_row(node, f"{r} ({v.flavor})", fmt(r, v.nominal), limits, fmt(r, v.subtree_quota), fmt(r, v.usage),
                   fmt(r, v.available), fmt(r, v.potential_available))
     return [t]
 
@@ -138,7 +151,7 @@ def _assignment(e: Explanation) -> list:
                               for r, fa in ps.flavors.items())
         else:
             parts = "no flavor"
-        out.append(Text(f"  {ps.name} ×{ps.count}: {parts}"))
+        out.append(Hanging(f"  {ps.name} ×{ps.count}: ", parts))
     for name in a.not_evaluated:
         out.append(Text(f"  {name}: not evaluated (Kueue stops at the first pod set that does not fit)", style="dim"))
     return out
@@ -148,11 +161,11 @@ def _preemption(e: Explanation) -> list:
     p = e.preemption
     if p is None:
         return []
-    out = [Text("Preemption", style="bold"), Text(f"  {p.summary}")]
+    out = [Text("Preemption", style="bold"), Hanging("  ", p.summary)]
     if p.policies:
-        out.append(Text("  policies: " + ", ".join(f"{k} {v}" for k, v in p.policies.items()), style="dim"))
+        out.append(Hanging("  policies: ", Text(", ".join(f"{k} {v}" for k, v in p.policies.items()), style="dim")))
     for v in p.victims:
-        out.append(Text(f"  - {v.workload} in {v.cluster_queue} (priority {v.priority}, {v.reason})"))
+        out.append(Hanging("  - ", f"{v.workload} in {v.cluster_queue} (priority {v.priority}, {v.reason})"))
     return out
 
 
@@ -162,16 +175,16 @@ def _holders(e: Explanation) -> list:
     out = [Text("Who holds the quota", style="bold")]
     for h in e.holders:
         r = h.resource
-        out.append(Text(f"  {r} in flavor {h.flavor}: ClusterQueue {e.workload.cluster_queue} uses "
-                        f"{format_amount(r, h.cluster_queue_total)}"
-                        + (f"; the rest of the cohort {format_amount(r, h.cohort_total)}" if h.in_cohort or h.cohort_total
-                           else "")))
+        out.append(Hanging("  ", f"{r} in flavor {h.flavor}: ClusterQueue {e.workload.cluster_queue} uses "
+                                 f"{format_amount(r, h.cluster_queue_total)}"
+                                 + (f"; the rest of the cohort {format_amount(r, h.cohort_total)}"
+                                    if h.in_cohort or h.cohort_total else "")))
         for x in h.in_cluster_queue:
-            out.append(Text(f"    {x.workload}: {format_amount(r, x.amount)} (priority {x.priority})"))
+            out.append(Hanging("    ", f"{x.workload}: {format_amount(r, x.amount)} (priority {x.priority})"))
         for x in h.in_cohort:
             flag = ", its ClusterQueue borrows" if x.cq_borrowing else ""
-            out.append(Text(f"    {x.workload} in {x.cluster_queue}: {format_amount(r, x.amount)} "
-                            f"(priority {x.priority}{flag})"))
+            out.append(Hanging("    ", f"{x.workload} in {x.cluster_queue}: {format_amount(r, x.amount)} "
+                                       f"(priority {x.priority}{flag})"))
     return out
 
 
@@ -181,11 +194,10 @@ def _changes(e: Explanation) -> list:
     out = [Text("What would admit it", style="bold")]
     for c in e.changes:
         mark = "✓" if c.verified else "•"
-        t = Text(f"  {mark} ")
-        t.append(c.description)
+        t = Text(c.description)
         if c.verified:
             t.append("  [verified]", style="green")
-        out.append(t)
+        out.append(Hanging(f"  {mark} ", t))
     return out
 
 
@@ -195,42 +207,49 @@ def _holdings(e: Explanation) -> list:
     out = [Text("Holds", style="bold")]
     for h in e.holdings:
         b = " — ClusterQueue above nominal (borrowing)" if h.borrowing else ""
-        out.append(Text(f"  {h.pod_set}: {h.resource} {format_amount(h.resource, h.amount)} of flavor {h.flavor} "
-                        f"(ClusterQueue uses {format_amount(h.resource, h.cq_usage)} of nominal "
-                        f"{format_amount(h.resource, h.nominal)}){b}"))
+        out.append(Hanging(f"  {h.pod_set}: ", f"{h.resource} {format_amount(h.resource, h.amount)} of flavor "
+                           f"{h.flavor} (ClusterQueue uses {format_amount(h.resource, h.cq_usage)} of nominal "
+                           f"{format_amount(h.resource, h.nominal)}){b}"))
     return out
 
 
 def _notes(e: Explanation) -> list:
     if not e.notes:
         return []
-    return [Text("Notes", style="bold")] + [Text(f"  - {n}") for n in e.notes]
+    return [Text("Notes", style="bold")] + [Hanging("  - ", n) for n in e.notes]
 
 
-def renderables(e: Explanation, plain: bool) -> list:
-    return sectioned((_heading(e), _status(e), _holdings(e), _quota_tables(e, plain), _assignment(e),
-                    _quota_tree(e, plain), _preemption(e), _holders(e), _changes(e), _notes(e)))
+def renderables(e: Explanation, view: View) -> list:
+    return sectioned((_heading(e), _status(e), _holdings(e), _quota_tables(e, view), _assignment(e),
+                      _quota_tree(e, view), _preemption(e), _holders(e), _changes(e), _notes(e)))
 
 
-def render_plain(e: Explanation, width: int | None = None) -> str:
-    return render_to_text(renderables(e, plain=True), width=width, color=False)
+def render_plain(e: Explanation, view: View = View()) -> str:
+    return render_to_text(renderables(e, PLAIN_VIEW), plain=True)
 
 
-def render_table(e: Explanation, width: int | None = None, color: bool = False) -> str:
-    return render_to_text(renderables(e, plain=False), width=width, color=color)
+def render_table(e: Explanation, view: View = View()) -> str:
+    return render_to_text(renderables(e, view), view=view)
 
 
-def _all_table(explanations: list[Explanation], plain: bool, extra: dict | None = None) -> Table:
+# 80 columns: the workload, Kueue's reason and why, with the smallest verified change under it;
+# --wide: its ClusterQueue, the mode and the change in their own columns.
+_ALL_COLUMNS = [Col("workload", ID), Col("clusterQueue", ID, wide=True), Col("mode", FIXED, wide=True),
+                Col("reason", FIXED), Col("why", TEXT, ratio=3), Col("smallest change", TEXT, ratio=3, wide=True)]
+
+
+def _all_table(explanations: list[Explanation], view: View, extra: dict | None = None) -> Sheet:
     """``extra``: more columns, name -> {workload key: cell} (explain --all --eta's ETA)."""
     extra = extra or {}
-    t = Table(box=None if plain else box.SIMPLE_HEAD, header_style="bold", pad_edge=False)
-    for col in ("workload", "clusterQueue", "mode", "reason", "why", "smallest change", *extra):
-        t.add_column(col, overflow="fold", ratio=3 if col in ("why", "smallest change") else None)
+    t = Sheet(_ALL_COLUMNS + [Col(name, FIXED) for name in extra], view)
     for e in explanations:
         change = next((c.description for c in e.changes if c.verified), "")
         mode = e.representative_mode or "-"
+        why = Text(e.verdict)
+        if change and not view.wide:
+            why.append(f"\n→ {change}", style="dim")
         t.add_row(e.workload.key, e.workload.cluster_queue or "-", Text(mode, style=_MODE_STYLE.get(mode, "")),
-                  e.reason or ("-" if mode != "Fit" else "fits"), e.verdict, change,
+                  e.reason or ("-" if mode != "Fit" else "fits"), why, change,
                   *(cells.get(e.workload.key, "-") for cells in extra.values()))
     return t
 
@@ -247,20 +266,20 @@ def _all_summary(explanations: list[Explanation]) -> Text:
                 style="bold")
 
 
-def all_sections(explanations: list[Explanation], plain: bool, extra: dict | None = None) -> list:
+def all_sections(explanations: list[Explanation], view: View, extra: dict | None = None) -> list:
     """``explain --all``'s table (``extra``: more columns, see ``_all_table``) and summary line."""
-    return [_all_table(explanations, plain, extra), _all_summary(explanations)]
+    return [_all_table(explanations, view, extra), _all_summary(explanations)]
 
 
-def render_all_plain(explanations: list[Explanation], width: int | None = None) -> str:
-    return render_to_text(all_sections(explanations, True), width=width, color=False)
+def render_all_plain(explanations: list[Explanation], view: View = View()) -> str:
+    return render_to_text(all_sections(explanations, PLAIN_VIEW), plain=True)
 
 
-def render_all_table(explanations: list[Explanation], width: int | None = None, color: bool = False) -> str:
-    return render_to_text(all_sections(explanations, False), width=width, color=color)
+def render_all_table(explanations: list[Explanation], view: View = View()) -> str:
+    return render_to_text(all_sections(explanations, view), view=view)
 
 
-register("explain", "table", lambda e, color: render_table(e, color=color))
-register("explain", "plain", lambda e, color: render_plain(e))
-register("explain-all", "table", lambda explanations, color: render_all_table(explanations, color=color))
-register("explain-all", "plain", lambda explanations, color: render_all_plain(explanations))
+register("explain", "table", render_table)
+register("explain", "plain", render_plain)
+register("explain-all", "table", render_all_table)
+register("explain-all", "plain", render_all_plain)

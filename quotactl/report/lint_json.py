@@ -65,4 +65,4 @@ def suppression_dict(s: Suppression) -> dict:
     return {"kind": s.kind, "justification": s.justification}
 
 
-register("lint", "json", lambda report, color: render(report))
+register("lint", "json", lambda report, view: render(report))

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from quotactl.diagnostics import Diagnostic, Severity
 from quotactl.lint.runner import LintReport
-from quotactl.report.console import render_to_text
+from quotactl.report.console import FIXED, ID, TEXT, Col, Sheet, View, plain_text, render_to_text
 from quotactl.report.renderers import register
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
@@ -34,7 +34,7 @@ def render_plain(report: LintReport) -> str:
         if d.hint:
             lines.append(f"    hint: {d.hint}")
     lines.append(summary_line(report))
-    return "\n".join(lines) + "\n"
+    return plain_text(lines)
 
 
 def summary_line(report: LintReport) -> str:
@@ -50,32 +50,37 @@ def summary_line(report: LintReport) -> str:
     return f"{checked}: {n(e, 'error')}, {n(w, 'warning')}, {i} info{silenced}"
 
 
-def render_table(report: LintReport, width: int | None = None, color: bool = False) -> str:
-    from rich.table import Table  # only here: piped output is plain and never draws
+# At 80 columns the field (a long path) sits above the message and the hint under it, so the
+# message keeps most of the width; --wide gives each its own column.
+_COLUMNS = [Col("Line:Col", FIXED, justify="right"), Col("Severity", FIXED), Col("Code", FIXED),
+            Col("Object", ID), Col("Field", ID, wide=True), Col("Message", TEXT, ratio=3),
+            Col("Hint", TEXT, wide=True)]
+
+
+def _table(file: str, diags: list[Diagnostic], view: View) -> Sheet:
     from rich.text import Text
 
-    renderables = []
+    table = Sheet(_COLUMNS, view, title=file)
+    for d in diags:
+        msg = Text(f"{d.field}\n", style="dim") if d.field and not view.wide else Text()
+        msg.append(d.message)
+        if d.hint and not view.wide:
+            msg.append(f"\nhint: {d.hint}", style="dim")
+        table.add_row(f"{d.line}:{d.column}", Text(d.severity.value, style=_STYLE[d.severity]), d.code, d.object,
+                      d.field, msg, Text(d.hint or "", style="dim"))
+    return table
+
+
+def render_table(report: LintReport, view: View = View()) -> str:
+    from rich.text import Text  # only here: piped output is plain and never draws
+
     by_file: dict[str, list[Diagnostic]] = {}
     for d in listed(report):
         by_file.setdefault(d.file, []).append(d)
-    for file, diags in by_file.items():
-        table = Table(title=Text(file, style="bold"), title_justify="left", show_lines=False, expand=False,
-                      header_style="bold")
-        table.add_column("Line:Col", justify="right", no_wrap=True)
-        table.add_column("Severity", no_wrap=True)
-        table.add_column("Code", no_wrap=True)
-        table.add_column("Object / field", overflow="fold")
-        table.add_column("Message", overflow="fold", ratio=1)
-        for d in diags:
-            where = "\n".join(p for p in (d.object, d.field) if p)
-            msg = Text(d.message)
-            if d.hint:
-                msg.append(f"\nhint: {d.hint}", style="dim")
-            table.add_row(f"{d.line}:{d.column}", Text(d.severity.value, style=_STYLE[d.severity]), d.code, where, msg)
-        renderables.append(table)
+    renderables = [_table(file, diags, view) for file, diags in by_file.items()]
     renderables.append(Text(summary_line(report), style="bold"))
-    return render_to_text(renderables, width=width, color=color)
+    return render_to_text(renderables, view=view)
 
 
-register("lint", "table", lambda report, color: render_table(report, color=color))
-register("lint", "plain", lambda report, color: render_plain(report))
+register("lint", "table", lambda report, view: render_table(report, view))
+register("lint", "plain", lambda report, view: render_plain(report))

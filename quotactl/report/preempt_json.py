@@ -105,4 +105,4 @@ def render(d: PreemptDecision) -> str:
     return json.dumps(decision_dict(d), indent=2, ensure_ascii=False) + "\n"
 
 
-register("preempt", "json", lambda d, color: render(d))
+register("preempt", "json", lambda d, view: render(d))

@@ -4,14 +4,22 @@ sentence of reasoning comes from the decision model."""
 
 from __future__ import annotations
 
-from rich import box
-from rich.padding import Padding
-from rich.table import Table
 from rich.text import Text
 
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.preempt_decision import PreemptDecision
-from quotactl.report.console import render_to_text, sectioned
+from quotactl.report.console import (
+    FIXED,
+    ID,
+    PLAIN_VIEW,
+    TEXT,
+    Col,
+    Hanging,
+    Sheet,
+    View,
+    render_to_text,
+    sectioned,
+)
 from quotactl.report.renderers import register
 
 _ACTION_STYLE = {"removed": "yellow", "kept": "bold red", "put-back": "green", "skipped": "dim",
@@ -19,19 +27,6 @@ _ACTION_STYLE = {"removed": "yellow", "kept": "bold red", "put-back": "green", "
 _REASON_STYLE = {"InClusterQueue": "yellow", "InCohortReclamation": "magenta", "InCohortFairSharing": "cyan",
                  "InCohortReclaimWhileBorrowing": "red"}
 _MAX_EXCLUDED_NAMES = 5
-
-
-def _table(title: str | None, columns, plain: bool, no_wrap=()) -> Table:
-    t = Table(title=Text(title, style="bold") if title else None, title_justify="left",
-              box=None if plain else box.SIMPLE_HEAD, header_style="bold", pad_edge=False)
-    for col, just, ratio in columns:
-        t.add_column(col, justify=just, overflow="fold", ratio=ratio, no_wrap=col in no_wrap)
-    return t
-
-
-def _indented(text: Text, left: int) -> Padding:
-    """A line that wraps under itself rather than at the left margin."""
-    return Padding(text, (0, 0, 0, left))
 
 
 def _heading(d: PreemptDecision) -> list:
@@ -46,13 +41,13 @@ def _heading(d: PreemptDecision) -> list:
     if w.cohort_path:
         route.append("cohort " + "/".join(w.cohort_path))
     if route:
-        out.append(Text("  queue:      " + " → ".join(route)))
-    out.append(Text(f"  priority:   {w.priority.value}"))
+        out.append(Hanging("  queue:      ", " → ".join(route)))
+    out.append(Hanging("  priority:   ", str(w.priority.value)))
     if d.policies:
         pol = ", ".join(f"{k} {v}" for k, v in d.policies.items())
-        out.append(Text(f"  policies:   {pol}"))
+        out.append(Hanging("  policies:   ", pol))
     if d.fair_sharing:
-        out.append(Text("  fair sharing: on (strategies " + ", ".join(d.strategies) + ")"))
+        out.append(Hanging("  fair sharing: ", "on (strategies " + ", ".join(d.strategies) + ")"))
     return out
 
 
@@ -63,11 +58,11 @@ def _verdict(d: PreemptDecision) -> list:
                                                                    d.blocking.rule == "Fits" else "bold red"))
     out = [line]
     if d.representative_mode:
-        out.append(Text(f"  mode:     {d.representative_mode}"))
+        out.append(Hanging("  mode:     ", d.representative_mode))
     if e.reason:
-        out.append(Text(f"  reason:   {e.reason}"))
+        out.append(Hanging("  reason:   ", e.reason))
     if d.message:
-        out.append(Text(f"  message:  {d.message}"))
+        out.append(Hanging("  message:  ", d.message))
     return out
 
 
@@ -91,11 +86,11 @@ def _assignment(d: PreemptDecision) -> list:
                 if fa.borrow:
                     how += ", borrows"
                 parts.append(f"{r} {format_amount(r, ps.requests.get(r, 0))} → {fa.flavor} ({how})")
-            out.append(Text(f"  {ps.name} ×{ps.count}: " + ", ".join(parts)))
+            out.append(Hanging(f"  {ps.name} ×{ps.count}: ", ", ".join(parts)))
         else:
             out.append(Text(f"  {ps.name} ×{ps.count}: no flavor"))
     if d.frs_need_preemption:
-        out.append(Text("  needs preemption on: " + ", ".join(f"{r} in {f}" for f, r in d.frs_need_preemption)))
+        out.append(Hanging("  needs preemption on: ", ", ".join(f"{r} in {f}" for f, r in d.frs_need_preemption)))
     return out
 
 
@@ -103,13 +98,15 @@ def _freed(v) -> str:
     return ", ".join(f"{f.resource} {format_amount(f.resource, f.amount)} ({f.flavor})" for f in v.freed) or "-"
 
 
-def _victims(d: PreemptDecision, plain: bool) -> list:
+# 80 columns: who is preempted and why; --wide adds when it was admitted.
+_VICTIM_COLUMNS = [Col("workload", ID), Col("ClusterQueue", ID), Col("priority", FIXED, "right"),
+                   Col("admitted since", FIXED, wide=True), Col("resources freed", TEXT), Col("reason", FIXED)]
+
+
+def _victims(d: PreemptDecision, view: View) -> list:
     if not d.victims:
         return []
-    t = _table(f"Victims ({len(d.victims)})", [("workload", "left", None), ("ClusterQueue", "left", None),
-                                                ("priority", "right", None), ("admitted since", "left", None),
-                                                ("resources freed", "left", None), ("reason", "left", None)], plain,
-               no_wrap=("workload", "reason"))
+    t = Sheet(_VICTIM_COLUMNS, view, title=f"Victims ({len(d.victims)})")
     for v in d.victims:
         t.add_row(v.workload + (" (evicting)" if v.evicted else ""), v.cluster_queue, str(v.priority),
                   v.admitted_since or "-", _freed(v), Text(v.reason, style=_REASON_STYLE.get(v.reason, "")))
@@ -127,23 +124,23 @@ def _attempts(d: PreemptDecision) -> list:
             out.append(Text(""))
         out.append(Text(f"Candidates considered — run {i} ({how}): {verdict}", style="bold"))
         for n, s in enumerate(at.steps, 1):
-            line = Text(f"{n:>2}. ")
-            line.append(f"{s.action:<9}", style=_ACTION_STYLE.get(s.action, ""))
-            line.append(f" {s.workload} ({s.cluster_queue}, priority {s.priority}"
+            label = Text(f"  {n:>2}. ")
+            label.append(f"{s.action:<9}", style=_ACTION_STYLE.get(s.action, ""))
+            line = Text(f"{s.workload} ({s.cluster_queue}, priority {s.priority}"
                         + (f", admitted {s.admitted_since}" if s.admitted_since else "") + ")")
             if s.reason and s.action in ("removed", "kept"):
                 line.append(" → ")
                 line.append(s.reason, style=_REASON_STYLE.get(s.reason, ""))
-            out.append(_indented(line, 2))
-            out.append(_indented(Text(s.detail, style="dim"), 16))
+            out.append(Hanging(label.append(" "), line))
+            out.append(Hanging(" " * 16, Text(s.detail, style="dim")))
         if not at.steps:
             out.append(Text("  (no candidate)"))
         for s in at.shortfall:
             r = s.resource
-            out.append(Text(f"  still short: {r} in flavor {s.flavor}: needs {format_amount(r, s.request)}, "
-                            f"{format_amount(r, s.available)} available"
-                            + ("" if at.allow_borrowing else
-                               f", nominal headroom {_signed(r, s.nominal_headroom)}")))
+            out.append(Hanging("  still short: ", f"{r} in flavor {s.flavor}: needs {format_amount(r, s.request)}, "
+                               f"{format_amount(r, s.available)} available"
+                               + ("" if at.allow_borrowing else
+                                  f", nominal headroom {_signed(r, s.nominal_headroom)}")))
     return out
 
 
@@ -159,18 +156,20 @@ def _excluded(d: PreemptDecision) -> list:
     for x in d.excluded:
         names = ", ".join(x.workloads[:_MAX_EXCLUDED_NAMES])
         more = f", … {len(x.workloads) - _MAX_EXCLUDED_NAMES} more" if len(x.workloads) > _MAX_EXCLUDED_NAMES else ""
-        out.append(Text(f"  - {x.why}: {names}{more}"))
+        out.append(Hanging("  - ", f"{x.why}: {names}{more}"))
     return out
 
 
-def _usage(d: PreemptDecision, plain: bool) -> list:
+_USAGE_COLUMNS = [Col("node", ID), Col("resource", ID), Col("quota", FIXED, "right"), Col("usage now", FIXED, "right"),
+                  Col("usage after", FIXED, "right"), Col("available now", FIXED, "right"),
+                  Col("available after evictions", FIXED, "right"), Col("", FIXED)]
+
+
+def _usage(d: PreemptDecision, view: View) -> list:
     if not d.usage:
         return []
     title = "Resulting usage (victims gone, workload admitted)" if d.victims else "Resulting usage (workload admitted)"
-    t = _table(title, [("node", "left", None), ("flavor/resource", "left", None), ("quota", "right", None),
-                       ("usage now", "right", None), ("usage after", "right", None),
-                       ("available now", "right", None), ("available after evictions", "right", None),
-                       ("", "left", None)], plain)
+    t = Sheet(_USAGE_COLUMNS, view, title=title)
     for u in d.usage:
         r = u.resource
         node = ("cohort " if u.kind == "Cohort" else "") + u.node
@@ -184,10 +183,10 @@ def _share(v: float | None) -> str:
     return "+Inf" if v is None else f"{v:g}"
 
 
-def _shares(d: PreemptDecision, plain: bool) -> list:
+def _shares(d: PreemptDecision, view: View) -> list:
     if not d.shares:
         return []
-    t = _table(None, [("node", "left", None), ("share now", "right", None), ("after", "right", None)], plain)
+    t = Sheet([Col("node", ID), Col("share now", FIXED, "right"), Col("after", FIXED, "right")], view)
     for s in d.shares:
         t.add_row(("cohort " if s.kind == "Cohort" else "") + s.node, _share(s.before), _share(s.after))
     return [Text("Fair-sharing shares (weighted, per mille)", style="bold"), t]
@@ -197,21 +196,21 @@ def _blocking(d: PreemptDecision) -> list:
     b = d.blocking
     if b is None or b.rule == "Fits":
         return []
-    return [Text("Why nothing is preempted", style="bold"), Text(f"  {b.rule}: {b.message}")]
+    return [Text("Why nothing is preempted", style="bold"), Hanging(f"  {b.rule}: ", b.message)]
 
 
-def renderables(d: PreemptDecision, plain: bool) -> list:
-    return sectioned((_heading(d), _verdict(d), _assignment(d), _victims(d, plain), _blocking(d),
-                    _attempts(d), _excluded(d), _usage(d, plain), _shares(d, plain)))
+def renderables(d: PreemptDecision, view: View) -> list:
+    return sectioned((_heading(d), _verdict(d), _assignment(d), _victims(d, view), _blocking(d),
+                      _attempts(d), _excluded(d), _usage(d, view), _shares(d, view)))
 
 
-def render_plain(d: PreemptDecision, width: int | None = None) -> str:
-    return render_to_text(renderables(d, plain=True), width=width, color=False)
+def render_plain(d: PreemptDecision, view: View = View()) -> str:
+    return render_to_text(renderables(d, PLAIN_VIEW), plain=True)
 
 
-def render_table(d: PreemptDecision, width: int | None = None, color: bool = False) -> str:
-    return render_to_text(renderables(d, plain=False), width=width, color=color)
+def render_table(d: PreemptDecision, view: View = View()) -> str:
+    return render_to_text(renderables(d, view), view=view)
 
 
-register("preempt", "table", lambda d, color: render_table(d, color=color))
-register("preempt", "plain", lambda d, color: render_plain(d))
+register("preempt", "table", render_table)
+register("preempt", "plain", render_plain)

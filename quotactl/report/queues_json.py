@@ -116,4 +116,4 @@ def render(reports: list[ConfigView]) -> str:
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
-register("queues", "json", lambda reports, color: render(reports))
+register("queues", "json", lambda reports, view: render(reports))

@@ -4,12 +4,21 @@ ASCII tree, grep-friendly).  Views only: every value comes from ``quotactl.yunik
 
 from __future__ import annotations
 
-from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
 from quotactl.model.yunikorn_resources import format_resource, parse_lenient
-from quotactl.report.console import render_to_text
+from quotactl.report.console import (
+    FIXED,
+    ID,
+    TEXT,
+    Col,
+    Sheet,
+    View,
+    plain_text,
+    render_to_text,
+    stdout_is_tty,
+)
 from quotactl.report.renderers import register
 from quotactl.yunikorn import properties as props
 from quotactl.yunikorn.tree import ConfigView, PartitionView, QueueView
@@ -180,30 +189,40 @@ def _config_header(r: ConfigView) -> list[Text]:
     return out
 
 
-def render_table(reports: list[ConfigView], width: int | None = None, color: bool = False) -> str:
+def _stacked(resources: str) -> str:
+    """``vcore 4, memory 8Gi (inherited)`` as one resource per line (a narrow cell wraps between
+    resources, not inside one)."""
+    return resources.replace(", ", ",\n").replace(" (", "\n(")
+
+
+def _columns(live: bool) -> list[Col]:
+    """80 columns: the tree and its quota (with the live usage when the input has pods); --wide:
+    every setting."""
+    return [Col("Queue", ID), Col("Type", TEXT, wide=True), Col("Guaranteed", TEXT, wide=True if live else None),
+            Col("Max", TEXT),
+            Col("Apps", FIXED, "right", wide=True), Col("Priority", TEXT, wide=True if live else None),
+            Col("Root sees", FIXED, wide=True), Col("Preemption", TEXT, wide=True if live else None),
+            Col("Sorting", TEXT, wide=True)] + (
+        [Col("Used", TEXT), Col("Pending", TEXT), Col("Priority now", TEXT, wide=True)] if live else [])
+
+
+def render_table(reports: list[ConfigView], view: View = View()) -> str:
     renderables = []
     for r in reports:
         renderables.extend(_config_header(r))
         for pv in r.partitions:
             live = _live_for(r, pv)
-            table = Table(title=Text(partition_line(pv), style="bold"), title_justify="left", header_style="bold")
-            cols = [("Queue", {"no_wrap": True}), ("Type", {"no_wrap": True}), ("Guaranteed", {}),
-                    ("Max", {}), ("Apps", {"justify": "right"}), ("Priority", {}), ("Root sees", {}),
-                    ("Preemption", {}), ("Sorting", {})]
-            if live is not None:
-                cols += [("Used", {}), ("Pending", {}), ("Priority now", {})]
-            for col, kw in cols:
-                table.add_column(col, overflow="fold", **kw)
+            table = Sheet(_columns(live is not None), view, title=Text(partition_line(pv), style="bold"))
             for label, v in _walk(pv.root):
-                warn = warnings_of(v)
                 name = Text(label)
-                if warn:
+                if warnings_of(v):
                     name.append(" !", style="bold yellow")
-                row = [name, kind_of(v), guaranteed_cell(v), max_cell(v), apps_cell(v), priority_cell(v),
-                       "-" if v.path == "root" else v.priority_at_root, preemption_cell(v), sort_cell(v)]
+                row = [name, kind_of(v), _stacked(guaranteed_cell(v)), _stacked(max_cell(v)), apps_cell(v),
+                       priority_cell(v), "-" if v.path == "root" else v.priority_at_root, preemption_cell(v),
+                       sort_cell(v)]
                 if live is not None:
                     lq = live.get(v.path)
-                    row += [live_used_cell(lq), live_pending_cell(lq), live_priority_cell(lq)]
+                    row += [_stacked(live_used_cell(lq)), _stacked(live_pending_cell(lq)), live_priority_cell(lq)]
                 table.add_row(*row)
             renderables.append(table)
             if live is not None:
@@ -213,7 +232,7 @@ def render_table(reports: list[ConfigView], width: int | None = None, color: boo
             notes = [(v.path, w) for _, v in _walk(pv.root) for w in warnings_of(v)]
             for path, w in notes:
                 renderables.append(Text(f"! {path}: {w}", style="yellow"))
-    return render_to_text(renderables, width=width, color=color)
+    return render_to_text(renderables, view=view)
 
 
 # ------------------------------------------------------------------------------- tree ---------
@@ -275,7 +294,8 @@ def _limit_text(lim) -> str:
     return f"{who}: {' / '.join(parts) or '-'}"
 
 
-def render_tree(reports: list[ConfigView], width: int | None = None, color: bool = False) -> str:
+def render_tree(reports: list[ConfigView], view: View = View(), plain: bool = False) -> str:
+    """The tree; ``plain``: drawn as wide as it needs, never wrapped."""
     renderables = []
     for r in reports:
         renderables.extend(_config_header(r))
@@ -303,7 +323,7 @@ def render_tree(reports: list[ConfigView], width: int | None = None, color: bool
                 renderables.append(Text(live_title(live), style="dim"))
                 for line in dynamic_lines(live) + list(live.notes):
                     renderables.append(Text(line, style="dim"))
-    return render_to_text(renderables, width=width, color=color)
+    return render_to_text(renderables, view=view, plain=plain)
 
 
 # ------------------------------------------------------------------------------ plain ---------
@@ -337,13 +357,15 @@ def render_plain(reports: list[ConfigView]) -> str:
                 lines.append(live_title(live))
                 lines.extend(dynamic_lines(live) + list(live.notes))
         lines.append("")
-    return "\n".join(lines).rstrip("\n") + "\n"
+    return plain_text(["\n".join(lines).rstrip("\n")])
 
 
 def _flat(text: str) -> str:
     return text.replace(", ", ",").replace(" ", "_") if text else "-"
 
 
-register("queues", "table", lambda reports, color: render_table(reports, color=color))
-register("queues", "tree", lambda reports, color: render_tree(reports, color=color))
-register("queues", "plain", lambda reports, color: render_plain(reports))
+register("queues", "table", render_table)
+# piped (no terminal, no width asked), the tree is drawn as wide as it needs: never wrapped
+register("queues", "tree", lambda reports, view: render_tree(reports, view,
+                                                             plain=view.width is None and not stdout_is_tty()))
+register("queues", "plain", lambda reports, view: render_plain(reports))

@@ -1,9 +1,10 @@
 """One interface for every command's output: a renderer per (command, format).
 
-A renderer is ``fn(result, color) -> str``; each report module registers its own at import, so a
-new format or command is one module.  ``render`` finds them all.
+A renderer is ``fn(result, view) -> str`` (``view``: a ``console.View``, colour and ``--wide``;
+machine formats ignore it); each report module registers its own at import, so a new format or
+command is one module.  ``render`` finds them all.
 
-    register("schedule", "json", lambda result, color: render(result))
+    register("schedule", "json", lambda result, view: render(result))
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
-Renderer = Callable[[object, bool], str]
+from quotactl.report.console import View
+
+Renderer = Callable[[object, View], str]
 
 _RENDERERS: dict[tuple[str, str], Renderer] = {}
 
@@ -34,12 +37,15 @@ def register(command: str, fmt: str, fn: Renderer) -> None:
     _RENDERERS[(command, fmt)] = fn
 
 
-def render(command: str, fmt: str, result: object, color: bool = False) -> str:
+def render(command: str, fmt: str, result: object, color: bool = False, wide: bool = False,
+           width: int | None = None) -> str:
+    """``command``'s report in ``fmt``; ``width``: the terminal width to lay tables out for (None:
+    the terminal's)."""
     if (command, fmt) not in _RENDERERS:
         _import_named(command.split("-")[0])
     if (command, fmt) not in _RENDERERS:
         _import_all()
-    return _RENDERERS[(command, fmt)](result, color)
+    return _RENDERERS[(command, fmt)](result, View(color=color, width=width, wide=wide))
 
 
 def formats(command: str) -> tuple[str, ...]:

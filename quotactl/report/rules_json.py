@@ -25,5 +25,5 @@ def render_one(r: Rule) -> str:
     return json.dumps({"version": 1, **rule_dict(r)}, indent=2) + "\n"
 
 
-register("rules", "json", lambda rules, color: render_all(rules))
-register("rule", "json", lambda r, color: render_one(r))
+register("rules", "json", lambda rules, view: render_all(rules))
+register("rule", "json", lambda r, view: render_one(r))

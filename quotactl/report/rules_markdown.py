@@ -88,5 +88,5 @@ def render_catalogue(rules: list[Rule]) -> str:
     return "\n".join(md).rstrip("\n") + "\n"
 
 
-register("rules", "markdown", lambda rules, color: render_catalogue(rules))
-register("rule", "markdown", lambda r, color: rule_markdown(r))
+register("rules", "markdown", lambda rules, view: render_catalogue(rules))
+register("rule", "markdown", lambda r, view: rule_markdown(r))

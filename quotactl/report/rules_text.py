@@ -3,25 +3,24 @@ documentation as Markdown (rendered on a terminal)."""
 
 from __future__ import annotations
 
-from rich.table import Table
+import re
 
 from quotactl.lint.rule import Rule
-from quotactl.report.console import render_to_text
+from quotactl.report.console import FIXED, ID, TEXT, Col, Sheet, View, plain_text, render_to_text
 from quotactl.report.renderers import register
 from quotactl.report.rules_markdown import rule_markdown
 
 
 def render_all_plain(rules: list[Rule]) -> str:
-    return "".join(f"{r.code}\t{r.severity.value}\t{r.name}\t{r.summary}\n" for r in rules)
+    return plain_text([f"{r.code}\t{r.severity.value}\t{r.name}\t{r.summary}" for r in rules])
 
 
-def render_all_table(rules: list[Rule], color: bool = False) -> str:
-    table = Table(header_style="bold")
-    for col in ("Code", "Severity", "Name", "Layer", "Summary"):
-        table.add_column(col, overflow="fold")
+def render_all_table(rules: list[Rule], view: View = View()) -> str:
+    table = Sheet([Col("Code", FIXED), Col("Severity", FIXED), Col("Name", ID), Col("Layer", FIXED, wide=True),
+                   Col("Summary", TEXT, ratio=3)], view)
     for r in rules:
         table.add_row(r.code, r.severity.value, r.name, r.layer, r.summary)
-    return render_to_text([table], color=color)
+    return render_to_text([table], view=view)
 
 
 def markdown_doc(r: Rule) -> str:
@@ -29,13 +28,23 @@ def markdown_doc(r: Rule) -> str:
     return rule_markdown(r, level=1, text=str)
 
 
-register("rules", "plain", lambda rules, color: render_all_plain(rules))
-register("rules", "table", lambda rules, color: render_all_table(rules, color=color))
-register("rule", "plain", lambda r, color: markdown_doc(r))
-def render_doc_table(r: Rule, color: bool = False) -> str:
+_CODE_SPAN_OR_FENCE = re.compile(r"(```.*?```|`[^`\n]*`)", re.S)
+
+
+def escape_html_like(md: str) -> str:
+    """``<name>`` outside code spans and fences as ``\\<name>``: Markdown renderers take it for an
+    HTML tag and drop it (``rules KQ502`` printed "ClusterQueue  doesn't exist")."""
+    parts = _CODE_SPAN_OR_FENCE.split(md)
+    return "".join(p if i % 2 else p.replace("<", "\\<") for i, p in enumerate(parts))
+
+
+def render_doc_table(r: Rule, view: View = View()) -> str:
     from rich.markdown import Markdown  # markdown-it and its plugins: only for a rule's page
 
-    return render_to_text([Markdown(markdown_doc(r))], color=color)
+    return render_to_text([Markdown(escape_html_like(markdown_doc(r)))], view=view)
 
 
-register("rule", "table", lambda r, color: render_doc_table(r, color=color))
+register("rules", "plain", lambda rules, view: render_all_plain(rules))
+register("rules", "table", render_all_table)
+register("rule", "plain", lambda r, view: markdown_doc(r))
+register("rule", "table", render_doc_table)

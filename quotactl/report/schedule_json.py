@@ -63,4 +63,4 @@ def render(result: ScheduleResult) -> str:
     return json.dumps(document(result), indent=2) + "\n"
 
 
-register("schedule", "json", lambda result, color: render(result))
+register("schedule", "json", lambda result, view: render(result))

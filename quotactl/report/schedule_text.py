@@ -3,12 +3,11 @@ and cohort, and a summary line.  Rich on a terminal, plain text otherwise.  Form
 
 from __future__ import annotations
 
-from rich.table import Table
 from rich.text import Text
 
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.cycle import ADMITTED, ScheduleResult, UsageRow
-from quotactl.report.console import render_to_text
+from quotactl.report.console import FIXED, ID, TEXT, Col, Sheet, View, plain_text, render_to_text
 from quotactl.report.renderers import register
 
 BAR = 20
@@ -103,36 +102,35 @@ def render_plain(r: ScheduleResult) -> str:
     for node, fr, bar, text in _usage_lines(r):
         lines.append(f"  {node:<28} {fr:<24} {bar} {text}")
     lines.append(summary_line(r))
-    return "\n".join(lines) + "\n"
+    return plain_text(lines)
 
 
-def render_table(r: ScheduleResult, color: bool = True, width: int | None = None) -> str:
-    t = Table(title="Scheduling cycles", show_lines=False)
-    for col in ("cycle", "event", "workload", "ClusterQueue", "detail"):
-        t.add_column(col)
-    style = {"admitted": "green", "preempted": "red", "preempting": "yellow", "skipped": "yellow",
-             "deferred": "yellow"}
+_EVENT_STYLE = {"admitted": "green", "preempted": "red", "preempting": "yellow", "skipped": "yellow",
+                "deferred": "yellow"}
+
+
+def render_table(r: ScheduleResult, view: View = View()) -> str:
+    t = Sheet([Col("cycle", FIXED, "right"), Col("event", FIXED), Col("workload", ID), Col("ClusterQueue", ID),
+               Col("detail", TEXT, ratio=3)], view, title="Scheduling cycles")
     for n, rows in _events(r):
         for what, wl, cq, detail in rows:
-            t.add_row(str(n), Text(what, style=style.get(what, "dim")), wl, cq, detail)
-    p = Table(title="Still pending")
-    for col in ("workload", "ClusterQueue", "reason", "message"):
-        p.add_column(col)
+            t.add_row(str(n), Text(what, style=_EVENT_STYLE.get(what, "dim")), wl, cq, detail)
+    p = Sheet([Col("workload", ID), Col("ClusterQueue", ID), Col("reason", FIXED), Col("message", TEXT, ratio=3)],
+              view, title="Still pending")
     for w in r.pending:
         p.add_row(w.workload, w.cluster_queue or "-", w.reason, w.message)
-    u = Table(title="Final usage")
-    for col in ("node", "resource/flavor", "usage", ""):
-        u.add_column(col)
+    u = Sheet([Col("node", ID), Col("resource/flavor", ID), Col("usage", FIXED), Col("used / quota", TEXT)], view,
+              title="Final usage")
     for node, fr, bar, text in _usage_lines(r):
         u.add_row(node, fr, bar, text)
-    parts = [t]
+    parts: list = [t]
     if r.pending:
         parts.append(p)
     if r.livelock is not None:
         parts.append(Text("Livelock:\n" + "\n".join(_livelock_lines(r)), style="bold red"))
     parts += [u, Text(summary_line(r), style="bold")]
-    return render_to_text(parts, width=width, color=color)
+    return render_to_text(parts, view=view)
 
 
-register("schedule", "table", lambda result, color: render_table(result, color=color))
-register("schedule", "plain", lambda result, color: render_plain(result))
+register("schedule", "table", render_table)
+register("schedule", "plain", lambda result, view: render_plain(result))

@@ -51,4 +51,4 @@ def render(tree: ShareTree, heads: tuple[RankedHead, ...] = ()) -> str:
     return json.dumps(shares_dict(tree, heads), indent=2, ensure_ascii=False) + "\n"
 
 
-register("shares", "json", lambda o, color: render(o.result, o.context))
+register("shares", "json", lambda o, view: render(o.result, o.context))

@@ -3,13 +3,11 @@ when piped or NO_COLOR).  Formatting only."""
 
 from __future__ import annotations
 
-from rich import box
-from rich.table import Table
 from rich.text import Text
 
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.fairshare import RankedHead, ShareNode, ShareTree
-from quotactl.report.console import render_to_text
+from quotactl.report.console import FIXED, ID, PLAIN_VIEW, Col, Hanging, Sheet, View, render_to_text
 from quotactl.report.renderers import register
 
 
@@ -52,12 +50,16 @@ def _label(n: ShareNode) -> str:
     return n.name + (f" ({', '.join(extra)})" if extra else "")
 
 
-def _tree_table(tree: ShareTree, plain: bool) -> Table:
-    t = Table(box=None if plain else box.SIMPLE_HEAD, header_style="bold", pad_edge=False)
-    for col, just in (("node", "left"), ("weight", "right"), ("resource", "left"), ("quota", "right"),
-                      ("usage", "right"), ("borrowed", "right"), ("lendable", "right"), ("share‰", "right"),
-                      ("dominant", "left"), ("weighted share", "right"), ("rank", "right")):
-        t.add_column(col, justify=just, no_wrap=col in ("node",))
+# 80 columns: the tree, what each node borrows and its share and rank; --wide adds the weight, what
+# it could lend and its dominant resource.
+_TREE_COLUMNS = [Col("node", ID), Col("weight", FIXED, "right", wide=True), Col("resource", ID),
+                 Col("quota", FIXED, "right"), Col("usage", FIXED, "right"), Col("borrowed", FIXED, "right"),
+                 Col("lendable", FIXED, "right", wide=True), Col("share‰", FIXED, "right"),
+                 Col("dominant", ID, wide=True), Col("weighted share", FIXED, "right"), Col("rank", FIXED, "right")]
+
+
+def _tree_table(tree: ShareTree, view: View) -> Sheet:
+    t = Sheet(_TREE_COLUMNS, view)
     prefixes = _prefixes(tree)
     for i, n in enumerate(tree.nodes):
         rows = n.resources or ()
@@ -82,12 +84,10 @@ def _tree_table(tree: ShareTree, plain: bool) -> Table:
     return t
 
 
-def _heads_table(heads: tuple[RankedHead, ...], plain: bool) -> Table:
-    t = Table(title=Text("Queue heads in tournament order (shares after admitting each alone)", style="bold"),
-              title_justify="left", box=None if plain else box.SIMPLE_HEAD, header_style="bold", pad_edge=False)
-    for col, just in (("#", "right"), ("workload", "left"), ("ClusterQueue", "left"), ("mode", "left"),
-                      ("priority", "right"), ("share after", "right"), ("", "left")):
-        t.add_column(col, justify=just)
+def _heads_table(heads: tuple[RankedHead, ...], view: View) -> Sheet:
+    t = Sheet([Col("#", FIXED, "right"), Col("workload", ID), Col("ClusterQueue", ID), Col("mode", FIXED),
+               Col("priority", FIXED, "right"), Col("share after", FIXED, "right"), Col("", FIXED)], view,
+              title="Queue heads in tournament order (shares after admitting each alone)")
     for h in heads:
         t.add_row(str(h.order), h.workload, h.cluster_queue, h.mode, str(h.priority), _share(h.share),
                   "borrows" if h.borrowing else "")
@@ -97,32 +97,31 @@ def _heads_table(heads: tuple[RankedHead, ...], plain: bool) -> Table:
 def _legend(tree: ShareTree) -> list:
     out = []
     if not tree.fair_sharing:
-        out.append(Text("fair sharing is off in this input: the shares are what Kueue would use with it on "
-                        "(--fair-sharing, or a Configuration with fairSharing.enable)", style="dim"))
-    out.append(Text("share‰ = borrowed / lendable × 1000 per resource (borrowed summed over the flavors where the "
+        out.append(Hanging("", Text("fair sharing is off in this input: the shares are what Kueue would use with it "
+                                    "on (--fair-sharing, or a Configuration with fairSharing.enable)", style="dim")))
+    out.append(Hanging("", Text("share‰ = borrowed / lendable × 1000 per resource (borrowed summed over the flavors where the "
                     "node is above its quota; lendable = what the parent could provide); weighted share = the "
                     "dominant resource's share / weight (+Inf: weight 0 and borrowing); rank 1 = lowest share "
-                    "among its siblings: admitted first by the tournament, preempted last", style="dim"))
+                    "among its siblings: admitted first by the tournament, preempted last", style="dim")))
     return out
 
 
-def renderables(tree: ShareTree, heads: tuple[RankedHead, ...], plain: bool) -> list:
+def renderables(tree: ShareTree, heads: tuple[RankedHead, ...], view: View) -> list:
     out: list = [Text("Fair-share tree" + (" (fair sharing on)" if tree.fair_sharing else ""), style="bold"),
-                 _tree_table(tree, plain)]
+                 _tree_table(tree, view)]
     if heads:
-        out += [Text(""), _heads_table(heads, plain)]
+        out += [Text(""), _heads_table(heads, view)]
     out += [Text("")] + _legend(tree)
     return out
 
 
-def render_plain(tree: ShareTree, heads: tuple[RankedHead, ...] = (), width: int | None = None) -> str:
-    return render_to_text(renderables(tree, heads, plain=True), width=width, color=False)
+def render_plain(tree: ShareTree, heads: tuple[RankedHead, ...] = (), view: View = View()) -> str:
+    return render_to_text(renderables(tree, heads, PLAIN_VIEW), plain=True)
 
 
-def render_table(tree: ShareTree, heads: tuple[RankedHead, ...] = (), width: int | None = None,
-                 color: bool = False) -> str:
-    return render_to_text(renderables(tree, heads, plain=False), width=width, color=color)
+def render_table(tree: ShareTree, heads: tuple[RankedHead, ...] = (), view: View = View()) -> str:
+    return render_to_text(renderables(tree, heads, view), view=view)
 
 
-register("shares", "table", lambda o, color: render_table(o.result, o.context, color=color))
-register("shares", "plain", lambda o, color: render_plain(o.result, o.context))
+register("shares", "table", lambda o, view: render_table(o.result, o.context, view))
+register("shares", "plain", lambda o, view: render_plain(o.result, o.context, view))

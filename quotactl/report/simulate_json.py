@@ -59,4 +59,4 @@ def render(r: SimulationResult) -> str:
     return json.dumps(document(r), indent=2) + "\n"
 
 
-register("simulate", "json", lambda result, color: render(result))
+register("simulate", "json", lambda result, view: render(result))

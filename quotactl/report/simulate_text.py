@@ -10,7 +10,7 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from quotactl.report.console import render_to_text
+from quotactl.report.console import View, render_to_text
 from quotactl.report.durations import human_duration
 from quotactl.report.renderers import Outcome, register
 from quotactl.report.simulate_plot import PlotOptions, charts, terminal_plot
@@ -164,7 +164,7 @@ def render_table(r: SimulationResult, opts: PlotOptions = PlotOptions(), color: 
         parts.append(reasons)
     if r.classes:
         parts.append(class_table(r))
-    text = render_to_text(parts, width=width, color=color)
+    text = render_to_text(parts, view=View(color=color, width=width))
     if opts.plot and r.series:
         text += "\n" + terminal_plot(charts(r, opts.per_queue), width, color=color)
     return text
@@ -177,14 +177,14 @@ def _unwrapped(x) -> tuple[SimulationResult, PlotOptions]:
     return x, PlotOptions()
 
 
-def _table_renderer(x, color: bool) -> str:
+def _table_renderer(x, view: View) -> str:
     r, opts = _unwrapped(x)
-    return render_table(r, opts, color=color)
+    return render_table(r, opts, color=view.color, width=view.width)
 
 
-def _plain_renderer(x, color: bool) -> str:
+def _plain_renderer(x, view: View) -> str:
     r, opts = _unwrapped(x)
-    return render_plain(r, opts)
+    return render_plain(r, opts, width=view.width)
 
 
 register("simulate", "plain", _plain_renderer)

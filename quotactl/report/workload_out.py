@@ -6,14 +6,13 @@ from __future__ import annotations
 import io
 import json
 
-from rich import box
-from rich.table import Table
 from ruamel.yaml import YAML
 
 from quotactl.jobs import SkippedObject
 from quotactl.load.objects import KubeObject
 from quotactl.model.kueue import KueueCluster, build_workload
-from quotactl.report.console import render_to_text
+from quotactl.report.console import FIXED, ID, PLAIN_VIEW, TEXT, Col, Sheet, View, render_to_text
+from quotactl.report.renderers import Outcome, register
 
 OWNER_ANNOTATION = "quotactl.io/owner"
 
@@ -54,13 +53,14 @@ def owner_of(workload: KubeObject) -> str:
 
 
 def render_table(workloads: list[KubeObject], skipped: list[SkippedObject], cluster: KueueCluster,
-                 color: bool = False) -> str:
-    """One row per pod set; ClusterQueue only when the input has LocalQueues to find it through."""
+                 view: View = View(), plain: bool = False) -> str:
+    """One row per pod set; ClusterQueue only when the input has LocalQueues to find it through.
+    80 columns: the workload, its pod sets and queue; --wide adds the owner and the priority."""
     with_cq = bool(cluster.local_queues)
-    table = Table(box=box.SIMPLE_HEAD, show_edge=False)
-    for header in ("OWNER", "WORKLOAD", "POD SET", "COUNT", "PER POD", "QUEUE", "PRIORITY") + (
-            ("CLUSTERQUEUE",) if with_cq else ()):
-        table.add_column(header)
+    view = PLAIN_VIEW if plain else view
+    table = Sheet([Col("OWNER", ID, wide=True), Col("WORKLOAD", ID), Col("POD SET", ID), Col("COUNT", FIXED),
+                   Col("PER POD", TEXT), Col("QUEUE", ID), Col("PRIORITY", FIXED, wide=True)]
+                  + ([Col("CLUSTERQUEUE", ID)] if with_cq else []), view)
     for obj in workloads:
         wl = build_workload(obj)
         lq = cluster.local_queues.get((wl.namespace, wl.queue_name or ""))
@@ -76,10 +76,18 @@ def render_table(workloads: list[KubeObject], skipped: list[SkippedObject], clus
             table.add_row(*row)
     parts: list = [table]
     if skipped:
-        skipped_table = Table(box=box.SIMPLE_HEAD, show_edge=False, title="Skipped (Kueue creates no Workload)")
-        skipped_table.add_column("OBJECT")
-        skipped_table.add_column("REASON")
+        skipped_table = Sheet([Col("OBJECT", ID), Col("REASON", TEXT, ratio=3)], view,
+                              title="Skipped (Kueue creates no Workload)")
         for s in skipped:
             skipped_table.add_row(s.object, s.reason)
         parts.append(skipped_table)
-    return render_to_text(parts, color=color)
+    return render_to_text(parts, view=view, plain=plain)
+
+
+def _render(o: Outcome, view: View, plain: bool) -> str:
+    workloads, skipped = o.result
+    return render_table(workloads, skipped, o.context, view, plain)
+
+
+register("workload", "table", lambda o, view: _render(o, view, False))
+register("workload", "plain", lambda o, view: _render(o, view, True))

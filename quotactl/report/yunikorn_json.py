@@ -133,5 +133,5 @@ def render_preempt(e: Explanation, direct: bool = False) -> str:
     return json.dumps(preempt_dict(e, direct), indent=2, ensure_ascii=False) + "\n"
 
 
-register("yunikorn-explain", "json", lambda o, color: render_explain(o.result, o.context))
-register("yunikorn-preempt", "json", lambda o, color: render_preempt(o.result, o.context))
+register("yunikorn-explain", "json", lambda o, view: render_explain(o.result, o.context))
+register("yunikorn-preempt", "json", lambda o, view: render_preempt(o.result, o.context))

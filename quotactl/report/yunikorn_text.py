@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rich.table import Table
+from rich.padding import Padding
 from rich.text import Text
 
 from quotactl.model.yunikorn_resources import format_resource
-from quotactl.report.console import render_to_text
+from quotactl.report.console import FIXED, ID, PLAIN_VIEW, TEXT, Col, Hanging, Sheet, View, render_to_text
 from quotactl.report.renderers import register
 from quotactl.yunikorn.explain import Explanation
 from quotactl.yunikorn.preemptor import PreemptionResult
@@ -166,69 +166,63 @@ def preempt_blocks(e: Explanation) -> list[Block]:
     return blocks + _notes(e)
 
 
-# ------------------------------------------------------------------------------ plain ---------
+# ------------------------------------------------------------------------------ drawing -------
 
-def _plain(blocks: list[Block]) -> str:
-    out: list[str] = []
+# What each column holds: names to copy, fixed words and numbers, or text and resource lists that wrap.
+_KIND = {"queue": ID, "pod": ID, "node": ID, "victims": ID, "current": FIXED, "exposed": FIXED, "policy": FIXED,
+         "offset": FIXED, "priority": FIXED, "ask fits": FIXED, "fits": FIXED, "start index": FIXED,
+         "ask priority here": FIXED, "found by": FIXED, "limit": FIXED, "for": ID}
+_RESOURCES = {"max", "guaranteed", "used", "headroom", "available", "resources"}
+
+
+def _sheet(b: Block, view: View, plain: bool) -> list:
+    """The block's table: titled on a terminal; plain, its title then the rows indented by two."""
+    cols = [Col(h, _KIND.get(h, TEXT), ratio=3 if h in ("why not", "predicate check", "note") else 1)
+            for h in b.headers]
+    sheet = Sheet(cols, view, title=None if plain else Text(b.title or "", style="bold"))
+    for r in b.rows:
+        # on a terminal, one resource per line: a narrow column wraps between resources
+        sheet.add_row(*[Text("NO", style="red") if x == "NO" else
+                        (x if plain or h not in _RESOURCES else x.replace(", ", ",\n"))
+                        for h, x in zip(b.headers, r, strict=True)])
+    return [Text(b.title or ""), Padding(sheet, (0, 0, 0, 2))] if plain else [sheet]
+
+
+def _renderables(blocks: list[Block], view: View, plain: bool) -> list:
+    out: list = []
     for i, b in enumerate(blocks):
         if i:
-            out.append("")
-        if b.title:
-            out.append(b.title)
-        if b.pairs:
-            width = max(len(k) for k, _ in b.pairs)
-            out += [f"  {k.ljust(width)}  {v}" for k, v in b.pairs]
-        out += [f"  {line}" for line in b.lines]
+            out.append(Text(""))
         if b.headers:
-            cells = [b.headers] + b.rows
-            widths = [max(len(r[c]) for r in cells) for c in range(len(b.headers))]
-            for r in cells:
-                out.append(("  " + "  ".join(x.ljust(w) for x, w in zip(r, widths, strict=True))).rstrip())
-    return "\n".join(out) + "\n"
-
-
-def render_explain_plain(e: Explanation) -> str:
-    return _plain(explain_blocks(e))
-
-
-def render_preempt_plain(e: Explanation) -> str:
-    return _plain(preempt_blocks(e))
-
-
-# ------------------------------------------------------------------------------ table ---------
-
-def _rich(blocks: list[Block], width: int | None, color: bool) -> str:
-    renderables = []
-    for i, b in enumerate(blocks):
-        if b.headers:
-            table = Table(title=Text(b.title or "", style="bold"), title_justify="left", header_style="bold")
-            for h in b.headers:
-                table.add_column(h, overflow="fold")
-            for r in b.rows:
-                table.add_row(*[Text("NO", style="red") if x == "NO" else Text(x) for x in r])
-            renderables.append(table)
+            out.extend(_sheet(b, view, plain))
             continue
         if b.title:
-            renderables.append(Text(b.title, style="bold cyan" if i == 0 else "bold"))
+            out.append(Text(b.title, style="bold cyan" if i == 0 else "bold"))
+        width = max((len(k) for k, _ in b.pairs), default=0)
         for k, v in b.pairs:
-            line = Text(f"  {k}: ", style="dim")
-            line.append(v)
-            renderables.append(line)
+            out.append(Hanging(f"  {k.ljust(width)}  ", v, style="dim"))
         for line in b.lines:
-            renderables.append(Text(f"  {line}"))
-        renderables.append(Text(""))
-    return render_to_text(renderables, width=width, color=color)
+            out.append(Hanging("  - " if line.startswith("- ") else "  ", line[2:] if line.startswith("- ") else line))
+    return out
 
 
-def render_explain_table(e: Explanation, width: int | None = None, color: bool = False) -> str:
-    return _rich(explain_blocks(e), width, color)
+def render_explain_plain(e: Explanation, view: View = View()) -> str:
+    return render_to_text(_renderables(explain_blocks(e), PLAIN_VIEW, True), plain=True)
 
 
-def render_preempt_table(e: Explanation, width: int | None = None, color: bool = False) -> str:
-    return _rich(preempt_blocks(e), width, color)
+def render_preempt_plain(e: Explanation, view: View = View()) -> str:
+    return render_to_text(_renderables(preempt_blocks(e), PLAIN_VIEW, True), plain=True)
 
 
-register("yunikorn-explain", "table", lambda o, color: render_explain_table(o.result, color=color))
-register("yunikorn-explain", "plain", lambda o, color: render_explain_plain(o.result))
-register("yunikorn-preempt", "table", lambda o, color: render_preempt_table(o.result, color=color))
-register("yunikorn-preempt", "plain", lambda o, color: render_preempt_plain(o.result))
+def render_explain_table(e: Explanation, view: View = View()) -> str:
+    return render_to_text(_renderables(explain_blocks(e), view, False), view=view)
+
+
+def render_preempt_table(e: Explanation, view: View = View()) -> str:
+    return render_to_text(_renderables(preempt_blocks(e), view, False), view=view)
+
+
+register("yunikorn-explain", "table", lambda o, view: render_explain_table(o.result, view))
+register("yunikorn-explain", "plain", lambda o, view: render_explain_plain(o.result, view))
+register("yunikorn-preempt", "table", lambda o, view: render_preempt_table(o.result, view))
+register("yunikorn-preempt", "plain", lambda o, view: render_preempt_plain(o.result, view))

@@ -10,21 +10,26 @@ Fixpoint mode (the default): at each instant with an event, completions, then ar
 cycles until the woken trees settle (``cycle.run_to_fixpoint``, with ``schedule``'s livelock
 detection).  Tick mode (``Cadence.interval`` > 0): one cycle per tick of the grid ``t0 + k*D``
 while some woken tree has an active head; events between ticks are applied at their own times.
+With the cadence's harness limits (``cadence.py``): admission, eviction and status writes through
+a token bucket (runtimes start when the admission's write goes through; the writes Kueue waits
+for end the cycle), and the requeue after a completion batched per cohort tree.
 """
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from quotactl.kueue.cycle import CycleReport, Scheduler, TreeWatch, fewer_gc_pauses, run_to_fixpoint
+from quotactl.kueue.cycle import ADMITTED, CycleReport, Scheduler, TreeWatch, fewer_gc_pauses, run_to_fixpoint
 from quotactl.kueue.options import EngineOptions
 from quotactl.model.kueue import KueueCluster
 from quotactl.simulate.cadence import FIXPOINT, Cadence
 from quotactl.simulate.clock import micros_between, seconds
 from quotactl.simulate.events import EventQueue
+from quotactl.simulate.limits import BatchedRequeue, WriteBucket
 from quotactl.simulate.result import (
     ClassStats,
     Eviction,
@@ -108,6 +113,10 @@ class _Run:
         self.quiet = 0  # tick mode: cycles since the last event
         self.stopped = "drained"
         self.awaited = set(sim.stop_when_admitted)
+        c = self.cadence
+        self.writes = WriteBucket(c.write_rate, c.write_burst) if c.write_rate else None
+        self.requeues = BatchedRequeue(c.requeue_batch) if c.requeue_batch else None
+        self.status: dict[str, tuple] = {}  # workload -> the pending status last written (with writes)
         self._load()
 
     # -- the input -----------------------------------------------------------------------
@@ -121,8 +130,36 @@ class _Run:
             elif not (wl.has_quota_reservation or wl.is_finished or not wl.active):
                 tr = self.track[key] = _Track(key, facts(wl, self.t0, default))
                 arrivals.append((tr.arrival, key))
+        if self.cadence.create_rate:
+            arrivals = self._created(arrivals)
         self.events.load_arrivals(arrivals)
         self.touched.update(holding.values())  # their usage at t0 starts the plots' series
+
+    def _created(self, arrivals: list[tuple[int, str]]) -> list[tuple[int, str]]:
+        """The arrivals as the harness runner creates them (``generator.go`` ``generateWlSet``): one
+        creator per (LocalQueue, class) makes its workloads one after the other, each its scheduled
+        gap after the previous one's create went through, and every create waits for the
+        runner's token bucket, first asked first served.  Under the limit that is the schedule
+        itself; over it, every creator gets its turn, so a short series is not starved by a long
+        one.  Each series keeps its order; the queue order stays that of the creationTimestamps as
+        scheduled (across series it may differ from the order of the actual creates)."""
+        bucket = WriteBucket(self.cadence.create_rate, self.cadence.create_burst)
+        series: dict[tuple, list[tuple[int, str]]] = {}
+        for at, key in sorted(arrivals):
+            wl = self.cluster.workloads[key]
+            series.setdefault((wl.namespace, wl.queue_name or "", self.track[key].klass or ""), []).append((at, key))
+        asks = [(items[0][0], name, 0) for name, items in series.items()]  # (asked at, creator, index)
+        heapq.heapify(asks)
+        out = []
+        while asks:
+            asked, name, i = heapq.heappop(asks)
+            items = series[name]
+            done = bucket.take(asked)
+            self.track[items[i][1]].arrival = done
+            out.append((done, items[i][1]))
+            if i + 1 < len(items):
+                heapq.heappush(asks, (done + items[i + 1][0] - items[i][0], name, i + 1))
+        return out
 
     def _load_running(self, key: str, wl, cq: str, default: int | None) -> None:
         """A workload the input admitted: it finishes at its start + runtime, at t0 when overdue."""
@@ -166,10 +203,20 @@ class _Run:
         inst = self.events.pop_instant()
         trees = {self._finish(key, token, inst.at) for key, token in inst.finishes}
         for tree in sorted(t for t in trees if t is not None):  # once per tree, however many completions
-            self.s.requeue_tree(tree)
+            if self.requeues is None:
+                self.s.requeue_tree(tree)
+            else:  # the freed quota may fit an active head now; the parked ones come back later
+                self.requeues.notify(tree, inst.at)
+                self.s.wake(tree)
         for key in inst.arrivals:
             self._arrive(key)
         for tree in {self.s.tree_of(cq) for cq in self.touched}:
+            self.watch.reset(tree)
+
+    def _apply_requeues(self, now: int) -> None:
+        """The batched requeues due at ``now``: parked workloads back to their queues."""
+        for tree in self.requeues.pop_due(now):
+            self.s.requeue_tree(tree)
             self.watch.reset(tree)
 
     # -- cycles --------------------------------------------------------------------------
@@ -187,12 +234,15 @@ class _Run:
             tr.usage = snap.cluster_queues[a.cluster_queue].workloads[a.workload].usage
             self.ledger.change(a.cluster_queue, tr.usage, +1, ta)
             self.touched.add(a.cluster_queue)
-            if tr.runtime is not None:
-                self.events.finish(ta + tr.runtime, a.workload, tr.token)
+            if tr.runtime is not None:  # it runs once its admission is written
+                started = ta if self.writes is None else self.writes.take(ta)
+                self.events.finish(started + tr.runtime, a.workload, tr.token)
         if self.awaited and rep.admitted:
             self.awaited.difference_update(a.workload for a in rep.admitted)
             self.stopped = "admitted" if not self.awaited else self.stopped
         end = self.cadence.cycle_end(tick, len(rep.admitted))
+        if self.writes is not None:
+            end = max(end, self._cycle_writes(rep, tick))
         for p in rep.preempted:
             tr = self.track[p.workload]
             if tr.since is None:
@@ -204,6 +254,25 @@ class _Run:
             tr.since, tr.usage = None, None
             self.touched.add(p.cluster_queue)
         return end
+
+    def _cycle_writes(self, rep: CycleReport, tick: int) -> int:
+        """The writes Kueue waits for inside the cycle (``preemption.IssuePreemptions``: each
+        victim's eviction; ``scheduler.requeueAndUpdate``: the QuotaReserved=False status of each
+        head left pending, when its reason or message changed); returns when the last one is
+        through.  An admitted or evicted workload's next pending status is a change."""
+        last = tick
+        for p in rep.preempted:
+            last = self.writes.take(tick)
+            self.status.pop(p.workload, None)
+        for h in rep.heads:
+            if h.outcome == ADMITTED:
+                self.status.pop(h.workload, None)
+                continue
+            said = (h.reason, h.message)
+            if self.status.get(h.workload) != said:
+                self.status[h.workload] = said
+                last = self.writes.take(tick)
+        return last
 
     def _fixpoint_instant(self) -> bool:
         """Events of the next instant, then cycles to the fixpoint; False to stop."""
@@ -232,17 +301,21 @@ class _Run:
     def _tick_step(self) -> bool:
         """The next event or tick, whichever comes first (events at a tick go before its cycle)."""
         te = self.events.next_time()
+        tq = self.requeues.next_time() if self.requeues is not None else None
         # never a tick before now: heads may wake (a completion) after the clock passed self.next_tick
         tt = self.cadence.next_tick(max(self.next_tick, self.now)) if self.s.has_active_heads() else None
-        if te is None and tt is None:
+        if te is None and tt is None and tq is None:
             return False
-        t = min(x for x in (te, tt) if x is not None)
+        t = min(x for x in (te, tq, tt) if x is not None)
         if self.until is not None and t > self.until:
             self.stopped = "until"
             return False
         self.now = t
         if te == t:
             self._apply_events()
+            self.quiet = 0
+        if tq == t:
+            self._apply_requeues(t)
             self.quiet = 0
         if t >= self.next_tick and t % self.cadence.interval == 0 and self.s.has_active_heads():
             self.quiet += 1

@@ -56,7 +56,10 @@ def parse_int32(text: str) -> int:
     m = re.fullmatch(r"[+-]?[0-9]+", text)
     if not m:
         raise ValueError(f'strconv.ParseInt: parsing "{text}": invalid syntax')
-    value = int(text)
+    digits = text.lstrip("+-").lstrip("0") or "0"
+    if len(digits) > 10:  # past int32 (and past what Python's int() reads)
+        raise ValueError(f'strconv.ParseInt: parsing "{text}": value out of range')
+    value = -int(digits) if text.startswith("-") else int(digits)
     if not INT32_MIN <= value <= INT32_MAX:
         raise ValueError(f'strconv.ParseInt: parsing "{text}": value out of range')
     return value
@@ -66,7 +69,10 @@ def parse_uint64(text: str) -> int:
     """``strconv.ParseUint(text, 10, 64)``."""
     if not re.fullmatch(r"[0-9]+", text):
         raise ValueError(f'strconv.ParseUint: parsing "{text}": invalid syntax')
-    value = int(text)
+    digits = text.lstrip("0") or "0"
+    if len(digits) > 20:  # past uint64 (and past what Python's int() reads)
+        raise ValueError(f'strconv.ParseUint: parsing "{text}": value out of range')
+    value = int(digits)
     if value > UINT64_MAX:
         raise ValueError(f'strconv.ParseUint: parsing "{text}": value out of range')
     return value
@@ -115,7 +121,10 @@ def parse_duration(text: str) -> int:
         if unit not in _UNITS:
             raise ValueError(f'time: unknown unit "{unit}" in duration {quoted}')
         scale = _UNITS[unit]
-        v = int(digits) if digits else 0
+        if len(digits.lstrip("0")) > 19:  # Go's leadingInt overflows: "invalid duration"
+            raise ValueError(f"time: invalid duration {quoted}")
+        frac = frac[:19]  # Go's leadingFraction stops adding digits once they no longer count
+        v = int(digits.lstrip("0") or "0")
         if v > (1 << 63) // scale:
             raise ValueError(f"time: invalid duration {quoted}")
         v *= scale

@@ -68,7 +68,8 @@ def go_regexp_compiles(text: str) -> bool:
         return False
     if re.search(r"\{(\d+)(,\d*)?\}", text):
         for m in re.finditer(r"\{(\d+)(?:,(\d*))?\}", text):
-            if int(m.group(1)) > 1000 or (m.group(2) and int(m.group(2)) > 1000):
+            low, high = m.group(1), m.group(2) or ""
+            if len(low) > 4 or len(high) > 4 or int(low) > 1000 or (high and int(high) > 1000):
                 return False
     candidate = re.sub(r"\[:(\^?)([a-z]+):\]", "a", text)
     candidate = re.sub(r"\\[pP](\{[A-Za-z_]+\}|[A-Za-z])", "a", candidate)

@@ -10,6 +10,7 @@ from quotactl.cli.queues import build_reports
 from quotactl.load.objects import load
 from quotactl.load.yunikorn import load_inputs
 from quotactl.report import queues_json, queues_text
+from quotactl.report.console import View
 from tests.helpers import CASES, FIXTURES, ROOT, run_cli
 
 CLEAN = "fixtures/yunikorn/clean/queues.yaml"
@@ -29,11 +30,11 @@ def reports(*paths):
 
 
 def test_table_snapshot(snapshot):
-    assert queues_text.render_table(reports(CLEAN), width=200) == snapshot
+    assert queues_text.render_table(reports(CLEAN), view=View(width=200)) == snapshot
 
 
 def test_tree_snapshot(snapshot):
-    assert queues_text.render_tree(reports(CLEAN), width=160) == snapshot
+    assert queues_text.render_tree(reports(CLEAN), view=View(width=160)) == snapshot
 
 
 def test_plain_snapshot(snapshot):
@@ -46,7 +47,7 @@ def test_json_snapshot(snapshot):
 
 def test_broken_table_snapshot(snapshot):
     """An invalid config is still shown, with YuniKorn's own error and the values it falls back to."""
-    assert queues_text.render_table(reports(BROKEN), width=200) == snapshot
+    assert queues_text.render_table(reports(BROKEN), view=View(width=200)) == snapshot
 
 
 def test_json_matches_schema_for_every_input():

@@ -8,6 +8,7 @@ import pytest
 from quotactl.lint.context import LintOptions
 from quotactl.lint.runner import lint_paths
 from quotactl.report import lint_json, lint_text
+from quotactl.report.console import View
 from tests.helpers import ROOT, run_cli
 
 BROKEN = "fixtures/yunikorn/broken/queues.yaml"
@@ -30,7 +31,7 @@ def test_plain_snapshot(broken_report, snapshot):
 
 
 def test_table_snapshot(broken_report, snapshot):
-    assert lint_text.render_table(broken_report, width=180) == snapshot
+    assert lint_text.render_table(broken_report, view=View(width=180)) == snapshot
 
 
 def test_json_snapshot(broken_report, snapshot):

@@ -118,3 +118,20 @@ def test_syntax_error_is_an_input_error_and_nothing_changes():
     text = "apiVersion: kueue.x-k8s.io/v1beta1\nkind: [unclosed\n"
     result = convert_text(text, "bad.yaml")
     assert result.input_errors and result.text == text
+
+
+def test_a_float_anywhere_in_the_object_converts():
+    # Conversion deep-copies the loaded data; the loader's YamlFloat could not be copied (found by
+    # the fuzzer: a float creationTimestamp crashed convert with a TypeError).
+    text = "apiVersion: kueue.x-k8s.io/v1beta1\nkind: Cohort\nmetadata:\n  name: c\n  creationTimestamp: 0.5\nspec: {}\n"
+    result = convert_text(text, "c.yaml")
+    assert not result.input_errors
+    assert "kueue.x-k8s.io/v1beta2" in result.text and "creationTimestamp: 0.5" in result.text
+
+
+def test_an_object_with_a_non_string_namespace_converts():
+    # convert names the objects it changes; an int namespace crashed the naming (found by the fuzzer)
+    text = ("apiVersion: kueue.x-k8s.io/v1beta1\nkind: LocalQueue\nmetadata:\n  name: q\n  namespace: 7\n"
+            "spec:\n  clusterQueue: cq\n")
+    result = convert_text(text, "q.yaml")
+    assert not result.input_errors and "kueue.x-k8s.io/v1beta2" in result.text

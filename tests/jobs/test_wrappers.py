@@ -68,3 +68,32 @@ def test_trainjob_num_nodes_sets_the_trainer_step(derive):
 def test_trainjob_without_its_runtime_is_skipped(derive):
     workloads, skipped, _ = derive(TRAINJOB.replace("name: torch, kind", "name: other, kind"))
     assert workloads == [] and "TrainingRuntime 'other' is not in the input" in skipped["trainjob/ns/tj"]
+
+
+def test_appwrapper_path_index_of_thousands_of_digits_is_out_of_range():
+    # Python's int() refuses more than 4,300 digits (found by the fuzzer); such an index is past any list.
+    from quotactl.jobs.appwrapper import parse_path
+
+    assert parse_path("template.spec.replicatedJobs[0].template") == ("template", "spec", "replicatedJobs", 0,
+                                                                      "template")
+    assert parse_path("a[" + "9" * 5000 + "]") == ("a", 2**63)
+    assert parse_path("a[" + "0" * 5000 + "7]") == ("a", 7)
+
+
+def test_pod_template_metadata_must_be_a_mapping_and_null_is_none():
+    # The integrations add their labels to the template's metadata; a list there crashed them
+    # (found by the fuzzer on a Deployment).
+    import pytest
+
+    from quotactl.jobs.fields import Malformed
+    from quotactl.jobs.podtemplate import pod_template
+
+    spec = {"containers": [{"name": "c"}]}
+    with pytest.raises(Malformed, match="must be an object"):
+        pod_template({"t": {"metadata": ["x"], "spec": spec}}, ("t",))
+    with pytest.raises(Malformed, match="must be an object"):
+        pod_template({"t": {"metadata": {"labels": "x"}, "spec": spec}}, ("t",))
+    out = pod_template({"t": {"metadata": None, "spec": spec}}, ("t",))
+    assert out["metadata"] == {}
+    out = pod_template({"t": {"metadata": {"labels": None}, "spec": spec}}, ("t",))
+    assert out["metadata"] == {"labels": {}}

@@ -16,6 +16,7 @@ from quotactl.kueue.quota import build_snapshot
 from quotactl.load.objects import load
 from quotactl.model.kueue import build_cluster
 from quotactl.report import explain_json, explain_text
+from quotactl.report.console import View
 from tests.helpers import FIXTURES, ROOT
 
 DATA = ROOT / "tests" / "kueue" / "data"
@@ -49,7 +50,7 @@ def _explain(world, key):
 
 @pytest.mark.parametrize("case", list(CASES), ids=list(CASES))
 def test_plain_report(world, case, snapshot):
-    assert explain_text.render_plain(_explain(world, CASES[case]), width=110) == snapshot
+    assert explain_text.render_plain(_explain(world, CASES[case])) == snapshot
 
 
 @pytest.mark.parametrize("case", list(CASES), ids=list(CASES))
@@ -61,7 +62,7 @@ def test_json_report(world, case, snapshot):
 
 @pytest.mark.parametrize("case", ["needs-preemption", "borrows"])
 def test_table_report(world, case, snapshot):
-    assert explain_text.render_table(_explain(world, CASES[case]), width=130) == snapshot
+    assert explain_text.render_table(_explain(world, CASES[case]), view=View(width=130)) == snapshot
 
 
 def test_all_pending(world, snapshot):
@@ -69,7 +70,7 @@ def test_all_pending(world, snapshot):
     explanations = [explain_workload(cluster, snap, w) for w in pending_workloads(cluster)]
     doc = json.loads(explain_json.render_all(explanations))
     jsonschema.Draft202012Validator(SCHEMA).validate(doc)
-    assert explain_text.render_all_plain(explanations, width=140) == snapshot
+    assert explain_text.render_all_plain(explanations) == snapshot
 
 
 def test_reasons_of_the_fixture_workloads(world):

@@ -184,3 +184,33 @@ def test_yaml_list_item_positions_are_exact_and_per_item():
     assert doc.pos(("items", 1, "metadata", "labels", "x"), value=True).column == 17
     assert (doc.pos(("items", 0, "metadata", "name")).line, doc.pos(("items", 0, "metadata", "name")).column) == (6, 14)
     assert doc.pos(("items", 1)).line == 7 and doc.pos(("kind",)).line == 2
+
+
+def test_syntax_error_in_a_deeply_indented_text_is_a_diagnostic():
+    # Deep indentation makes the loader scan the events for depth before composing; a syntax
+    # error met by that scan escaped as a ParserError traceback (found by the fuzzer).
+    nested = "".join(" " * (3 * i) + f"k{i}:\n" for i in range(50)) + " " * 150 + "leaf: 1\n"
+    docs, diags = parse_documents(nested + "  bad: [unclosed\n  - x\n", "deep.yaml")
+    assert not docs
+    assert [d.code for d in diags] == ["IN001"]
+    assert diags[0].line > 50
+
+
+def test_json_lone_surrogates_become_replacement_characters():
+    # As Go's encoding/json decodes them; a lone surrogate left in crashed every UTF-8 report
+    # writer (found by the fuzzer). A valid pair is one character.
+    text = '{"metadata": {"name": "a\\ud800b", "\\udfffkey": "x"}, "ok": "\\ud83d\\ude00"}'
+    docs, diags = parse_documents(text, "s.json")
+    assert not diags
+    assert docs[0].data == {"metadata": {"name": "a\ufffdb", "\ufffdkey": "x"}, "ok": "\U0001f600"}
+
+
+def test_yaml_float_copies_keep_their_text():
+    import copy
+    import pickle
+
+    from quotactl.load.document import YamlFloat
+
+    f = YamlFloat(1000.0, "1e3")
+    for copied in (copy.copy(f), copy.deepcopy({"a": [f]})["a"][0], pickle.loads(pickle.dumps(f))):
+        assert copied == 1000.0 and copied.raw == "1e3" and isinstance(copied, YamlFloat)

@@ -187,3 +187,54 @@ def test_gzip_bomb_is_refused_without_inflating_it():
     with pytest.raises(InflationLimit):  # a second member past the limit counts too
         gunzip_bounded(gzip.compress(b"a") + bomb, limit=2**20)
     assert gunzip_bounded(gzip.compress(b"queues"), limit=2**20) == b"queues"
+
+
+def test_recursive_alias_inside_a_configmap_is_refused(tmp_path):
+    # The bare queues.yaml is checked by the YAML loader; inside a ConfigMap the decoder's own size
+    # walk looped forever on the cycle, memory growing (found by the fuzzer).
+    cm = textwrap.dedent("""\
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: yunikorn-configs
+        data:
+          queues.yaml: |
+            partitions:
+            - name: default
+              queues: &a
+              - name: root
+                queues: *a
+        """)
+    (tmp_path / "cm.yaml").write_text(cm)
+    loaded = load([str(tmp_path / "cm.yaml")])
+    diags = lint_yunikorn([o for o in loaded.objects if o.dialect == Dialect.YUNIKORN], None)
+    refused = [d for d in diags if "recursive YAML alias" in d.message]
+    assert refused and refused[0].code == "YK001" and refused[0].line == 7
+
+
+def test_deep_flow_nesting_inside_a_gzipped_configmap_is_refused_not_a_crash(tmp_path):
+    # The top-level loader bounds nesting before libyaml's recursive C composer runs; the
+    # queues.yaml inside a ConfigMap was composed unchecked: 30,000 '[' crashed the process
+    # with SIGSEGV (found by the fuzzer). Run in a subprocess: a regression kills the process.
+    from tests.helpers import run_subprocess
+
+    queues = "partitions:\n- name: " + "[" * 30000 + "]" * 30000 + "\n"
+    packed = base64.b64encode(gzip.compress(queues.encode())).decode()
+    (tmp_path / "cm.yaml").write_text(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: yunikorn-configs\n"
+        f"binaryData:\n  queues.yaml.gz: {packed}\n")
+    proc = run_subprocess("lint", str(tmp_path / "cm.yaml"), "-o", "plain")
+    assert proc.returncode == 1, proc.stderr
+    assert "nesting deeper than 1000 levels" in proc.stdout and "YK001" in proc.stdout
+
+
+def test_each_queues_document_of_a_multi_document_file_is_its_own(tmp_path):
+    # The document nodes of a file are composed once and shared by its objects (composing from the
+    # start for each one was quadratic: 400 documents took over 20 s; found by the fuzzer).
+    from quotactl.load.yunikorn import load_inputs
+
+    docs = [f"partitions:\n- name: p{i}\n  queues:\n  - name: root\n" for i in range(5)]
+    (tmp_path / "many.yaml").write_text("---\n" + "---\n".join(docs))
+    loaded = load([str(tmp_path / "many.yaml")])
+    inputs = load_inputs([o for o in loaded.objects if o.dialect == Dialect.YUNIKORN])
+    assert [inp.config.partitions[0].name for inp in inputs] == [f"p{i}" for i in range(5)]

@@ -48,6 +48,8 @@ def test_spec_table(text, name, want):
     ("1K", "invalid suffix"), ("1mi", "invalid suffix"), ("1e3", "invalid quantity"), ("+1", "invalid quantity"),
     ("0x10", "invalid quantity"), ("1_000", "invalid quantity"), ("99999999999999999999", "invalid quantity: overflow"),
     ("  ", "invalid quantity"), ("1 0", "invalid quantity"), ("１", "invalid quantity"),
+    # 5,000 digits: Go's ParseInt overflows; Python's int() would raise its own ValueError (fuzzer)
+    ("9" * 5000, "invalid quantity: overflow"), ("1" * 4301 + "Gi", "invalid quantity: overflow"),
 ])
 def test_more_invalid(text, err):
     with pytest.raises(QuantityError, match=f"^{err}$"):
@@ -62,6 +64,7 @@ def test_suffixes_and_whitespace():
     assert parse_vcore("0") == 0
     assert parse_quantity(str(INT64_MAX)) == INT64_MAX
     assert parse_quantity("9223372036854775807") == INT64_MAX
+    assert parse_quantity("0" * 5000 + "7") == 7  # leading zeros are not digits of the value
     with pytest.raises(QuantityError, match="overflow"):
         parse_vcore(str(INT64_MAX))  # times 1000
     assert parse_value("cpu", "2") == 2 and parse_value("vcores", "2") == 2  # only vcore is CPU
@@ -106,6 +109,25 @@ def test_format():
     assert format_value("nvidia.com/gpu", 2) == "2"
     assert format_resource({"memory": 2**30, "vcore": 2000, "a": 1}) == "vcore 2, memory 1Gi, a 1"
     assert format_resource(None) == "-"
+
+
+def test_memory_in_the_largest_exact_unit():
+    """100G as written, not 97656250Ki: the unit giving the shortest text, binary on a tie."""
+    assert format_value("memory", 100 * 10**9) == "100G"
+    assert format_value("memory", 24506 * 2**20) == "24506Mi"
+    assert format_value("memory", 2**20) == "1Mi"  # not 1024Ki
+    assert format_value("memory", 125 * 2**10) == "128k"  # = 125Ki: shorter decimal
+    assert format_value("memory", 10112000) == "9875Ki"  # = 10112k: a tie, binary
+    assert format_value("ephemeral-storage", 1500 * 10**6) == "1500M"
+    assert format_value("memory", 0) == "0"
+
+
+@given(st.integers(min_value=1, max_value=10**6), st.sampled_from(["k", "M", "G", "T", "Ki", "Mi", "Gi", "Ti"]))
+def test_memory_display_reads_back_exactly(number, suffix):
+    value = parse_quantity(f"{number}{suffix}")
+    shown = format_value("memory", value)
+    assert parse_quantity(shown) == value
+    assert len(shown) <= len(f"{number}{suffix}")  # never longer than the way it was written
 
 
 @given(st.integers(min_value=0, max_value=10**15), st.sampled_from(["", "k", "M", "Ki", "Mi", "Gi"]))

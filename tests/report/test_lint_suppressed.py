@@ -14,6 +14,7 @@ from quotactl.lint.context import LintOptions
 from quotactl.lint.globs import glob_set
 from quotactl.lint.runner import lint_paths
 from quotactl.report import lint_github, lint_json, lint_sarif, lint_text
+from quotactl.report.console import View
 
 ROOT = Path(__file__).resolve().parents[2]
 INPUT = """\
@@ -86,8 +87,8 @@ def test_github_leaves_suppressed_out(report):
 
 
 def test_table_marks_suppressed_rows_when_asked(report):
-    assert "suppressed:" not in lint_text.render_table(report, width=200)
+    assert "suppressed:" not in lint_text.render_table(report, View(width=200))
     report.show_suppressed = True
-    table = lint_text.render_table(report, width=200)
+    table = lint_text.render_table(report, View(width=200))
     assert "(suppressed: per-file-ignores 'queues.yaml' in .quotactl.yaml)" in table
     assert table.rstrip().endswith("(3 suppressed)")

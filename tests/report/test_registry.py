@@ -14,7 +14,7 @@ COMMANDS = {
     "queues": QueuesFormat,
     "rules": RulesFormat,
     "rule": RulesFormat,
-    **{c: OutputFormat for c in ("explain", "explain-all", "explain-jobs", "preempt", "schedule", "shares", "diff",
+    **{c: OutputFormat for c in ("explain", "explain-all", "explain-jobs", "preempt", "schedule", "simulate", "shares", "diff",
                                  "yunikorn-explain", "yunikorn-preempt")},
 }
 

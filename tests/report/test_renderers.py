@@ -9,6 +9,7 @@ import pytest
 from quotactl.lint.context import LintOptions
 from quotactl.lint.runner import lint_paths
 from quotactl.report import lint_github, lint_json, lint_sarif, lint_text
+from quotactl.report.console import View
 from tests.helpers import ROOT, run_cli
 
 HERE = Path(__file__).parent
@@ -35,7 +36,7 @@ def test_plain_snapshot(broken_report, snapshot):
 
 
 def test_table_snapshot(broken_report, snapshot):
-    assert lint_text.render_table(broken_report, width=160) == snapshot
+    assert lint_text.render_table(broken_report, view=View(width=160)) == snapshot
 
 
 def test_github_snapshot(broken_report, snapshot):

@@ -13,6 +13,7 @@ from quotactl.yunikorn.tree import build_tree
     ("10", 10, None), ("+7", 7, None), ("-3", -3, None), ("2147483647", 2147483647, None),
     ("abc", 0, "invalid syntax"), ("1.5", 0, "invalid syntax"), (" 10", 0, "invalid syntax"),
     ("3000000000", 0, "value out of range"), ("-2147483649", 0, "value out of range"),
+    ("1" * 5000, 0, "value out of range"), ("0" * 5000 + "5", 5, None),  # past Python's int() limit (fuzzer)
 ])
 def test_priority_offset(text, value, error):
     parsed = P.parse_priority_offset(text)
@@ -31,11 +32,22 @@ def test_parse_duration(text, ns):
 @pytest.mark.parametrize("text,message", [
     ("30", 'time: missing unit in duration "30"'), ("1d", 'time: unknown unit "d" in duration "1d"'),
     ("", 'time: invalid duration ""'), ("xxxx", 'time: invalid duration "xxxx"'), ("1 m", 'time: unknown unit " m"'),
+    ("1" * 5000 + "s", 'time: invalid duration "1111'),  # 5,000 digits: Go overflows, Python's int() refuses
 ])
 def test_parse_duration_errors(text, message):
     with pytest.raises(ValueError) as exc:
         P.parse_duration(text)
     assert str(exc.value).startswith(message)
+
+
+def test_duration_with_a_5000_digit_fraction():
+    assert P.parse_duration("1." + "5" * 5000 + "s") == 1_555_555_555
+
+
+def test_regexp_repeat_count_of_5000_digits_does_not_compile():
+    from quotactl.yunikorn.validate import go_regexp_compiles
+
+    assert not go_regexp_compiles("a{" + "9" * 5000 + "}") and go_regexp_compiles("a{3,10}")
 
 
 def test_format_duration():

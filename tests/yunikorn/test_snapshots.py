@@ -10,6 +10,7 @@ from quotactl.cli.yunikorn_cmds import build
 from quotactl.load.objects import load
 from quotactl.load.yunikorn import load_inputs
 from quotactl.report import queues_json, queues_text, yunikorn_json, yunikorn_text
+from quotactl.report.console import View
 from quotactl.yunikorn.explain import explain_pod, find_pod
 from tests.helpers import CASES, ROOT
 
@@ -34,7 +35,7 @@ def test_explain_plain(snapshot, pod):
 
 
 def test_explain_table(snapshot):
-    assert yunikorn_text.render_explain_table(explanation(CLEAN, "analytics/report-gen-1"), width=170) == snapshot
+    assert yunikorn_text.render_explain_table(explanation(CLEAN, "analytics/report-gen-1"), view=View(width=170)) == snapshot
 
 
 def test_explain_json(snapshot):
@@ -52,7 +53,7 @@ def test_preempt_direct_plain(snapshot):
 
 
 def test_preempt_table(snapshot):
-    assert yunikorn_text.render_preempt_table(explanation(CLEAN, "analytics/report-gen-1"), width=150) == snapshot
+    assert yunikorn_text.render_preempt_table(explanation(CLEAN, "analytics/report-gen-1"), view=View(width=150)) == snapshot
 
 
 def test_preempt_json(snapshot):
@@ -78,7 +79,7 @@ def _queue_reports():
 
 
 def test_queues_live_table(snapshot):
-    assert queues_text.render_table(_queue_reports(), width=260) == snapshot
+    assert queues_text.render_table(_queue_reports(), view=View(width=260)) == snapshot
 
 
 def test_queues_live_plain(snapshot):
@@ -86,7 +87,7 @@ def test_queues_live_plain(snapshot):
 
 
 def test_queues_live_tree(snapshot):
-    assert queues_text.render_tree(_queue_reports(), width=160) == snapshot
+    assert queues_text.render_tree(_queue_reports(), view=View(width=160)) == snapshot
 
 
 def test_queues_live_json(snapshot):

@@ -97,9 +97,8 @@ def subtree_cluster_queues(node: QuotaNode) -> Iterator[ClusterQueueNode]:
     if isinstance(node, ClusterQueueNode):
         yield node
         return
-    yield from node.child_cqs
-    for child in node.child_cohorts:
-        yield from subtree_cluster_queues(child)
+    for cohort in node.subtree_cohorts():
+        yield from cohort.child_cqs
 
 
 def _why_not(pre, wl: AdmittedWorkload, frs, field_name: str, policy: str) -> str | None:
@@ -164,9 +163,8 @@ def _all_cluster_queues(node: QuotaNode) -> Iterator[ClusterQueueNode]:
     if isinstance(node, ClusterQueueNode):
         yield node
         return
-    yield from node.all_child_cqs
-    for child in node.child_cohorts:
-        yield from _all_cluster_queues(child)
+    for cohort in node.subtree_cohorts():
+        yield from cohort.all_child_cqs
 
 
 def _almost_lca(cq: ClusterQueueNode, lca: CohortNode) -> QuotaNode:

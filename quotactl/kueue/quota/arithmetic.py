@@ -31,12 +31,30 @@ def local_available(node: QuotaNode, fr: FR) -> int:
     return la if la > 0 else 0
 
 
+def path_below_root(node: QuotaNode) -> tuple[list[QuotaNode], QuotaNode]:
+    """The nodes from ``node`` up to the root's child, and the root. Kueue's tree walks recurse
+    (Go's stack grows); a chain of a thousand cohorts is deeper than Python's, so the walks here
+    go down this list instead (found by the fuzzer)."""
+    path = []
+    while node.parent is not None:
+        path.append(node)
+        node = node.parent
+    return path, node
+
+
 def available(node: QuotaNode, fr: FR) -> int:
     """``available``: what the node can still take, may be negative (over-admission)."""
-    parent = node.parent
-    if parent is None:
+    if node.parent is None:
         return node.subtree_quota.get(fr, 0) - node.usage.get(fr, 0)
-    parent_available = available(parent, fr)
+    path, root = path_below_root(node)
+    value = root.subtree_quota.get(fr, 0) - root.usage.get(fr, 0)
+    for below in reversed(path):
+        value = _available_given_parent(below, fr, value)
+    return value
+
+
+def _available_given_parent(node: QuotaNode, fr: FR, parent_available: int) -> int:
+    """One step of ``available``, the parent's answer known."""
     u = node.usage.get(fr, 0)
     q = node.quotas.get(fr)
     if q is None:  # local quota 0 (``local_quota`` / ``local_available`` inlined: the hot path)
@@ -60,12 +78,13 @@ def cq_available(cq: ClusterQueueNode, fr: FR) -> int:
 
 def potential_available(node: QuotaNode, fr: FR) -> int:
     """``potentialAvailable``: the most the node could ever get, ignoring all usage."""
-    if node.parent is None:
-        return node.subtree_quota.get(fr, 0)
-    value = local_quota(node, fr) + potential_available(node.parent, fr)
-    q = node.quotas.get(fr)
-    if q is not None and q.borrowing_limit is not None:
-        value = min(node.subtree_quota.get(fr, 0) + q.borrowing_limit, value)
+    path, root = path_below_root(node)
+    value = root.subtree_quota.get(fr, 0)
+    for below in reversed(path):
+        value = local_quota(below, fr) + value
+        q = below.quotas.get(fr)
+        if q is not None and q.borrowing_limit is not None:
+            value = min(below.subtree_quota.get(fr, 0) + q.borrowing_limit, value)
     return value
 
 
@@ -144,10 +163,14 @@ class UsageOverlay:
 
     def available(self, node: QuotaNode, fr: FR) -> int:
         """``available`` with the overlay's usages."""
+        path, root = path_below_root(node)
+        value = root.subtree_quota.get(fr, 0) - self._get(root, fr)
+        for below in reversed(path):
+            value = self._available_given_parent(below, fr, value)
+        return value
+
+    def _available_given_parent(self, node: QuotaNode, fr: FR, parent_available: int) -> int:
         u = self._get(node, fr)
-        if node.parent is None:
-            return node.subtree_quota.get(fr, 0) - u
-        parent_available = self.available(node.parent, fr)
         q = node.quotas.get(fr)
         lq = 0
         if q is not None and q.lending_limit is not None:
@@ -193,9 +216,13 @@ def is_within_nominal_in_resources(node: QuotaNode, frs) -> bool:
 
 def node_height(cohort: CohortNode) -> int:
     """``getNodeHeight``: distance to the furthest leaf (children in the snapshot only)."""
-    h = min(len(cohort.child_cqs) + len(cohort.child_cohorts), 1)
-    for child in cohort.child_cohorts:
-        h = max(h, node_height(child) + 1)
+    # = the deepest cohort below (depth d) plus one if it has any child; walked without recursion
+    h = 0
+    stack = [(cohort, 0)]
+    while stack:
+        node, depth = stack.pop()
+        h = max(h, depth + min(len(node.child_cqs) + len(node.child_cohorts), 1))
+        stack.extend((child, depth + 1) for child in node.child_cohorts)
     return h
 
 

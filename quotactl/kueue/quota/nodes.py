@@ -85,6 +85,17 @@ class CohortNode(QuotaNode):
         self.implicit = spec is None
         self.all_child_cqs: list[ClusterQueueNode] = []  # inactive ones too (they still count)
 
+    def subtree_cohorts(self) -> list[CohortNode]:
+        """This cohort and every cohort below it, parents first (pre-order, children in order).
+        Kueue's tree walks recurse (Go's stacks grow); a chain of cohorts may be deeper than
+        Python's stack, so walks go down this list instead (found by the fuzzer)."""
+        out, stack = [], [self]
+        while stack:
+            cohort = stack.pop()
+            out.append(cohort)
+            stack.extend(reversed(cohort.child_cohorts))
+        return out
+
 
 class ClusterQueueNode(QuotaNode):
     __slots__ = ("spec", "resource_groups", "workloads", "inactive", "flavor_fungibility", "preemption",

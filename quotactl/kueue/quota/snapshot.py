@@ -217,11 +217,14 @@ def accumulate(parent: CohortNode, child: QuotaNode) -> None:
 
 
 def update_cohort(cohort: CohortNode) -> None:
-    """``updateCohortResourceNode``: SubtreeQuota and usage, from the leaves up."""
-    cohort.subtree_quota = {fr: q.nominal for fr, q in cohort.quotas.items()}
-    cohort.usage = {}
-    for child in cohort.child_cohorts:
-        update_cohort(child)
-        accumulate(cohort, child)
-    for child in cohort.all_child_cqs:
-        accumulate(cohort, child)
+    """``updateCohortResourceNode``: SubtreeQuota and usage, from the leaves up (Kueue recurses;
+    here the cohorts are visited children first without recursion)."""
+    order = cohort.subtree_cohorts()
+    for node in reversed(order):  # every child before its parent
+        node.subtree_quota = {fr: q.nominal for fr, q in node.quotas.items()}
+        node.usage = {}
+    for node in reversed(order):
+        for child in node.child_cohorts:
+            accumulate(node, child)
+        for child in node.all_child_cqs:
+            accumulate(node, child)

@@ -14,6 +14,7 @@ from quotactl.kueue.options import engine_options
 from quotactl.load.objects import load
 from quotactl.model.kueue import build_cluster
 from quotactl.report import diff_json, diff_text, schedule_json, schedule_text
+from quotactl.report.console import View
 from tests.helpers import FIXTURES, ROOT, run_cli
 from tests.kueue.cycle.test_cycle import livelock_world
 
@@ -44,7 +45,7 @@ def test_schedule_plain(before, snapshot):
 
 
 def test_schedule_table(before, snapshot):
-    assert schedule_text.render_table(before, color=False, width=140) == snapshot
+    assert schedule_text.render_table(before, view=View(width=140)) == snapshot
 
 
 def test_schedule_json(before, snapshot):
@@ -66,7 +67,7 @@ def test_diff_plain(ci_diff, snapshot):
 
 
 def test_diff_table(ci_diff, snapshot):
-    assert diff_text.render_table(ci_diff, (), color=False, width=160) == snapshot
+    assert diff_text.render_table(ci_diff, (), view=View(width=160)) == snapshot
 
 
 def test_diff_json(ci_diff, snapshot):

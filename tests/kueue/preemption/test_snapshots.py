@@ -16,6 +16,7 @@ from quotactl.kueue.quota import build_snapshot
 from quotactl.load.objects import load
 from quotactl.model.kueue import build_cluster
 from quotactl.report import preempt_json, preempt_text, shares_json, shares_text
+from quotactl.report.console import View
 from tests.helpers import FIXTURES, ROOT
 
 DATA = ROOT / "tests" / "kueue" / "preemption" / "data"
@@ -65,7 +66,7 @@ def _decide(worlds, case):
 
 @pytest.mark.parametrize("case", list(CASES), ids=list(CASES))
 def test_preempt_plain(worlds, case, snapshot):
-    assert preempt_text.render_plain(_decide(worlds, case), width=120) == snapshot
+    assert preempt_text.render_plain(_decide(worlds, case)) == snapshot
 
 
 @pytest.mark.parametrize("case", list(CASES), ids=list(CASES))
@@ -77,13 +78,13 @@ def test_preempt_json(worlds, case, snapshot):
 
 @pytest.mark.parametrize("case", ["hierarchical-add-back", "fair-s2a"])
 def test_preempt_table(worlds, case, snapshot):
-    assert preempt_text.render_table(_decide(worlds, case), width=130) == snapshot
+    assert preempt_text.render_table(_decide(worlds, case), view=View(width=130)) == snapshot
 
 
 @pytest.mark.parametrize("name", ["story3", "cluster", "fair"])
 def test_shares_plain(worlds, name, snapshot):
     cluster, snap = worlds[name]
-    assert shares_text.render_plain(share_tree(snap), ranked_heads(cluster, snap), width=150) == snapshot
+    assert shares_text.render_plain(share_tree(snap), ranked_heads(cluster, snap)) == snapshot
 
 
 @pytest.mark.parametrize("name", ["story3", "cluster"])
@@ -96,4 +97,4 @@ def test_shares_json(worlds, name, snapshot):
 
 def test_shares_table(worlds, snapshot):
     cluster, snap = worlds["story3"]
-    assert shares_text.render_table(share_tree(snap), ranked_heads(cluster, snap), width=150) == snapshot
+    assert shares_text.render_table(share_tree(snap), ranked_heads(cluster, snap), view=View(width=150)) == snapshot

@@ -99,6 +99,16 @@ def check_priority_boost(wl, ctx):
     if value == "":
         yield Finding(path, 'must be a valid signed integer; use "0" explicitly, empty string is not allowed')
         return
-    if not _INT.match(value) or not (-(2**31) <= int(value) < 2**31):
+    if not _INT.match(value) or not _fits_int32(value):
         yield Finding(path, f"must be a valid signed integer (got {quote(value)}; range -2147483648..2147483647)",
                       hint="Use a whole number such as \"10\" or \"-5\".")
+
+
+def _fits_int32(value: str) -> bool:
+    """Whether a signed decimal fits in 32 bits (``strconv.ParseInt(value, 10, 32)``); thousands of
+    digits are out of range without asking Python's int(), which refuses them (fuzzer)."""
+    digits = value.lstrip("+-").lstrip("0") or "0"
+    if len(digits) > 10:
+        return False
+    number = -int(digits) if value.startswith("-") else int(digits)
+    return -(2**31) <= number < 2**31

@@ -1,0 +1,105 @@
+"""report/console.py: the column planner (property-tested), the Sheet's views, cells too long to lay
+out, hanging lines and the plain writer."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+from rich.cells import cell_len
+from rich.text import Text
+
+from quotactl.report.console import (
+    FIXED,
+    ID,
+    LONG_CELL,
+    PLAIN_VIEW,
+    TEXT,
+    Col,
+    Hanging,
+    Sheet,
+    View,
+    plain_text,
+    plan_widths,
+    render_to_text,
+)
+
+KINDS = st.sampled_from([FIXED, ID, TEXT])
+
+
+@given(st.lists(st.tuples(KINDS, st.integers(1, 60), st.integers(0, 80), st.integers(1, 4)), min_size=1,
+                max_size=10), st.integers(20, 250))
+def test_plan_fits_the_room_and_keeps_every_floor(spec, room):
+    columns = [Col("h", kind, ratio=ratio) for kind, _, _, ratio in spec]
+    floors = [floor for _, floor, _, _ in spec]
+    natural = [floor + extra for _, floor, extra, _ in spec]
+    widths = plan_widths(columns, natural, floors, room)
+    if sum(natural) <= room:
+        assert widths == natural
+        return
+    assert all(f <= w <= n for f, w, n in zip(floors, widths, natural, strict=True))
+    if sum(floors) <= room:
+        assert sum(widths) <= room
+        # no room left unused while a column still wants more
+        assert sum(widths) == room or widths == natural
+
+
+def test_fixed_columns_stay_whole_and_ids_come_before_text():
+    columns = [Col("code", FIXED), Col("object", ID), Col("message", TEXT, ratio=3)]
+    widths = plan_widths(columns, [5, 30, 200], [5, 12, 12], 60)
+    assert widths[0] == 5 and sum(widths) == 60
+    assert widths[1] >= 60 // 3  # an id grows first, up to a third of the room
+    assert widths[2] > widths[1]
+
+
+def _sheet(view: View) -> Sheet:
+    s = Sheet([Col("name", ID), Col("note", TEXT, wide=False), Col("a", FIXED, wide=True),
+               Col("b", FIXED, wide=True)], view, title="t[x]")
+    s.add_row("ns/a-rather-long-workload-name-0123456789", "some words to wrap here and there", "1", "2")
+    return s
+
+
+def test_wide_and_narrow_columns():
+    assert [c.header for c in _sheet(View()).columns] == ["name", "note"]
+    assert [c.header for c in _sheet(View(wide=True)).columns] == ["name", "a", "b"]
+    assert [c.header for c in _sheet(PLAIN_VIEW).columns] == ["name", "a", "b"]
+
+
+def test_narrow_table_folds_the_id_whole_and_wide_never_folds():
+    narrow = render_to_text([_sheet(View())], view=View(width=40))
+    assert all(cell_len(line) <= 40 for line in narrow.splitlines())
+    assert "ns/a-rather-long-workload-name-0123456789" not in narrow
+    lines = narrow.splitlines()
+    end = lines[1].index("note")  # line 0: the title
+    assert "".join(line[:end].strip() for line in lines[3:]).startswith("ns/a-rather-long-workload-name-0123456789")
+    wide = render_to_text([_sheet(View(wide=True))], view=View(width=40, wide=True))
+    assert "ns/a-rather-long-workload-name-0123456789  1  2" in wide
+
+
+def test_a_million_character_name_is_printed_whole_after_the_table():
+    name = "n" * 1_000_000
+    sheet = Sheet([Col("workload", ID), Col("why", TEXT)], View(width=80))
+    sheet.add_row(name, "too long to lay out")
+    sheet.add_row("short", "fits")
+    out = render_to_text([sheet, Text("Workload " + name)], view=View(width=80))
+    lines = out.splitlines()
+    assert len(lines) == 6  # header, rule, 2 rows, the note, the prose line: nothing folded
+    assert lines[2].startswith("[see 1]") and lines[4] == "[see 1] " + name
+    assert lines[5] == "Workload " + name
+    assert len(name) > LONG_CELL
+    plain = plain_text([sheet]).splitlines()
+    assert plain[1] == f"{name}  too long to lay out" and plain[2].startswith("short")
+
+
+def test_hanging_lines_wrap_under_their_text_and_stay_one_line_plain():
+    line = Hanging("  message:  ", "word " * 30)
+    out = render_to_text([line], view=View(width=50)).splitlines()
+    assert out[0].startswith("  message:  word") and all(x.startswith(" " * 12 + "word") for x in out[1:])
+    assert plain_text([line]) == "  message:  " + ("word " * 30).rstrip() + "\n"
+
+
+def test_plain_writer_pads_nothing_at_the_end():
+    s = Sheet([Col("a", ID), Col("b", TEXT), Col("c", FIXED, justify="right")], PLAIN_VIEW)
+    s.add_row("x", "", "")
+    s.add_row("longer", "two\nlines", "12")
+    out = plain_text([s])
+    assert out == "a       b       c\nx\nlonger  two    12\n        lines\n"
