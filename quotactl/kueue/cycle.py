@@ -19,10 +19,8 @@ only sequences them.  The engine is pure: no printing, no IO; results are frozen
 from __future__ import annotations
 
 import bisect
-import gc
 import hashlib
 import math
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import NamedTuple
@@ -63,6 +61,7 @@ from quotactl.kueue.reasons import (
     pending_preemption,
 )
 from quotactl.kueue.workload import AdmittedWorkload, PodSetRequest, nomination_requests, pod_set_requests
+from quotactl.model.gc_pause import fewer_gc_pauses
 from quotactl.model.kueue import KueueCluster, Workload
 
 # Outcomes of one head in one cycle.
@@ -1049,31 +1048,6 @@ class Scheduler:
             for k, w in cq.workloads.items():
                 out[k] = (cq.name, {ps: dict(sorted(fl.items())) for ps, fl in w.pod_set_flavors().items()})
         return dict(sorted(out.items()))
-
-
-@contextmanager
-def fewer_gc_pauses():
-    """The run allocates many objects next to a large, long-lived model, and keeps a growing
-    part of them (reports, the end-of-cycle states); Python's cyclic collector would scan them
-    again and again (a quarter of the run time on the 20,000-workload benchmark, even with
-    young collections 100x rarer and the model frozen), while the run creates next to no
-    cyclic garbage (the one cycle, a resumed flavor scan, is broken by hand). So the collector
-    is off during the run and back as it was afterwards; reference counting still frees
-    everything at once."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            # Everything allocated meanwhile sits in the youngest generation: the first young
-            # collection after re-enabling would walk all of it at once (a quarter of a second on
-            # the benchmark).  Move it to the oldest generation instead (freeze + unfreeze), where
-            # it is collected as usual, only less often; skipped when the caller froze objects.
-            if gc.get_freeze_count() == 0:
-                gc.freeze()
-                gc.unfreeze()
-            gc.enable()
 
 
 class TreeWatch:

@@ -107,10 +107,12 @@ class FeatureGates:
         self.release = release
         self.explicit = _expand_stage_gates(dict(explicit or {}), release)
         self._defaults = gate_defaults(release)
+        # every gate's value in one dict: the scheduler asks several times per nomination
+        self._on = {**self._defaults, **self.explicit}
 
     def enabled(self, name: str) -> bool:
         """A gate the release does not have is off: its feature does not exist there."""
-        return self.explicit.get(name, self._defaults.get(name, False))
+        return self._on.get(name, False)
 
     def explicitly_set(self, name: str) -> bool:
         return name in self.explicit

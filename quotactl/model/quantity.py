@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 NANO = 10**9
 INT64_MAX = 2**63 - 1
@@ -57,6 +58,8 @@ class Quantity:
     @classmethod
     def parse(cls, value: object) -> Quantity:
         """Parse a YAML scalar (str or int) as Kubernetes does; raise QuantityError."""
+        if type(value) is str:  # the usual case: the same few texts again and again (one per container)
+            return _parse_text(value)
         if isinstance(value, bool):
             raise QuantityError(f"{value!r} is a boolean, not a quantity")
         if isinstance(value, int):
@@ -72,21 +75,7 @@ class Quantity:
             )
         if not isinstance(value, str):
             raise QuantityError(f"expected a quantity, got {type(value).__name__}")
-        text = value
-        m = _GRAMMAR.match(text)
-        if not m:
-            raise QuantityError(_explain_bad(text))
-        number, scale = _bounded_number(m.group("num"))
-        binary = False
-        if m.group("bin"):
-            multiplier = Fraction(_BINARY[m.group("bin")])
-            binary = True
-        elif m.group("exp"):
-            scale += _exponent(text, m.group("exp")[1:])
-            multiplier = Fraction(1)
-        else:
-            multiplier = _DECIMAL[m.group("dec") or ""]
-        return cls(_clamp(_scaled_nanos(number * multiplier, scale)), text, binary)
+        return _parse_text.__wrapped__(value)  # a str subclass: parsed as it is, not memoised
 
     @classmethod
     def from_units(cls, units: int | Fraction) -> Quantity:
@@ -157,6 +146,28 @@ class Quantity:
 
     def __repr__(self) -> str:
         return f"Quantity({self.canonical()!r})"
+
+
+@lru_cache(maxsize=4096)
+def _parse_text(text: str) -> Quantity:
+    """``Quantity.parse`` of a string.  Memoised: a big input repeats a few texts (``"1"``,
+    ``"500m"``, ``"2Gi"``) in every container, and the exact parse through ``Fraction`` is the
+    larger part of building the model; a Quantity is immutable, so sharing one is safe.  (Errors
+    are not memoised: they are raised again.)"""
+    m = _GRAMMAR.match(text)
+    if not m:
+        raise QuantityError(_explain_bad(text))
+    number, scale = _bounded_number(m.group("num"))
+    binary = False
+    if m.group("bin"):
+        multiplier = Fraction(_BINARY[m.group("bin")])
+        binary = True
+    elif m.group("exp"):
+        scale += _exponent(text, m.group("exp")[1:])
+        multiplier = Fraction(1)
+    else:
+        multiplier = _DECIMAL[m.group("dec") or ""]
+    return Quantity(_clamp(_scaled_nanos(number * multiplier, scale)), text, binary)
 
 
 def format_nanos(nanos: int, binary: bool = False) -> str:

@@ -9,19 +9,28 @@ from datetime import datetime
 
 from quotactl.load.document import Document, ObjectRef
 from quotactl.load.objects import KubeObject, classify
+from quotactl.model.gc_pause import fewer_gc_pauses
 from quotactl.simulate.clock import US, at, rfc3339
 
 
 def generated_objects(scenario, t0: datetime) -> list[KubeObject]:
     """``scenario``: a ``generator.GeneratedScenario`` (source, objects, workloads with
     ``manifest`` and ``arrival`` in seconds after t0)."""
+    with fewer_gc_pauses():  # tens of thousands of fresh dicts, no cycles
+        return _generated_objects(scenario, t0)
+
+
+def _generated_objects(scenario, t0: datetime) -> list[KubeObject]:
     out = [_object(scenario.source, i, data) for i, data in enumerate(scenario.objects)]
     base = len(out)
+    stamps: dict[float, str] = {}  # arrival -> creationTimestamp: every ClusterQueue's senders share one grid
     for i, gw in enumerate(scenario.workloads):
+        stamp = stamps.get(gw.arrival)
+        if stamp is None:
+            stamp = stamps[gw.arrival] = rfc3339(at(t0, round(gw.arrival * US)))
         # a new top level and metadata only: the rest is shared with the scenario, never written
         data = dict(gw.manifest)
-        data["metadata"] = {**(gw.manifest.get("metadata") or {}),
-                            "creationTimestamp": rfc3339(at(t0, round(gw.arrival * US)))}
+        data["metadata"] = {**(gw.manifest.get("metadata") or {}), "creationTimestamp": stamp}
         out.append(_object(scenario.source, base + i, data))
     return [o for o in out if o is not None]
 

@@ -97,3 +97,24 @@ def test_addition_is_exact_and_ordered(a, b):
 def test_canonical_round_trips(n):
     q = Quantity(n)
     assert Quantity.parse(q.canonical()).nanos == n
+
+
+class _Scalar(str):
+    """A loader's string scalar (a str subclass): parsed as it is, never from the memo."""
+
+
+@pytest.mark.parametrize("text,nanos", ACCEPTED.items())
+def test_parse_is_memoised_but_answers_the_same(text, nanos):
+    first, again = Quantity.parse(text), Quantity.parse(text)
+    assert (again.nanos, again.text, again.binary) == (first.nanos, first.text, first.binary) == (nanos, text,
+                                                                                                   first.binary)
+    assert Quantity.parse(_Scalar(text)) == first
+
+
+@pytest.mark.parametrize("text", REJECTED)
+def test_a_rejected_text_is_rejected_every_time(text):
+    for _ in range(2):  # the memo must not remember a failure as an answer
+        with pytest.raises(QuantityError):
+            Quantity.parse(text)
+        with pytest.raises(QuantityError):
+            Quantity.parse(_Scalar(text))

@@ -1,0 +1,30 @@
+"""Building a big model or running a big simulation allocates many objects and keeps most of
+them, and creates next to no cyclic garbage; Python's cyclic collector would scan the growing
+heap again and again (on Kueue's 50,000-workload generator config, more time than building the
+model itself).  ``fewer_gc_pauses`` turns it off for such a stretch."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+
+@contextmanager
+def fewer_gc_pauses() -> Iterator[None]:
+    """The cyclic collector off while the block runs, then back as it was; reference counting
+    still frees everything at once.  Nested uses cost nothing (the inner one sees it off)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            # Everything allocated meanwhile sits in the youngest generation: the first young
+            # collection after re-enabling would walk all of it at once.  Move it to the oldest
+            # generation instead (freeze + unfreeze), where it is collected as usual, only less
+            # often; skipped when the caller froze objects.
+            if gc.get_freeze_count() == 0:
+                gc.freeze()
+                gc.unfreeze()
+            gc.enable()
