@@ -46,8 +46,11 @@ def edit_distance(a: str, b: str) -> int:
 
 def nearest(word: str, candidates, max_edits: int) -> str | None:
     """The candidate nearest ``word`` (case-insensitively) within ``max_edits``; ties go to the
-    alphabetically first, so the answer is deterministic."""
-    scored = sorted((edit_distance(word.lower(), c.lower()), c) for c in candidates)
+    alphabetically first, so the answer is deterministic. A candidate whose length differs by more
+    than ``max_edits`` is never within it, and is not measured (a 1,000,000-character kind would
+    take the quadratic distance minutes)."""
+    near = [c for c in candidates if abs(len(c) - len(word)) <= max_edits]
+    scored = sorted((edit_distance(word.lower(), c.lower()), c) for c in near)
     return scored[0][1] if scored and scored[0][0] <= max_edits else None
 
 

@@ -88,3 +88,12 @@ def test_loader_reports_an_error_at_the_misspelt_field(tmp_path):
         ("IN013", "error", 5, 13, "LocalQueue/ml/q", "apiVersion", False),
         ("IN003", "info", 9, 1, "Jobb/j", None, False),  # not a Kueue group: skipped, as before
     ]
+
+
+def test_a_huge_kind_is_not_measured_against_every_kind():
+    """Found by the fuzzer (a 1,000,000-character kind: 20 s of CPU in the edit distance): a word
+    whose length is out of reach of the edit bound is never near, and costs nothing."""
+    from quotactl.load.kind_typos import nearest
+
+    assert nearest("C" * 1_000_000, ["ClusterQueue", "LocalQueue"], 2) is None
+    assert nearest("ClusterQeue", ["ClusterQueue", "LocalQueue"], 2) == "ClusterQueue"
