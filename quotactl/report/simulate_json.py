@@ -36,6 +36,7 @@ def document(r: SimulationResult) -> dict:
         "stopped": r.stopped,
         "cycleInterval": seconds(r.cycle_interval),
         "admissionCost": seconds(r.admission_cost),
+        "limits": {k: seconds(v) if k == "requeueBatch" else v for k, v in r.limits.items()},
         "cycles": r.cycles,
         "noRuntime": r.no_runtime,
         "overdue": r.overdue,

@@ -46,10 +46,23 @@ def preemptions_text(q: QueueStats) -> str:
     return f"{q.preemptions} (" + ", ".join(f"{k} {v}" for k, v in q.preemptions_by_reason.items()) + ")"
 
 
+def _limit_texts(limits: dict) -> list[str]:
+    """The cadence's harness limits (--cadence kueue-harness), as the summary names them."""
+    out = []
+    if "writeRate" in limits:
+        out.append(f"writes {limits['writeRate']:g}/s (burst {limits['writeBurst']})")
+    if "requeueBatch" in limits:
+        out.append(f"requeue {human_duration(limits['requeueBatch'])} after a completion")
+    if "createRate" in limits:
+        out.append(f"creates {limits['createRate']:g}/s (burst {limits['createBurst']})")
+    return out
+
+
 def summary_line(r: SimulationResult) -> str:
     mode = "fixpoint at every event" if not r.cycle_interval else f"one cycle every {human_duration(r.cycle_interval)}"
     if r.admission_cost:
         mode += f", {human_duration(r.admission_cost)} per admission"
+    mode += "".join(f", {text}" for text in _limit_texts(r.limits))
     line = (f"simulated {len(r.workloads)} workload(s) from {rfc3339(r.start)} for {human_duration(r.end)} "
             f"({r.cycles} cycle(s), {mode}); stopped: {r.stopped}")
     extra = []

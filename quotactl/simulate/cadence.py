@@ -63,6 +63,13 @@ class Cadence:
         if bool(self.write_rate) != bool(self.write_burst) or bool(self.create_rate) != bool(self.create_burst):
             raise ValueError("a rate and its burst go together")
 
+    def limits(self) -> dict:
+        """The harness limits in force, as the reports name them (rates per second, times in
+        microseconds); empty for the contract's plain modes."""
+        named = {"writeRate": self.write_rate, "writeBurst": self.write_burst, "requeueBatch": self.requeue_batch,
+                 "createRate": self.create_rate, "createBurst": self.create_burst}
+        return {k: v for k, v in named.items() if v}
+
     @property
     def ticks(self) -> bool:
         return self.interval > 0

@@ -104,3 +104,4 @@ class SimulationResult:
     no_runtime: int  # workloads that never finish for want of a runtime
     overdue: int
     nominal: dict = field(default_factory=dict)  # ClusterQueue -> resource -> nominal quota (to total the usage)
+    limits: dict = field(default_factory=dict)  # the cadence's other limits in force (writeRate, ...): none are 0

@@ -367,7 +367,8 @@ class _Run:
             series={cq: tuple(samples) for cq, samples in sorted(self.series.items())},
             pending=self.s.pending(), no_runtime=sum(1 for r in runs if r.runtime is None),
             overdue=sum(1 for r in runs if r.overdue),
-            nominal={name: self.ledger.nominal(name) for name in sorted(self.s.snapshot.cluster_queues)})
+            nominal={name: self.ledger.nominal(name) for name in sorted(self.s.snapshot.cluster_queues)},
+            limits=self.cadence.limits())
 
     def _queue_stats(self, runs: list[WorkloadRun], end: int) -> tuple[QueueStats, ...]:
         by_cq: dict[str, list[WorkloadRun]] = {}

@@ -101,3 +101,18 @@ def test_bad_options_exit_2_with_one_line(args, words):
 def test_no_input_is_a_usage_error():
     p = run_subprocess("simulate")
     assert p.returncode == 2 and "--generator" in p.stderr
+
+
+def test_the_report_names_the_cadence_limits_in_force():
+    """With --cadence kueue-harness the JSON (schema-valid) and the summary say which harness
+    limits the run had; the contract's modes have none."""
+    state = str(SUITE / "fifo-single-cq-fixed-arrivals" / "state.yaml")
+    plain = json.loads(run_subprocess("simulate", "-f", state, "-o", "json").stdout)
+    assert plain["limits"] == {}
+    p = run_subprocess("simulate", "-f", state, "-o", "json", "--cadence", "kueue-harness")
+    doc = json.loads(p.stdout)
+    jsonschema.validate(doc, SCHEMA)
+    assert doc["limits"] == {"writeRate": 50, "writeBurst": 100, "requeueBatch": 1, "createRate": 1000,
+                             "createBurst": 2000}
+    text = run_subprocess("simulate", "-f", state, "--cadence", "kueue-harness", "--no-plot").stdout
+    assert "writes 50/s (burst 100), requeue 1s after a completion, creates 1000/s (burst 2000)" in text
