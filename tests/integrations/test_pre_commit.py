@@ -113,3 +113,12 @@ def test_quotactl_lint_config_checks_references_across_files(tmp_path, hook_repo
     whole = _pre_commit(repo, pre_commit_home, "--all-files")
     assert whole.returncode == 1, whole.stdout + whole.stderr
     assert "kueue/localqueue.yaml:4:" in whole.stdout and "team-z" in whole.stdout
+
+
+def test_quotactl_lint_honours_the_projects_exclude_globs(tmp_path, hook_repo, pre_commit_home):
+    # pre-commit names every file; the hook's --force-exclude keeps .quotactl.yaml's exclude in force.
+    repo = _project(tmp_path / "project", hook_repo, [{"id": "quotactl-lint"}],
+                    {"kueue/clean.yaml": CLEAN, "vendor/broken.yaml": BROKEN, ".quotactl.yaml": "exclude: [vendor]\n"})
+    every = _pre_commit(repo, pre_commit_home, "--all-files")
+    assert every.returncode == 0, every.stdout + every.stderr
+    assert "KQ104" not in every.stdout
