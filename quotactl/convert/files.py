@@ -7,7 +7,6 @@ from __future__ import annotations
 import copy
 import difflib
 import io
-import json
 import re
 from collections.abc import MutableMapping
 from dataclasses import dataclass, field
@@ -16,6 +15,12 @@ from ruamel.yaml import YAML
 
 from quotactl.convert.kinds import Loss, convert_object, converter_for, is_not_converted
 from quotactl.convert.layout import detect_indent
+from quotactl.convert.scalars import (
+    TextKeepingConstructor,
+    TextKeepingRepresenter,
+    dump_json_keeping_numbers,
+    load_json_keeping_numbers,
+)
 from quotactl.diagnostics import Diagnostic, Severity
 from quotactl.load.document import Document, format_path
 from quotactl.load.yamlparse import DEFAULT_LIMITS, Limits, parse_documents
@@ -74,11 +79,11 @@ def _convert_json(result: ConvertedFile, limits: Limits) -> None:
     docs = _parsed(result, result.original, 0, limits)
     if not docs or not _needs_conversion(docs[0].data):
         return
-    data = json.loads(result.original)
+    data = load_json_keeping_numbers(result.original)
     _convert_tree(data, docs[0], result)
     indent = _json_indent(result.original)
     ending = "\n" if result.original.endswith("\n") else ""
-    result.text = json.dumps(data, indent=indent, ensure_ascii=False) + ending
+    result.text = dump_json_keeping_numbers(data, indent) + ending
 
 
 def _json_indent(text: str) -> int | None:
@@ -195,6 +200,7 @@ def _split_marker(chunk: str) -> tuple[str, str]:
 
 def _round_trip_yaml(body: str) -> YAML:
     yaml = YAML(typ="rt")
+    yaml.Constructor, yaml.Representer = TextKeepingConstructor, TextKeepingRepresenter  # numbers kept as written
     yaml.preserve_quotes = True
     yaml.width = 1 << 16  # never re-wrap a long line
     indent = detect_indent(body)

@@ -27,6 +27,7 @@ from quotactl.kueue.quota import (
     calculate_lendable,
     compare_drs,
     dominant_resource_share,
+    lendables_up,
 )
 
 # ------------------------------------------------------------------------ the share tree ---
@@ -236,14 +237,13 @@ class FairSharingIterator:
             requested = {fr: v for fr, v in e.usage.items() if v > 0}
             self.snapshot.add_usage(cq, e.usage)
             try:
-                child: QuotaNode = cq
-                drs = dominant_resource_share(cq)
-                for ancestor in cq.path_parent_to_root():
+                path = [cq, *cq.path_parent_to_root()]
+                lendables = lendables_up(path)  # each node's parent's, from one walk (a chain may be long)
+                for child, ancestor, lendable in zip(path, path[1:], lendables[1:], strict=False):
+                    drs = dominant_resource_share(child, parent_lendable=lendable)
                     values[(ancestor.name, e.key)] = (drs, drs.is_borrowing_on(requested))
                     self.standings.append(Standing(ancestor.name, e.key, child.name,
                                                    _finite(drs), drs.is_borrowing_on(requested)))
-                    child = ancestor
-                    drs = dominant_resource_share(ancestor)
             finally:
                 self.snapshot.remove_usage(cq, e.usage)
         return values

@@ -9,6 +9,8 @@ table, composed once.
 
 from __future__ import annotations
 
+import bisect
+import re
 from collections.abc import Callable
 
 from quotactl.load.document import Pos
@@ -37,6 +39,7 @@ class ItemPositions:
         self.text, self.file, self.limits, self.parse_yaml, self.whole = text, file, limits, parse_yaml, whole
         self.find_spans, self.line_offset = find_spans, line_offset
         self.starts: list[tuple[int, int]] | None = None  # (start, end) of every item
+        self.newlines: list[int] | None = None  # offset of every "\n", found once
         self.items: dict[int, tuple[dict, dict]] = {}
 
     def tables(self) -> tuple[_Table, _Table]:
@@ -60,7 +63,7 @@ class ItemPositions:
         return self.items[i]
 
     def _parse_slice(self, start: int, end: int) -> tuple[dict, dict]:
-        line = self.text.count("\n", 0, start)
+        line = self._newlines_before(start)
         column = start - (self.text.rfind("\n", 0, start) + 1)
         docs, _ = self.parse_yaml(" " * column + self.text[start:end], self.file, self.limits,
                                   line + self.line_offset, 0)
@@ -69,6 +72,13 @@ class ItemPositions:
         positions, value_positions = docs[0].tables()
         root = docs[0].start
         return {(): root, **positions}, {(): root, **value_positions}
+
+    def _newlines_before(self, offset: int) -> int:
+        """The line (0-based) of ``offset``: counting the newlines before each item afresh made
+        asking for every item of a big List quadratic (found by the fuzzer: 400 copies of a state)."""
+        if self.newlines is None:
+            self.newlines = [m.start() for m in re.finditer("\n", self.text)]
+        return bisect.bisect_left(self.newlines, offset)
 
     def _spans(self) -> list[tuple[int, int]] | None:
         if self.starts is None:

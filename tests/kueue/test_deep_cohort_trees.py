@@ -68,3 +68,24 @@ def test_fair_sharing_commands_on_a_deep_chain(tmp_path):
     assert code == 0 and {a["workload"] for a in sched["admitted"]} == {"default/p1"}
     code, _ = run_json("preempt", "default/p2", "-f", str(path))
     assert code == 0
+
+
+def test_a_what_if_copy_of_a_deep_chain_changes_only_the_quota_asked_for():
+    # with_quotas copied the tree recursively (found by the fuzzer with `diff` on 3,000 Cohorts)
+    from quotactl.kueue.quota import ResourceQuota, with_quotas
+
+    _, snap = snapshot_of(chain(DEPTH))
+    top = snap.cohorts[f"c{DEPTH - 1}"]
+    view = with_quotas(snap, {(top, CPU): ResourceQuota(nominal=20_000)})
+    assert potential_available(view.cluster_queues["leaf"], CPU) == 20_000
+    assert potential_available(snap.cluster_queues["leaf"], CPU) == 10_000  # the snapshot is untouched
+    assert view.cluster_queues["leaf"].root() is view.cohorts[f"c{DEPTH - 1}"]
+
+
+def test_lendables_from_one_walk_down_are_each_nodes_own():
+    from quotactl.kueue.quota import calculate_lendable, lendables_up
+
+    _, snap = snapshot_of(chain(50, top_quota=7))
+    leaf = snap.cluster_queues["leaf"]
+    path = [leaf, *leaf.path_parent_to_root()]
+    assert lendables_up(path) == [calculate_lendable(n) for n in path]

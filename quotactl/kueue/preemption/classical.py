@@ -322,18 +322,32 @@ def collect_same_queue_candidates(ctx: PreemptionCtx) -> list[Candidate]:
     return _candidates_from_cq(ctx, ctx.cq, None, False)
 
 
-def _collect_in_subtree(ctx: PreemptionCtx, current: CohortNode, subtree_root: CohortNode,
+def _collect_in_subtree(ctx: PreemptionCtx, start: CohortNode, subtree_root: CohortNode,
                         skip: CohortNode | None, advantage: bool, result: list, lazy: bool = False) -> None:
-    """``lazy``: ``result`` receives sources (``_source_from_cq``) instead of candidates."""
-    for child in current.child_cohorts:
-        if child is skip:
+    """Each cohort's ClusterQueues after those of its child cohorts (in order; ``skip`` and the
+    cohorts within their quota left out).  Kueue recurses; this keeps the path down in a list (a
+    chain of cohorts may be deeper than Python's stack: found by the fuzzer), in the same order.
+    ``lazy``: ``result`` receives sources (``_source_from_cq``) instead of candidates."""
+    path = [(start, iter(start.child_cohorts))]
+    while path:
+        current, children = path[-1]
+        child = next(children, None)
+        if child is None:
+            path.pop()
+            _collect_from_child_cqs(ctx, current, subtree_root, advantage, result, lazy)
+        elif child is skip:
             continue  # already visited from below
-        if is_within_nominal_in_resources(child, ctx.frs_need_preemption):
+        elif is_within_nominal_in_resources(child, ctx.frs_need_preemption):
             if ctx.trace is not None:
                 _exclude_all(ctx, child, f"cohort {child.name} is within its quota on "
                                          f"{_frs_text(ctx.frs_need_preemption)}: nothing to reclaim below it")
-            continue  # a subtree within its quota has nothing to give back
-        _collect_in_subtree(ctx, child, subtree_root, skip, advantage, result, lazy)
+            # a subtree within its quota has nothing to give back
+        else:
+            path.append((child, iter(child.child_cohorts)))
+
+
+def _collect_from_child_cqs(ctx: PreemptionCtx, current: CohortNode, subtree_root: CohortNode, advantage: bool,
+                            result: list, lazy: bool) -> None:
     for child_cq in current.child_cqs:
         if child_cq is ctx.cq:
             continue

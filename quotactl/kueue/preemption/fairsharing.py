@@ -40,6 +40,9 @@ from quotactl.kueue.quota import (
     borrowing,
     compare_drs,
     dominant_resource_share,
+    lendable_of,
+    potentials_below,
+    root_potentials,
 )
 from quotactl.kueue.workload import AdmittedWorkload
 
@@ -248,12 +251,38 @@ class TargetClusterQueueOrdering:
                 continue
             yield t
 
-    def _next_target(self, cohort: CohortNode) -> TargetClusterQueue | None:
+    def _next_target(self, root: CohortNode) -> TargetClusterQueue | None:
+        """``nextTarget`` from ``root`` until it finds a ClusterQueue, or the root is pruned.
+
+        Kueue recurses into the child cohort with the highest share and, when a cohort turns out
+        to hold nothing to preempt, prunes it and starts again at the root.  Nothing has been
+        preempted in between, so the shares are unchanged and that new walk makes the same choices
+        down to the pruned cohort's parent: this goes back to the parent instead (a dead-end
+        chain of n cohorts costs n steps, not n²/2), and keeps the path in a list, not on the
+        stack (a chain of cohorts may be deeper than Python's stack: both found by the fuzzer).
+        Each cohort's potential available quota comes from its parent's in one step."""
+        path = [(root, root_potentials(root))]
+        while path:
+            cohort, potentials = path[-1]
+            lendable = lendable_of(potentials)  # what every child's share is measured against
+            highest_cq, highest_cq_drs = self._highest_child_cq(cohort, lendable)
+            highest_cohort, highest_cohort_drs = self._highest_child_cohort(cohort, lendable)
+            if highest_cohort is None and highest_cq is None:
+                self.pruned_cohorts.add(cohort.name)
+                path.pop()
+            elif compare_drs(highest_cohort_drs, highest_cq_drs) < 0:
+                return TargetClusterQueue(self, highest_cq)
+            else:
+                path.append((highest_cohort, potentials_below(highest_cohort, potentials)))
+        return None
+
+    def _highest_child_cq(self, cohort: CohortNode, lendable: dict[str, int]) -> tuple[ClusterQueueNode | None, DRS]:
+        """The child ClusterQueue with the highest share (pruning those with nothing to give)."""
         highest_cq, highest_cq_drs = None, NEGATIVE_DRS
         for cq in cohort.child_cqs:
             if cq.name in self.pruned_cqs:
                 continue
-            drs = dominant_resource_share(cq)
+            drs = dominant_resource_share(cq, parent_lendable=lendable)
             if (drs.is_zero() and cq is not self.preemptor_cq) or not self.has_workload(cq):
                 self.pruned_cqs.add(cq.name)
                 continue
@@ -265,21 +294,21 @@ class TargetClusterQueueOrdering:
                     highest_cq = cq
             elif c == 1:
                 highest_cq, highest_cq_drs = cq, drs
+        return highest_cq, highest_cq_drs
+
+    def _highest_child_cohort(self, cohort: CohortNode, lendable: dict[str, int]) -> tuple[CohortNode | None, DRS]:
+        """The child cohort with the highest share (pruning those not borrowing, unless on the
+        preemptor's path)."""
         highest_cohort, highest_cohort_drs = None, NEGATIVE_DRS
         for child in cohort.child_cohorts:
             if child.name in self.pruned_cohorts:
                 continue
-            drs = dominant_resource_share(child)
+            drs = dominant_resource_share(child, parent_lendable=lendable)
             if drs.is_zero() and child not in self.preemptor_ancestors:
                 self.pruned_cohorts.add(child.name)
             elif compare_drs(drs, highest_cohort_drs) >= 0:
                 highest_cohort, highest_cohort_drs = child, drs
-        if highest_cohort is None and highest_cq is None:
-            self.pruned_cohorts.add(cohort.name)
-            return None
-        if compare_drs(highest_cohort_drs, highest_cq_drs) >= 0:
-            return self._next_target(highest_cohort)
-        return TargetClusterQueue(self, highest_cq)
+        return highest_cohort, highest_cohort_drs
 
 
 def fs_strategy_unsatisfiable(preemptor_new: DRS, target_old: DRS) -> bool:

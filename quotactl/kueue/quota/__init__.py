@@ -33,6 +33,10 @@ from quotactl.kueue.quota.drs import (
     calculate_lendable,
     compare_drs,
     dominant_resource_share,
+    lendable_of,
+    lendables_up,
+    potentials_below,
+    root_potentials,
 )
 from quotactl.kueue.quota.nodes import (
     FR,
@@ -53,7 +57,8 @@ __all__ = [
     "QuotaChanges", "QuotaNode", "QuotaView", "ResourceGroupView", "ResourceQuota", "Snapshot", "UsageOverlay",
     "add_usage", "available", "borrowing", "borrowing_with", "build_snapshot", "calculate_lendable",
     "cohort_path", "compare_drs", "cq_available", "cq_path", "dominant_resource_share",
-    "find_height_of_lowest_subtree_that_fits", "is_within_nominal_in_resources", "local_available",
-    "local_quota", "node_height", "potential_available", "quantities_fit_in_quota", "quota_view",
-    "remove_usage", "with_quotas",
+    "find_height_of_lowest_subtree_that_fits", "is_within_nominal_in_resources", "lendable_of", "lendables_up",
+    "local_available",
+    "local_quota", "node_height", "potential_available", "potentials_below", "quantities_fit_in_quota",
+    "quota_view", "remove_usage", "root_potentials", "with_quotas",
 ]

@@ -81,10 +81,17 @@ def potential_available(node: QuotaNode, fr: FR) -> int:
     path, root = path_below_root(node)
     value = root.subtree_quota.get(fr, 0)
     for below in reversed(path):
-        value = local_quota(below, fr) + value
-        q = below.quotas.get(fr)
-        if q is not None and q.borrowing_limit is not None:
-            value = min(below.subtree_quota.get(fr, 0) + q.borrowing_limit, value)
+        value = potential_available_given_parent(below, fr, value)
+    return value
+
+
+def potential_available_given_parent(node: QuotaNode, fr: FR, parent_potential: int) -> int:
+    """One step of ``potential_available``, the parent's answer known (a walk down the tree gets
+    every node's answer in one step each, not one walk to the root each)."""
+    value = local_quota(node, fr) + parent_potential
+    q = node.quotas.get(fr)
+    if q is not None and q.borrowing_limit is not None:
+        value = min(node.subtree_quota.get(fr, 0) + q.borrowing_limit, value)
     return value
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from quotactl.kueue.quota.arithmetic import potential_available
+from quotactl.kueue.quota.arithmetic import potential_available, potential_available_given_parent
 from quotactl.kueue.quota.nodes import FR, QuotaNode
 
 # ------------------------------------------------------------------ dominant resource share ---
@@ -61,15 +61,42 @@ def compare_drs(a: DRS, b: DRS) -> int:
 
 def calculate_lendable(node: QuotaNode) -> dict[str, int]:
     """``calculateLendable``: per resource name, Σ over the root's frs of potentialAvailable(node)."""
-    root = node.root()
+    return lendable_of(root_potentials(node))
+
+
+def root_potentials(node: QuotaNode) -> dict[FR, int]:
+    """potentialAvailable(node) for each fr of its root's SubtreeQuota (what ``calculateLendable``
+    sums); ``potentials_below`` then gives a child's from these in one step."""
+    return {fr: potential_available(node, fr) for fr in node.root().subtree_quota}
+
+
+def potentials_below(child: QuotaNode, parent_potentials: dict[FR, int]) -> dict[FR, int]:
+    """``root_potentials(child)`` from its parent's."""
+    return {fr: potential_available_given_parent(child, fr, v) for fr, v in parent_potentials.items()}
+
+
+def lendables_up(path: list[QuotaNode]) -> list[dict[str, int]]:
+    """``calculate_lendable`` of each node of ``path`` (a node, its parent, ... up to its root),
+    in one walk down from the root instead of one walk up per node."""
+    potentials = root_potentials(path[-1])
+    out = [lendable_of(potentials)]
+    for node in reversed(path[:-1]):
+        potentials = potentials_below(node, potentials)
+        out.append(lendable_of(potentials))
+    return out[::-1]
+
+
+def lendable_of(potentials: dict[FR, int]) -> dict[str, int]:
     lendable: dict[str, int] = {}
-    for fr in root.subtree_quota:
-        lendable[fr[1]] = lendable.get(fr[1], 0) + potential_available(node, fr)
+    for fr, v in potentials.items():
+        lendable[fr[1]] = lendable.get(fr[1], 0) + v
     return lendable
 
 
-def dominant_resource_share(node: QuotaNode, extra: dict[FR, int] | None = None) -> DRS:
-    """``dominantResourceShare``: borrowed / what the parent could lend, max over resources."""
+def dominant_resource_share(node: QuotaNode, extra: dict[FR, int] | None = None,
+                            parent_lendable: dict[str, int] | None = None) -> DRS:
+    """``dominantResourceShare``: borrowed / what the parent could lend, max over resources.
+    ``parent_lendable``: ``calculate_lendable(node.parent)`` when the caller has it already."""
     if node.parent is None:
         return DRS(fair_weight=node.fair_weight)
     borrowed: dict[str, int] = {}
@@ -81,7 +108,7 @@ def dominant_resource_share(node: QuotaNode, extra: dict[FR, int] | None = None)
             borrowed_frs.append(fr)
     if not borrowed:
         return DRS(fair_weight=node.fair_weight)
-    lendable = calculate_lendable(node.parent)
+    lendable = calculate_lendable(node.parent) if parent_lendable is None else parent_lendable
     ratio, dominant = 0.0, ""
     for res, b in borrowed.items():
         lr = lendable.get(res, 0)

@@ -33,7 +33,7 @@ def with_quotas(snapshot: Snapshot, changes: QuotaChanges) -> Snapshot:
         by_node.setdefault(id(node), {})[fr] = rq
     copies: dict[int, QuotaNode] = {}
     for root in {id(node.root()): node.root() for (node, _fr) in changes}.values():
-        _copy_tree(root, None, by_node, copies)
+        _copy_tree(root, by_node, copies)
     _recompute([copies[id(node)] for (node, _fr) in changes])
     view = copy.copy(snapshot)
     view.cluster_queues = {name: copies.get(id(cq), cq) for name, cq in snapshot.cluster_queues.items()}
@@ -51,8 +51,27 @@ def _clone(node: QuotaNode) -> QuotaNode:
     return twin
 
 
-def _copy_tree(node: QuotaNode, parent: CohortNode | None, by_node: dict[int, dict[FR, ResourceQuota]],
-               copies: dict[int, QuotaNode]) -> QuotaNode:
+def _copy_tree(root: QuotaNode, by_node: dict[int, dict[FR, ResourceQuota]], copies: dict[int, QuotaNode]) -> None:
+    """Copy ``root`` and every node below it into ``copies`` (by the original's id), linked as the
+    originals are.  Walked without recursion (a chain of cohorts may be deeper than Python's stack:
+    found by the fuzzer): every node is copied parents first, then the cohorts' child lists are
+    pointed at the copies."""
+    cohorts = root.subtree_cohorts() if isinstance(root, CohortNode) else []
+    _copy_node(root, None, by_node, copies)
+    for cohort in cohorts:
+        twin = copies[id(cohort)]
+        for child in (*cohort.child_cohorts, *cohort.all_child_cqs):
+            _copy_node(child, twin, by_node, copies)
+    for cohort in cohorts:
+        twin = copies[id(cohort)]
+        twin.child_cohorts = [copies[id(c)] for c in cohort.child_cohorts]
+        twin.all_child_cqs = [copies[id(c)] for c in cohort.all_child_cqs]
+        twin.child_cqs = [copies[id(c)] for c in cohort.child_cqs]
+
+
+def _copy_node(node: QuotaNode, parent: CohortNode | None, by_node: dict[int, dict[FR, ResourceQuota]],
+               copies: dict[int, QuotaNode]) -> None:
+    """One node's copy, under ``parent`` (its own usage dict, and workloads for a ClusterQueue)."""
     twin = _clone(node)
     copies[id(node)] = twin
     twin.parent = parent
@@ -63,11 +82,6 @@ def _copy_tree(node: QuotaNode, parent: CohortNode | None, by_node: dict[int, di
     if isinstance(node, ClusterQueueNode):
         twin.workloads = dict(node.workloads)
         twin._ordered = None
-        return twin
-    twin.child_cohorts = [_copy_tree(c, twin, by_node, copies) for c in node.child_cohorts]
-    twin.all_child_cqs = [_copy_tree(c, twin, by_node, copies) for c in node.all_child_cqs]
-    twin.child_cqs = [copies[id(c)] for c in node.child_cqs]
-    return twin
 
 
 def _recompute(changed: list[QuotaNode]) -> None:
