@@ -44,3 +44,48 @@ def test_lazy_positions_equal_eager_ones(path):
             assert doc.pos(p) == at, (p, json.dumps(str(at)))
         for p, at in value_positions.items():
             assert doc.pos(p, value=True) == at, p
+
+
+LIST_TEXT = """\
+# a List whose items' top-level scalars are found without composing the item
+apiVersion: v1
+kind: List
+items:
+- apiVersion: kueue.x-k8s.io/v1beta1
+  kind: ClusterQueue
+  metadata:
+    name: a   # a comment
+    labels: {kind: nested}
+  spec:
+    kind: deeper-same-key
+- kind: "Quoted"
+
+  # a comment line between keys
+  apiVersion:   kueue.x-k8s.io/v1beta2
+  metadata: {name: b}
+-   apiVersion: v1
+    kind: ConfigMap
+    data:
+      k: |
+        apiVersion: not-this-one
+- {apiVersion: v1, kind: Flow}
+---
+apiVersion: v1
+kind: List
+items:
+  - kind: Workload
+    apiVersion: kueue.x-k8s.io/v1beta2
+"""
+
+
+def test_top_level_item_keys_found_by_reading_lines_equal_the_composed_ones():
+    eager = _eager(LIST_TEXT)
+    docs, _ = parse_documents(LIST_TEXT, "f")
+    asked = 0
+    for doc, (positions, value_positions) in zip(docs, eager, strict=True):
+        for p in positions:
+            if len(p) == 3 and p[0] == "items":  # before any deeper path composes the item
+                assert doc.pos(p) == positions[p], p
+                assert doc.pos(p, value=True) == value_positions[p], p
+                asked += 1
+    assert asked == 14
