@@ -259,7 +259,8 @@ def converter_for(api_version: object, kind: object) -> Converter | None:
 
 def is_not_converted(obj: MutableMapping) -> bool:
     """A v1beta1 kind quotactl reports but leaves as it is."""
-    return obj.get("apiVersion") == f"{KUEUE}/v1beta1" and obj.get("kind") in NOT_CONVERTED
+    kind = obj.get("kind")  # any YAML value: a mapping here is not a kind (and not hashable)
+    return obj.get("apiVersion") == f"{KUEUE}/v1beta1" and isinstance(kind, str) and kind in NOT_CONVERTED
 
 
 def convert_object(obj: MutableMapping) -> list[Loss] | None:

@@ -172,3 +172,11 @@ def test_multikueue_is_reported_and_left_alone():
     losses = convert_object(obj)
     assert obj["apiVersion"] == "kueue.x-k8s.io/v1beta1"
     assert [loss.severity for loss in losses] == ["error"]
+
+
+def test_a_kind_that_is_a_mapping_is_not_a_kind_to_leave_alone():
+    """Found by the fuzzer (seed 1621): ``kind: {...}`` in a v1beta1 object crashed the check of the
+    kinds convert leaves as they are (a dict is not hashable)."""
+    from quotactl.convert.kinds import is_not_converted
+
+    assert not is_not_converted({"apiVersion": "kueue.x-k8s.io/v1beta1", "kind": {"a": 1}})
