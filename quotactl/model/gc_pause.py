@@ -20,11 +20,7 @@ def fewer_gc_pauses() -> Iterator[None]:
         yield
     finally:
         if enabled:
-            # Everything allocated meanwhile sits in the youngest generation: the first young
-            # collection after re-enabling would walk all of it at once.  Move it to the oldest
-            # generation instead (freeze + unfreeze), where it is collected as usual, only less
-            # often; skipped when the caller froze objects.
-            if gc.get_freeze_count() == 0:
-                gc.freeze()
-                gc.unfreeze()
+            # Not gc.freeze()/unfreeze() to age what was allocated: get_freeze_count() walks the
+            # whole frozen list, and a process that froze its heap (a fork server) paid that on
+            # every model built. The first young collection walks the block's objects once.
             gc.enable()
