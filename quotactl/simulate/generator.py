@@ -25,9 +25,7 @@ before anything is built). The YAML is read by the project's loader, under its h
 
 from __future__ import annotations
 
-import gc
 import re
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,6 +33,7 @@ from quotactl.diagnostics import Severity
 from quotactl.load.document import Document, YamlFloat, format_path
 from quotactl.load.sources import collect_sources
 from quotactl.load.yamlparse import parse_documents
+from quotactl.model.gc_pause import fewer_gc_pauses
 from quotactl.model.quantity import Quantity, QuantityError
 
 KUEUE_API = "kueue.x-k8s.io/v1beta2"
@@ -137,21 +136,8 @@ def read_generator(path: str) -> GeneratedScenario:
     config = reader.config()
     _check_size(config, reader)
     _check_names(config, reader)
-    with _no_cyclic_gc():
+    with fewer_gc_pauses():  # the manifests hold no cycles: no collector passes while building
         return GeneratedScenario(str(path), tuple(_objects(config)), tuple(_workloads(config)))
-
-
-@contextmanager
-def _no_cyclic_gc():
-    """Pause the cycle collector while building: the manifests hold no cycles, and its full
-    passes over a heap of tens of thousands of fresh dicts cost several times the building itself."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _load_document(path: str) -> Document:
