@@ -84,6 +84,23 @@ WideOption = typer.Option(
     False, "--wide",
     help="Human output: more columns, and no cell folded to fit the terminal (kubectl's -o wide).",
 )
+def simulation_options(prefix: str = "") -> dict:
+    """The clock options ``simulate`` and ``explain --eta`` share (``prefix``: "With --eta: ")."""
+    return {
+        "default_runtime": typer.Option(
+            None, "--default-runtime", metavar="DURATION",
+            help=f"{prefix}Runtime of a workload with neither the quotactl.io/runtime annotation nor "
+                 "spec.maximumExecutionTimeSeconds (default: it never finishes)."),
+        "cycle_interval": typer.Option(
+            None, "--cycle-interval", metavar="DURATION",
+            help=f"{prefix}One scheduling cycle every DURATION (one head per ClusterQueue per cycle) instead "
+                 "of cycles to the fixpoint at every event (0)."),
+        "cadence": typer.Option(
+            None, "--cadence", metavar="NAME",
+            help=f"{prefix}A named cycle cadence: kueue-harness (Kueue's scheduler-performance harness)."),
+    }
+
+
 MaxFileSizeOption = typer.Option(
     None, "--max-file-size", metavar="SIZE", help="Refuse input files larger than this (default: no limit).",
     envvar="QUOTACTL_MAX_FILE_SIZE",

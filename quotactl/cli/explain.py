@@ -17,6 +17,7 @@ from quotactl.cli.common import (
     WideOption,
     cluster_options,
     fail_usage,
+    simulation_options,
 )
 from quotactl.cli.engine_input import require_workload
 from quotactl.cli.inputs import NO_SNAPSHOT, check_cluster_args, engine_input, finish, qualified
@@ -28,6 +29,8 @@ from quotactl.kueue.scope import scoped_cluster
 from quotactl.load.objects import Dialect
 from quotactl.model.kueue import build_cluster
 from quotactl.report.explain_jobs import JobAnswer
+
+SIM_OPTIONS = simulation_options("With --eta: ")
 
 
 @cluster_options
@@ -48,13 +51,9 @@ def explain_command(
                                               "would stay pending."),
     eta: bool = typer.Option(False, "--eta", help="Estimate when it starts: simulate from the snapshot (as 'simulate' "
                                                   "does) until it is admitted; with --all, an ETA column."),
-    default_runtime: str = typer.Option(None, "--default-runtime", metavar="DURATION",
-                                        help="With --eta: runtime of a workload with neither the quotactl.io/runtime "
-                                             "annotation nor spec.maximumExecutionTimeSeconds (default: never finishes)."),
-    cycle_interval: str = typer.Option(None, "--cycle-interval", metavar="DURATION",
-                                       help="With --eta: one scheduling cycle every DURATION (as in 'simulate')."),
-    cadence: str = typer.Option(None, "--cadence", metavar="NAME",
-                                help="With --eta: a named cycle cadence (as in 'simulate')."),
+    default_runtime: str = SIM_OPTIONS["default_runtime"],
+    cycle_interval: str = SIM_OPTIONS["cycle_interval"],
+    cadence: str = SIM_OPTIONS["cadence"],
     max_file_size: str = MaxFileSizeOption,
     cluster: ClusterArgs = ClusterArgs(),
 ) -> None:

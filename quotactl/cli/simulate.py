@@ -19,6 +19,7 @@ from quotactl.cli.common import (
     OutputFormat,
     cluster_options,
     fail_usage,
+    simulation_options,
 )
 from quotactl.cli.inputs import EngineInput, check_cluster_args, engine_input, finish
 from quotactl.cli.simulate_progress import progress_bar, write_html
@@ -32,6 +33,9 @@ NO_INPUT = ("no input: give the cluster with -f FILE (or -f - for stdin, or --fr
             "a generator config with --generator FILE, or both")
 
 
+SIM_OPTIONS = simulation_options()
+
+
 @cluster_options
 def simulate_command(
     files: list[str] = FileOption,
@@ -42,15 +46,9 @@ def simulate_command(
                                    "holds admitted workloads, else the earliest creationTimestamp)."),
     until: str = typer.Option(None, "--until", metavar="TIME|DURATION",
                               help="Stop the clock at this RFC 3339 time or this long after t0."),
-    default_runtime: str = typer.Option(None, "--default-runtime", metavar="DURATION",
-                                        help="Runtime of a workload with neither the quotactl.io/runtime annotation "
-                                             "nor spec.maximumExecutionTimeSeconds (default: it never finishes)."),
-    cycle_interval: str = typer.Option(None, "--cycle-interval", metavar="DURATION",
-                                       help="One scheduling cycle every DURATION (one head per ClusterQueue per "
-                                            "cycle) instead of cycles to the fixpoint at every event (0)."),
-    cadence: str = typer.Option(None, "--cadence", metavar="NAME",
-                                help="A named cycle cadence: kueue-harness (Kueue's scheduler-performance "
-                                     "harness)."),
+    default_runtime: str = SIM_OPTIONS["default_runtime"],
+    cycle_interval: str = SIM_OPTIONS["cycle_interval"],
+    cadence: str = SIM_OPTIONS["cadence"],
     admission_cost: str = typer.Option(None, "--admission-cost", metavar="DURATION",
                                        help="With --cycle-interval: virtual time each admission of a cycle takes."),
     output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
