@@ -84,6 +84,9 @@ def main() -> None:
     if sys.argv[1:] == ["--version"]:  # answered before Typer (and its pydantic) is even imported
         sys.stdout.write(f"quotactl {__version__}\n")
         return
+    from quotactl.model.gc_pause import ONE_SHOT
+
+    ONE_SHOT["process"] = True
     try:
         build_app(commands_for(sys.argv[1:]))()
     except KeyboardInterrupt:

@@ -24,6 +24,7 @@ from quotactl.cli.common import (
 from quotactl.cli.inputs import EngineInput, check_cluster_args, engine_input, finish
 from quotactl.cli.simulate_progress import progress_bar, write_html
 from quotactl.load.objects import Dialect, LoadResult
+from quotactl.model.gc_pause import one_shot_collector_off
 from quotactl.report.renderers import Outcome
 from quotactl.report.simulate_plot import PlotOptions
 from quotactl.simulate.cadence import FIXPOINT, Cadence, preset
@@ -51,6 +52,9 @@ def simulate_command(
     cadence: str = SIM_OPTIONS["cadence"],
     admission_cost: str = typer.Option(None, "--admission-cost", metavar="DURATION",
                                        help="With --cycle-interval: virtual time each admission of a cycle takes."),
+    jobs: int = typer.Option(0, "--jobs", "-j", min=0, metavar="N",
+                             help="Worker processes for independent cohort trees in fixpoint mode (the answer is "
+                                  "the same): 0, the default, one per CPU; 1, a single process."),
     output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
     html: str = typer.Option(None, "--html", metavar="FILE",
                              help="Also write the report (tables and charts) as one self-contained HTML page."),
@@ -77,13 +81,17 @@ def simulate_command(
     """
     from quotactl.simulate.errors import SimulationInputError
     from quotactl.simulate.run import SimulationOptions, simulate
+    from quotactl.simulate.split import available_cpus
+
+    one_shot_collector_off()
 
     check_cluster_args(cluster)
     if not files and not cluster.from_cluster and not generator:
         fail_usage(NO_INPUT)
     sim = SimulationOptions(start=_start(start), until=_until(until),
                             default_runtime=_duration("--default-runtime", default_runtime),
-                            cadence=_cadence(cycle_interval, cadence, admission_cost))
+                            cadence=_cadence(cycle_interval, cadence, admission_cost),
+                            jobs=jobs or available_cpus())
     inp = _loaded(files, max_file_size, feature_gates, cluster, kueue_version)
     try:
         model, t0 = _model(inp, generator, sim.start)

@@ -41,6 +41,11 @@ class EventQueue:
         self._heap.extend((at, ARRIVE, key, 0) for at, key in arrivals)
         heapq.heapify(self._heap)
 
+    def keep(self, keys: set[str]) -> None:
+        """Drop the events of every other workload (a worker's share of the run: split.py)."""
+        self._heap = [e for e in self._heap if e[2] in keys]
+        heapq.heapify(self._heap)
+
     def next_time(self) -> int | None:
         return self._heap[0][0] if self._heap else None
 

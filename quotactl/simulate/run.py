@@ -53,6 +53,7 @@ class SimulationOptions:
     cadence: Cadence = FIXPOINT
     max_cycles_per_instant: int = MAX_CYCLES_PER_INSTANT
     stop_when_admitted: frozenset = frozenset()  # stop once all of these were admitted (explain --eta)
+    jobs: int = 1  # worker processes for independent cohort trees (fixpoint mode; see split.py)
 
 
 class _Track:
@@ -90,8 +91,16 @@ def simulate(cluster: KueueCluster, options: EngineOptions, sim: SimulationOptio
     is called after every instant; ``on_cycle(scheduler, report)`` after every cycle (property
     tests check invariants there).  Raises SimulationInputError on a bad runtime annotation."""
     with fewer_gc_pauses():
-        return _Run(cluster, options, sim, t0 if t0 is not None else start_time(cluster, sim.start),
-                    progress, on_cycle).result()
+        t0 = t0 if t0 is not None else start_time(cluster, sim.start)
+        if sim.jobs > 1 and on_cycle is None and not sim.stop_when_admitted and not sim.cadence.ticks:
+            from quotactl.simulate.split import split_run
+
+            result = split_run(_Run(cluster, options, sim, t0, progress, None), sim.jobs)
+            if result is not None:
+                return result
+            # a worker failed, or some tree livelocked or hit the cycle limit: the run stops
+            # there for every tree, which one process decides
+        return _Run(cluster, options, sim, t0, progress, on_cycle).result()
 
 
 class _Run:
@@ -112,6 +121,7 @@ class _Run:
         self.next_tick = 0  # tick mode: no cycle before this time
         self.quiet = 0  # tick mode: cycles since the last event
         self.stopped = "drained"
+        self.instant_cycles: list[tuple[int, int]] | None = None  # (instant, cycles run): see split.py
         self.awaited = set(sim.stop_when_admitted)
         c = self.cadence
         self.writes = WriteBucket(c.write_rate, c.write_burst) if c.write_rate else None
@@ -291,6 +301,8 @@ class _Run:
         run = run_to_fixpoint(self.s, self.watch, self.cycles + 1, self.cycles + self.sim.max_cycles_per_instant,
                               booked)
         self.cycles += len(run.reports)
+        if self.instant_cycles is not None:
+            self.instant_cycles.append((t, len(run.reports)))
         self._sample()
         if run.hit_limit:
             self.stopped = "limit"
@@ -344,51 +356,75 @@ class _Run:
             self.progress(self.now, len(self.events))
 
     def result(self) -> SimulationResult:
-        if self.touched:
-            self._sample()  # t0, before any event: what the input holds
+        self.begin()
         if self.cadence.ticks:
             while self._tick_step():
                 pass
         else:
-            while self.events.next_time() is not None and self._fixpoint_instant():
-                pass
-        end = self.until if self.stopped in ("until", "drained") and self.until is not None else self.now
-        return self._freeze(end)
+            self.run_instants()
+        return self.freeze()
+
+    def begin(self) -> None:
+        if self.touched:
+            self._sample()  # t0, before any event: what the input holds
+
+    def run_instants(self, until_cycles: int | None = None) -> bool:
+        """Fixpoint mode: instants until the events run out or the run stops (False), or, with
+        ``until_cycles``, until that many cycles ran (True: more may follow)."""
+        while self.events.next_time() is not None:
+            if not self._fixpoint_instant():
+                return False
+            if until_cycles is not None and self.cycles >= until_cycles:
+                return True
+        return False
+
+    def end(self) -> int:
+        return self.until if self.stopped in ("until", "drained") and self.until is not None else self.now
+
+    def freeze(self) -> SimulationResult:
+        return self._freeze(self.end())
 
     # -- the result ----------------------------------------------------------------------
     def _freeze(self, end: int) -> SimulationResult:
         runs = sorted((tr.frozen() for tr in self.track.values()), key=lambda r: (r.arrival, r.workload))
-        livelock = self.watch.livelock()
-        return SimulationResult(
-            start=self.t0, end=end, converged=self.stopped not in ("livelock", "limit"), livelock=livelock,
-            livelock_at=self.now if livelock is not None else None, stopped=self.stopped,
-            cycle_interval=self.cadence.interval, admission_cost=self.cadence.admission_cost, cycles=self.cycles,
-            workloads=tuple(runs), cluster_queues=self._queue_stats(runs, end), classes=_class_stats(runs),
-            series={cq: tuple(samples) for cq, samples in sorted(self.series.items())},
-            pending=self.s.pending(), no_runtime=sum(1 for r in runs if r.runtime is None),
-            overdue=sum(1 for r in runs if r.overdue),
-            nominal={name: self.ledger.nominal(name) for name in sorted(self.s.snapshot.cluster_queues)},
-            limits=self.cadence.limits())
+        pending_counts = {name: len(q.active) + len(q.inadmissible) for name, q in self.s.queues.items()}
+        return frozen_result(self, end, runs, self.ledger, pending_counts, self.series, self.s.pending(),
+                             self.watch.livelock(), self.cycles)
 
-    def _queue_stats(self, runs: list[WorkloadRun], end: int) -> tuple[QueueStats, ...]:
-        by_cq: dict[str, list[WorkloadRun]] = {}
-        for r in runs:
-            if r.cluster_queue is not None:
-                by_cq.setdefault(r.cluster_queue, []).append(r)
-        out = []
-        for name in sorted(self.s.snapshot.cluster_queues):
-            rows = by_cq.get(name, [])
-            reasons: dict[str, int] = {}
-            for r in rows:
-                for e in r.evictions:
-                    reasons[e.reason] = reasons.get(e.reason, 0) + 1
-            q = self.s.queues[name]
-            out.append(QueueStats(
-                name, sum(len(r.admissions) for r in rows), sum(1 for r in rows if r.finished is not None),
-                sum(reasons.values()), dict(sorted(reasons.items())), sum(r.lost_work for r in rows),
-                wait_stats([r.wait for r in rows]), self.ledger.fractions_over(name, end),
-                len(q.active) + len(q.inadmissible)))
-        return tuple(out)
+
+def frozen_result(run: _Run, end: int, runs: list[WorkloadRun], ledger: UsageLedger, pending_counts: dict,
+                  series: dict, pending: tuple, livelock, cycles: int) -> SimulationResult:
+    """The result of ``run`` from its parts (one process's, or the workers' merged: split.py)."""
+    names = sorted(run.s.snapshot.cluster_queues)
+    return SimulationResult(
+        start=run.t0, end=end, converged=run.stopped not in ("livelock", "limit"), livelock=livelock,
+        livelock_at=run.now if livelock is not None else None, stopped=run.stopped,
+        cycle_interval=run.cadence.interval, admission_cost=run.cadence.admission_cost, cycles=cycles,
+        workloads=tuple(runs), cluster_queues=_queue_stats(names, runs, end, ledger, pending_counts),
+        classes=_class_stats(runs), series={cq: tuple(samples) for cq, samples in sorted(series.items())},
+        pending=pending, no_runtime=sum(1 for r in runs if r.runtime is None),
+        overdue=sum(1 for r in runs if r.overdue), nominal={name: ledger.nominal(name) for name in names},
+        limits=run.cadence.limits())
+
+
+def _queue_stats(names: list[str], runs: list[WorkloadRun], end: int, ledger: UsageLedger,
+                 pending_counts: dict) -> tuple[QueueStats, ...]:
+    by_cq: dict[str, list[WorkloadRun]] = {}
+    for r in runs:
+        if r.cluster_queue is not None:
+            by_cq.setdefault(r.cluster_queue, []).append(r)
+    out = []
+    for name in names:
+        rows = by_cq.get(name, [])
+        reasons: dict[str, int] = {}
+        for r in rows:
+            for e in r.evictions:
+                reasons[e.reason] = reasons.get(e.reason, 0) + 1
+        out.append(QueueStats(
+            name, sum(len(r.admissions) for r in rows), sum(1 for r in rows if r.finished is not None),
+            sum(reasons.values()), dict(sorted(reasons.items())), sum(r.lost_work for r in rows),
+            wait_stats([r.wait for r in rows]), ledger.fractions_over(name, end), pending_counts[name]))
+    return tuple(out)
 
 
 def _class_stats(runs: list[WorkloadRun]) -> tuple[ClassStats, ...]:

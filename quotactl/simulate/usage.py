@@ -36,6 +36,15 @@ class UsageLedger:
             row[0] += sign * v
             row[1] += sign * v * t
 
+    def sums_of(self, cqs) -> dict:
+        """The change sums of these ClusterQueues (a worker's part of the run: split.py)."""
+        return {cq: self._sums[cq] for cq in cqs if cq in self._sums}
+
+    def adopt(self, sums: dict) -> None:
+        """Take another process's change sums for its ClusterQueues (they include the changes
+        both made before they split)."""
+        self._sums.update(sums)
+
     def fractions_now(self, cq: str) -> tuple:
         """((resource, used / nominal), ...) at this moment (None where the nominal quota is 0)."""
         return _fractions(self._per_resource(self._snapshot.cluster_queues[cq].usage), self._nominal[cq])

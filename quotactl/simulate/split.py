@@ -1,0 +1,266 @@
+"""Independent cohort trees on several cores (``simulate --jobs``, fixpoint mode).
+
+Cohort trees share no quota, and Kueue nominates, orders and admits each one on its own (the
+fixpoint and livelock detection, ``kueue.cycle.TreeWatch``, relies on the same fact).  In fixpoint
+mode an event touches one tree, and the cycles of an instant change each woken tree the same way
+whatever the others do.  So once the start-up requeue cycle ran (the one cycle whose effect spans
+every tree: ``STARTUP_REQUEUE_AFTER_CYCLE``), the run forks: each worker process keeps the events
+of its own trees and runs them to the end, and the parent merges the parts.  The merged result is
+the one-process result, byte for byte:
+
+- cycles: at an instant, a tree takes part in cycles until it settles, and the instant runs until
+  its busiest tree settled; the total is the sum over instants of the workers' largest count;
+- reservation times come from cycle numbers (``Scheduler.start`` + number), which each worker
+  numbers on its own; only their order within one tree is ever read (preemption candidates), and
+  that order is the same;
+- a livelock or the cycle limit stops the whole run at that instant, every tree included: the
+  split then gives up (None) and one process runs the simulation again.
+
+The tick grid and the harness cadence's write bucket are shared by every tree: those runs are not
+split (``run.simulate`` decides).
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+import pickle
+import struct
+import tempfile
+import time
+from dataclasses import dataclass
+
+from quotactl.kueue.cycle import STARTUP_REQUEUE_AFTER_CYCLE
+
+MIN_WORKLOADS = 2_000  # below this a fork costs more than it saves
+POLL_SECONDS = 0.05  # how often the parent looks at its workers while it waits (progress bar)
+_SLOT = struct.Struct("qq")  # a worker's (now, events left); events left -1: done
+
+
+def available_cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+@dataclass
+class _Part:
+    """What one worker hands back: its trees' share of the result."""
+
+    now: int
+    stopped: str
+    instant_cycles: list
+    runs: list
+    sums: dict
+    series: dict
+    pending_counts: dict
+    pending: list
+
+
+def split_run(run, jobs: int):
+    """``run`` (a fresh ``run._Run`` in fixpoint mode) on up to ``jobs`` processes; None when the
+    result must come from one process instead (see the module docstring)."""
+    run.begin()
+    if not hasattr(os, "fork") or len(run.track) < MIN_WORKLOADS:
+        run.run_instants()
+        return run.freeze()
+    if not run.run_instants(until_cycles=STARTUP_REQUEUE_AFTER_CYCLE):
+        return run.freeze()
+    owner = _tree_owners(run, jobs)
+    workers = max(owner.values(), default=0) + 1
+    if workers < 2:
+        run.run_instants()
+        return run.freeze()
+    parts = _forked(run, owner, workers)
+    return None if parts is None else _merged(run, parts)
+
+
+# -- who runs what ---------------------------------------------------------------------------
+def _queue_tree(run, key: str) -> str | None:
+    """The tree of the ClusterQueue a workload queues in (through its LocalQueue), if it exists."""
+    wl = run.cluster.workloads[key]
+    lq = run.cluster.local_queues.get((wl.namespace, wl.queue_name)) if wl.queue_name else None
+    cq = lq.cluster_queue if lq is not None else None
+    return run.s.tree_of(cq) if cq and cq in run.s.snapshot.cluster_queues else None
+
+
+def _workload_trees(run, key: str) -> set[str]:
+    """Every tree a workload's events can touch: where it queues, and where it holds quota (a
+    workload the input admitted to another ClusterQueue than its LocalQueue's goes back to the
+    latter's queue when preempted)."""
+    trees = {_queue_tree(run, key)}
+    cq = run.track[key].cq
+    if cq is not None and cq in run.s.snapshot.cluster_queues:
+        trees.add(run.s.tree_of(cq))
+    trees.discard(None)
+    return trees
+
+
+def _tree_owners(run, jobs: int) -> dict[str, int]:
+    """tree -> worker: trees a workload links go together; the groups, heaviest first (by
+    workloads), each to the least loaded worker.  Trees with no workload stay with worker 0."""
+    parent: dict[str, str] = {}
+
+    def find(t: str) -> str:
+        while parent.setdefault(t, t) != t:
+            parent[t] = parent[parent[t]]
+            t = parent[t]
+        return t
+
+    weight: dict[str, int] = {}
+    for key in run.track:
+        trees = sorted(_workload_trees(run, key))
+        if trees:
+            find(trees[0])
+        for t in trees[1:]:
+            a, b = find(trees[0]), find(t)
+            if a != b:
+                parent[max(a, b)] = min(a, b)
+        if trees:
+            weight[trees[0]] = weight.get(trees[0], 0) + 1
+    groups: dict[str, list[str]] = {}
+    for t in sorted(parent):
+        groups.setdefault(find(t), []).append(t)
+    load = [0] * max(1, jobs)
+    owner: dict[str, int] = {}
+    for _root, trees in sorted(groups.items(), key=lambda g: (-sum(weight.get(t, 0) for t in g[1]), g[0])):
+        w = sum(weight.get(t, 0) for t in trees)
+        i = min(range(len(load)), key=lambda j: (load[j], j))
+        load[i] += w
+        for t in trees:
+            owner[t] = i
+    return owner
+
+
+def _owner_of(run, owner: dict[str, int], key: str) -> int:
+    trees = _workload_trees(run, key)
+    return owner.get(min(trees), 0) if trees else 0
+
+
+# -- the workers ---------------------------------------------------------------------------
+class _Board:
+    """Each worker's clock and events left, in memory the processes share (the progress bar)."""
+
+    def __init__(self, workers: int):
+        self.mem = mmap.mmap(-1, _SLOT.size * workers)
+        self.workers = workers
+        for i in range(workers):
+            self.put(i, 0, 0)
+
+    def put(self, i: int, now: int, left: int) -> None:
+        _SLOT.pack_into(self.mem, i * _SLOT.size, now, left)
+
+    def merged(self) -> tuple[int, int]:
+        slots = [_SLOT.unpack_from(self.mem, i * _SLOT.size) for i in range(self.workers)]
+        busy = [s for s in slots if s[1] >= 0] or slots
+        return min(s[0] for s in busy), sum(max(0, s[1]) for s in busy)
+
+
+def _work(run, owner: dict[str, int], i: int, board: _Board, progress) -> _Part:
+    """Worker ``i``'s trees to the end of the run."""
+    keys = {k for k in run.track if _owner_of(run, owner, k) == i}
+    run.events.keep(keys)
+    run.instant_cycles = []
+
+    def report(now: int, left: int) -> None:
+        board.put(i, now, left)
+        if progress is not None:
+            progress(*board.merged())
+
+    run.progress = report
+    run.run_instants()
+    board.put(i, run.now, -1)
+    snap = run.s.snapshot
+    cqs = [name for name in sorted(snap.cluster_queues) if owner.get(run.s.tree_of(name), 0) == i]
+    return _Part(run.now, run.stopped, run.instant_cycles, [run.track[k].frozen() for k in sorted(keys)],
+                 run.ledger.sums_of(cqs), {cq: run.series[cq] for cq in cqs if cq in run.series},
+                 {cq: len(run.s.queues[cq].active) + len(run.s.queues[cq].inadmissible) for cq in cqs},
+                 [p for p in run.s.pending() if p.workload in keys])
+
+
+def _child(run, owner: dict[str, int], i: int, board: _Board, out) -> None:
+    """A forked worker: its part, pickled into ``out``; never returns (no atexit handlers, no
+    flush of the parent's buffers)."""
+    code = 1
+    try:
+        pickle.dump(_work(run, owner, i, board, None), out, protocol=pickle.HIGHEST_PROTOCOL)
+        out.flush()
+        code = 0
+    except BaseException:  # noqa: BLE001 - the parent sees the exit status and runs it alone
+        code = 1
+    finally:
+        os._exit(code)
+
+
+def _forked(run, owner: dict[str, int], workers: int) -> list[_Part] | None:
+    board = _Board(workers)
+    outs = [tempfile.TemporaryFile() for _ in range(1, workers)]
+    pids: list[int] = []
+    progress = run.progress
+    try:
+        for i in range(1, workers):
+            pid = os.fork()
+            if pid == 0:
+                _child(run, owner, i, board, outs[i - 1])
+            pids.append(pid)
+        parts = [_work(run, owner, 0, board, progress)]
+        codes = _wait(pids, board, progress)
+        pids = []
+        if any(c != 0 for c in codes):
+            return None
+        for out in outs:
+            out.seek(0)
+            parts.append(pickle.load(out))
+        return parts
+    finally:
+        for pid in pids:  # interrupted: no worker outlives the run
+            _kill(pid)
+        for out in outs:
+            out.close()
+
+
+def _wait(pids: list[int], board: _Board, progress) -> list[int]:
+    codes: dict[int, int] = {}
+    while len(codes) < len(pids):
+        for pid in pids:
+            if pid in codes:
+                continue
+            done, status = os.waitpid(pid, os.WNOHANG if progress is not None else 0)
+            if done:
+                codes[pid] = os.waitstatus_to_exitcode(status)
+        if progress is not None and len(codes) < len(pids):
+            progress(*board.merged())
+            time.sleep(POLL_SECONDS)
+    return [codes[pid] for pid in pids]
+
+
+def _kill(pid: int) -> None:
+    try:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+    except (ProcessLookupError, ChildProcessError):
+        pass
+
+
+# -- the merge -----------------------------------------------------------------------------
+def _merged(run, parts: list[_Part]):
+    from quotactl.simulate.run import frozen_result
+
+    if any(p.stopped not in ("drained", "until") for p in parts):
+        return None
+    before = run.cycles - sum(n for _, n in parts[0].instant_cycles)  # the cycles before the fork
+    busiest: dict[int, int] = {}
+    for p in parts:
+        for t, n in p.instant_cycles:
+            busiest[t] = max(busiest.get(t, 0), n)
+    run.now = max(p.now for p in parts)
+    run.stopped = "until" if any(p.stopped == "until" for p in parts) else "drained"
+    for p in parts[1:]:
+        run.ledger.adopt(p.sums)
+    runs = sorted((r for p in parts for r in p.runs), key=lambda r: (r.arrival, r.workload))
+    counts = {cq: n for p in parts for cq, n in p.pending_counts.items()}
+    series = {cq: s for p in parts for cq, s in p.series.items()}
+    pending = tuple(sorted((w for p in parts for w in p.pending), key=lambda w: w.workload))
+    return frozen_result(run, run.end(), runs, run.ledger, counts, series, pending, None,
+                         before + sum(busiest.values()))
