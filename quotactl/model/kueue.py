@@ -597,12 +597,9 @@ def _priority_class_ref(spec: dict, version: str) -> tuple[PriorityClassRef | No
         "spec", "priorityClassRef")
 
 
-def build_workload(obj: KubeObject) -> Workload:
-    spec = as_dict(obj.data.get("spec"))
-    status = as_dict(obj.data.get("status"))
-    md = obj.metadata
+def _pod_sets(raw) -> tuple[PodSet, ...]:
     pod_sets = []
-    for i, ps in enumerate(as_list(spec.get("podSets"))):
+    for i, ps in enumerate(as_list(raw)):
         ps = as_dict(ps)
         template = as_dict(ps.get("template"))
         count = as_int(ps.get("count"))
@@ -619,6 +616,30 @@ def build_workload(obj: KubeObject) -> Workload:
                 annotations=str_map(tmeta.get("annotations")),
             )
         )
+    return tuple(pod_sets)
+
+
+def _shared(shared: dict | None, raw, convert):
+    """``convert(raw)``, once per raw object when ``shared`` (one model build's memo) is given:
+    a generator shares one pod set list and label map between the many Workloads of a shape, and
+    the models built from them are immutable.  The memo keeps ``raw`` alive, so its id is not
+    reused while the build runs."""
+    if shared is None or not isinstance(raw, (list, dict)):
+        return convert(raw)
+    hit = shared.get(id(raw))
+    if hit is not None and hit[0] is raw:
+        return hit[1]
+    built = convert(raw)
+    shared[id(raw)] = (raw, built)
+    return built
+
+
+def build_workload(obj: KubeObject, shared: dict | None = None) -> Workload:
+    """``shared``: see ``_shared`` (``build_cluster`` passes one memo for all its Workloads)."""
+    spec = as_dict(obj.data.get("spec"))
+    status = as_dict(obj.data.get("status"))
+    md = obj.metadata
+    pod_sets = _shared(shared, spec.get("podSets"), _pod_sets)
     admission = None
     raw_adm = status.get("admission")
     if isinstance(raw_adm, dict):
@@ -660,14 +681,14 @@ def build_workload(obj: KubeObject) -> Workload:
         namespace=obj.namespace or "default",
         uid=as_str(md.get("uid")),
         creation_timestamp=str(created) if created is not None else None,
-        labels=str_map(md.get("labels")),
-        annotations=str_map(md.get("annotations")),
+        labels=_shared(shared, md.get("labels"), str_map),
+        annotations=_shared(shared, md.get("annotations"), str_map),
         queue_name=as_str(spec.get("queueName")),
         priority=as_int(spec.get("priority")),
         priority_class_ref=ref,
         priority_class_ref_path=ref_path,
         active=active is not False,
-        pod_sets=tuple(pod_sets),
+        pod_sets=pod_sets,
         admission=admission,
         conditions=conditions,
         reclaimable_pods=reclaimable,
@@ -871,8 +892,9 @@ def build_cluster(objects: list[KubeObject]) -> KueueCluster:
 
 def _build_cluster(objects: list[KubeObject]) -> KueueCluster:
     cluster = KueueCluster()
+    shared: dict = {}  # see _shared
     for obj in objects:
-        model = build(obj)
+        model = build_workload(obj, shared) if obj.kind == "Workload" else build(obj)
         if model is None:
             continue
         cluster.all_objects.append(model)
