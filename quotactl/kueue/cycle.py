@@ -365,7 +365,7 @@ class _Marks:
 
     @staticmethod
     def fresh(item: tuple) -> int:
-        """Not memoised (for elements that rarely repeat)."""
+        """The mark of ``item`` (``__call__`` memoises it)."""
         return int.from_bytes(hashlib.blake2b(repr(item).encode(), digest_size=16).digest(), "big")
 
 
@@ -494,7 +494,7 @@ class Scheduler:
         self._live_cache: _Live | None = None  # see _live
         # flavor scan progress (Kueue's workload.Info.LastAssignment)
         self.scan: dict[str, _ScanProgress] = {}  # written by _set_scan / _drop_scan only
-        self.scan_tree: dict[str, str] = {}  # workload -> the cohort tree of its scan record
+        self.scan_tree: dict[str, tuple[str, int]] = {}  # workload -> (cohort tree, mark) of its scan record
         self.scan_fp: dict[str, int] = {}  # tree -> fingerprint of its workloads' scan records
         self.evictions: dict[str, int] = {}
         self.cycle_no = 0
@@ -582,17 +582,15 @@ class Scheduler:
     def _set_scan(self, key: str, cq: ClusterQueueNode, progress: _ScanProgress) -> None:
         self._drop_scan(key)
         tree = self._tree(cq)
-        self.scan[key], self.scan_tree[key] = progress, tree
-        self.scan_fp[tree] = self.scan_fp.get(tree, 0) + self._scan_mark(key, progress)
+        # memoised: a parked workload records the same scan state again at every retry
+        mark = self.marks(("S", key, tuple(sorted(progress.last_tried.items()))))
+        self.scan[key], self.scan_tree[key] = progress, (tree, mark)
+        self.scan_fp[tree] = self.scan_fp.get(tree, 0) + mark
 
     def _drop_scan(self, key: str) -> None:
-        progress = self.scan.pop(key, None)
-        if progress is not None:
-            tree = self.scan_tree.pop(key)
-            self.scan_fp[tree] -= self._scan_mark(key, progress)
-
-    def _scan_mark(self, key: str, progress: _ScanProgress) -> int:
-        return self.marks.fresh(("S", key, tuple(sorted(progress.last_tried.items()))))
+        if self.scan.pop(key, None) is not None:
+            tree, mark = self.scan_tree.pop(key)
+            self.scan_fp[tree] -= mark
 
     def tree_has_active_heads(self, tree: str) -> bool:
         return any(self.queues[n].active for n in self.tree_cqs[tree] if self.snapshot.cluster_queues[n].active)

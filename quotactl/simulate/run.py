@@ -77,10 +77,20 @@ class _Track:
         self.lost = 0
         self.usage: dict | None = None
 
+    def packed(self) -> tuple:
+        """``frozen()``'s fields as plain tuples (cheap to pickle between processes: split.py)."""
+        return (self.key, self.cq, self.klass, self.created, self.arrival, tuple(self.admissions),
+                tuple((e.at, e.reason, e.by) for e in self.evictions), self.finished, self.runtime,
+                self.runtime_source, self.in_input, self.started, self.overdue, self.lost)
+
+    @staticmethod
+    def unpacked(p: tuple) -> WorkloadRun:
+        return WorkloadRun(*p[:6], tuple(Eviction(*e) for e in p[6]), *p[7:])
+
     def frozen(self) -> WorkloadRun:
         return WorkloadRun(self.key, self.cq, self.klass, self.created, self.arrival, tuple(self.admissions),
                            tuple(self.evictions), self.finished, self.runtime, self.runtime_source, self.in_input,
-                           self.started, self.overdue, self.lost)
+                           self.started, self.overdue, self.lost)  # the order of packed()
 
 
 def simulate(cluster: KueueCluster, options: EngineOptions, sim: SimulationOptions = SimulationOptions(), *,

@@ -51,7 +51,7 @@ class _Part:
     now: int
     stopped: str
     instant_cycles: list
-    runs: list
+    runs: list  # run._Track.packed() of each of its workloads
     sums: dict
     series: dict
     pending_counts: dict
@@ -67,12 +67,12 @@ def split_run(run, jobs: int):
         return run.freeze()
     if not run.run_instants(until_cycles=STARTUP_REQUEUE_AFTER_CYCLE):
         return run.freeze()
-    owner = _tree_owners(run, jobs)
+    owner, shares = _tree_owners(run, jobs)
     workers = max(owner.values(), default=0) + 1
     if workers < 2:
         run.run_instants()
         return run.freeze()
-    parts = _forked(run, owner, workers)
+    parts = _forked(run, owner, shares[:workers])
     return None if parts is None else _merged(run, parts)
 
 
@@ -97,9 +97,10 @@ def _workload_trees(run, key: str) -> set[str]:
     return trees
 
 
-def _tree_owners(run, jobs: int) -> dict[str, int]:
-    """tree -> worker: trees a workload links go together; the groups, heaviest first (by
-    workloads), each to the least loaded worker.  Trees with no workload stay with worker 0."""
+def _tree_owners(run, jobs: int) -> tuple[dict[str, int], list[set[str]]]:
+    """(tree -> worker, each worker's workloads): trees a workload links go together; the groups,
+    heaviest first (by workloads), each to the least loaded worker.  Trees with no workload, and
+    workloads with no tree, stay with worker 0."""
     parent: dict[str, str] = {}
 
     def find(t: str) -> str:
@@ -109,8 +110,10 @@ def _tree_owners(run, jobs: int) -> dict[str, int]:
         return t
 
     weight: dict[str, int] = {}
+    first_tree: dict[str, str | None] = {}
     for key in run.track:
         trees = sorted(_workload_trees(run, key))
+        first_tree[key] = trees[0] if trees else None
         if trees:
             find(trees[0])
         for t in trees[1:]:
@@ -130,12 +133,10 @@ def _tree_owners(run, jobs: int) -> dict[str, int]:
         load[i] += w
         for t in trees:
             owner[t] = i
-    return owner
-
-
-def _owner_of(run, owner: dict[str, int], key: str) -> int:
-    trees = _workload_trees(run, key)
-    return owner.get(min(trees), 0) if trees else 0
+    shares: list[set[str]] = [set() for _ in load]
+    for key, tree in first_tree.items():
+        shares[owner.get(tree, 0) if tree is not None else 0].add(key)
+    return owner, shares
 
 
 # -- the workers ---------------------------------------------------------------------------
@@ -157,9 +158,8 @@ class _Board:
         return min(s[0] for s in busy), sum(max(0, s[1]) for s in busy)
 
 
-def _work(run, owner: dict[str, int], i: int, board: _Board, progress) -> _Part:
-    """Worker ``i``'s trees to the end of the run."""
-    keys = {k for k in run.track if _owner_of(run, owner, k) == i}
+def _work(run, owner: dict[str, int], i: int, keys: set[str], board: _Board, progress) -> _Part:
+    """Worker ``i``'s trees (and workloads, ``keys``) to the end of the run."""
     run.events.keep(keys)
     run.instant_cycles = []
 
@@ -173,18 +173,18 @@ def _work(run, owner: dict[str, int], i: int, board: _Board, progress) -> _Part:
     board.put(i, run.now, -1)
     snap = run.s.snapshot
     cqs = [name for name in sorted(snap.cluster_queues) if owner.get(run.s.tree_of(name), 0) == i]
-    return _Part(run.now, run.stopped, run.instant_cycles, [run.track[k].frozen() for k in sorted(keys)],
+    return _Part(run.now, run.stopped, run.instant_cycles, [run.track[k].packed() for k in sorted(keys)],
                  run.ledger.sums_of(cqs), {cq: run.series[cq] for cq in cqs if cq in run.series},
                  {cq: len(run.s.queues[cq].active) + len(run.s.queues[cq].inadmissible) for cq in cqs},
                  [p for p in run.s.pending() if p.workload in keys])
 
 
-def _child(run, owner: dict[str, int], i: int, board: _Board, out) -> None:
+def _child(run, owner: dict[str, int], i: int, keys: set[str], board: _Board, out) -> None:
     """A forked worker: its part, pickled into ``out``; never returns (no atexit handlers, no
     flush of the parent's buffers)."""
     code = 1
     try:
-        pickle.dump(_work(run, owner, i, board, None), out, protocol=pickle.HIGHEST_PROTOCOL)
+        pickle.dump(_work(run, owner, i, keys, board, None), out, protocol=pickle.HIGHEST_PROTOCOL)
         out.flush()
         code = 0
     except BaseException:  # noqa: BLE001 - the parent sees the exit status and runs it alone
@@ -193,7 +193,8 @@ def _child(run, owner: dict[str, int], i: int, board: _Board, out) -> None:
         os._exit(code)
 
 
-def _forked(run, owner: dict[str, int], workers: int) -> list[_Part] | None:
+def _forked(run, owner: dict[str, int], shares: list[set[str]]) -> list[_Part] | None:
+    workers = len(shares)
     board = _Board(workers)
     outs = [tempfile.TemporaryFile() for _ in range(1, workers)]
     pids: list[int] = []
@@ -202,9 +203,9 @@ def _forked(run, owner: dict[str, int], workers: int) -> list[_Part] | None:
         for i in range(1, workers):
             pid = os.fork()
             if pid == 0:
-                _child(run, owner, i, board, outs[i - 1])
+                _child(run, owner, i, shares[i], board, outs[i - 1])
             pids.append(pid)
-        parts = [_work(run, owner, 0, board, progress)]
+        parts = [_work(run, owner, 0, shares[0], board, progress)]
         codes = _wait(pids, board, progress)
         pids = []
         if any(c != 0 for c in codes):
@@ -245,7 +246,7 @@ def _kill(pid: int) -> None:
 
 # -- the merge -----------------------------------------------------------------------------
 def _merged(run, parts: list[_Part]):
-    from quotactl.simulate.run import frozen_result
+    from quotactl.simulate.run import _Track, frozen_result
 
     if any(p.stopped not in ("drained", "until") for p in parts):
         return None
@@ -258,7 +259,7 @@ def _merged(run, parts: list[_Part]):
     run.stopped = "until" if any(p.stopped == "until" for p in parts) else "drained"
     for p in parts[1:]:
         run.ledger.adopt(p.sums)
-    runs = sorted((r for p in parts for r in p.runs), key=lambda r: (r.arrival, r.workload))
+    runs = sorted((_Track.unpacked(r) for p in parts for r in p.runs), key=lambda r: (r.arrival, r.workload))
     counts = {cq: n for p in parts for cq, n in p.pending_counts.items()}
     series = {cq: s for p in parts for cq, s in p.series.items()}
     pending = tuple(sorted((w for p in parts for w in p.pending), key=lambda w: w.workload))
