@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta, timezone
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 
 US = 1_000_000  # microseconds per second
 _UNITS = {"ms": 1_000, "s": US, "m": 60 * US, "h": 3600 * US, "d": 86400 * US}
@@ -21,7 +22,12 @@ _NUMBER = re.compile(r"\d+(?:\.\d*)?|\.\d+")
 
 def parse_duration(text: str) -> int:
     """A duration in microseconds; ValueError (with the accepted forms) when it is not one."""
-    t = str(text).strip()
+    return _parse_duration(str(text).strip())
+
+
+@lru_cache(maxsize=1024)  # a trace's workloads share a few runtime annotations
+def _parse_duration(t: str) -> int:
+    text = t
     if _NUMBER.fullmatch(t):
         return _micros(t, US)
     pos, total = 0, 0
