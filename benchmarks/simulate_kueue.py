@@ -1,7 +1,8 @@
 """Kueue's two scheduler-performance configs through ``quotactl simulate``, next to Kueue's own figures.
 
 For each config (fixtures/simulate/kueue-baseline, kueue-large-scale) and each mode (the default
-fixpoint mode, and ``--cadence kueue-harness``) it runs
+fixpoint mode, with one worker process per CPU for independent cohort trees; the same with
+``--jobs 1``; and ``--cadence kueue-harness``) it runs
 
     quotactl simulate --generator FILE -o json [--cadence kueue-harness]
 
@@ -34,7 +35,8 @@ FIXTURES = ROOT / "fixtures" / "simulate"
 PUBLISHED = FIXTURES / "kueue-published.json"
 QUOTACTL = [sys.executable, "-m", "quotactl"]
 CLASSES = ("large", "medium", "small")
-MODES = {"fixpoint": [], "kueue-harness": ["--cadence", "kueue-harness"]}
+# fixpoint: the default, with --jobs 0 (one worker per CPU for independent cohort trees)
+MODES = {"fixpoint": [], "fixpoint --jobs 1": ["--jobs", "1"], "kueue-harness": ["--cadence", "kueue-harness"]}
 JSON_LOAD = "import json, sys; json.load(open(sys.argv[1]))"
 
 
@@ -128,6 +130,13 @@ def run_config(name: str, modes: list[str], runs: int, published: dict, tmp: Pat
         report(name, mode, sim, floor, doc, published)
 
 
+def cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--only", choices=("baseline", "large-scale"), help="one config only")
@@ -140,9 +149,9 @@ def main() -> int:
               f"measure yet ({missing}).", file=sys.stderr)
         return 1
     published = json.loads(PUBLISHED.read_text())["runs"]
-    modes = ["fixpoint"] if args.no_cadence else list(MODES)
+    modes = [m for m in MODES if not (args.no_cadence and m == "kueue-harness")]
     names = [f"kueue-{args.only}"] if args.only else ["kueue-baseline", "kueue-large-scale"]
-    print(f"quotactl simulate on Kueue's scheduler-performance configs (best of {args.runs}); "
+    print(f"quotactl simulate on Kueue's scheduler-performance configs (best of {args.runs}; {cpus()} CPU(s)); "
           f"Kueue's figures from {PUBLISHED.relative_to(ROOT)}")
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:
