@@ -233,6 +233,8 @@ def _wait(pids: list[int], board: _Board, progress) -> list[int]:
         if progress is not None and len(codes) < len(pids):
             progress(*board.merged())
             time.sleep(POLL_SECONDS)
+    if progress is not None:
+        progress(*board.merged())  # every worker's last instant
     return [codes[pid] for pid in pids]
 
 
