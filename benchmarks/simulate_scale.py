@@ -13,6 +13,7 @@ target is <= 10 s wall in the default fixpoint mode).  The objects go through th
     .venv/bin/python benchmarks/simulate_scale.py --scale 0.1     # a tenth of it
     .venv/bin/python benchmarks/simulate_scale.py --cycle-interval 0.1s
     .venv/bin/python benchmarks/simulate_scale.py --profile 25    # cProfile, top 25 by own time
+    .venv/bin/python benchmarks/simulate_scale.py --jobs 2        # independent cohort trees on two processes
 """
 
 from __future__ import annotations
@@ -84,6 +85,9 @@ def main() -> None:
     ap.add_argument("--cycle-interval", default=None, help="tick mode: one cycle every DURATION")
     ap.add_argument("--admission-cost", default=None, help="tick mode: virtual time per admission")
     ap.add_argument("--profile", type=int, default=0, help="print the top N functions by own time")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="worker processes for independent cohort trees (fixpoint mode; simulate --jobs); "
+                         "the CPU time shown is this process's only")
     ap.add_argument("--shape", choices=("large", "baseline"), default="large",
                     help="large: the default scenario above; baseline: Kueue's baseline generator config")
     a = ap.parse_args()
@@ -108,7 +112,7 @@ def main() -> None:
     cadence = FIXPOINT
     if a.cycle_interval:
         cadence = Cadence(parse_duration(a.cycle_interval), parse_duration(a.admission_cost or "0"))
-    sim = SimulationOptions(cadence=cadence)
+    sim = SimulationOptions(cadence=cadence, jobs=a.jobs)
     prof = cProfile.Profile() if a.profile else None
     t, cpu = time.perf_counter(), time.process_time()
     if prof:
