@@ -3,11 +3,16 @@
 
 from __future__ import annotations
 
-from quotactl.jobs.fields import opt_dict, opt_int
+from quotactl.jobs.fields import Malformed, opt_dict, opt_int
 from quotactl.jobs.generic import QUEUE_LABEL, GenericJob, PodSetSpec, WorkloadPlan
 from quotactl.jobs.naming import workload_name
 from quotactl.jobs.podtemplate import pod_template
 from quotactl.jobs.priority import PRIORITY_LABEL
+
+# Kueue makes one Workload per LeaderWorkerSet group and per Deployment pod; quotactl derives at most
+# this many from one object (each is a model object every engine reads: a typo'd replicas of
+# millions would otherwise stall every command)
+MAX_WORKLOADS_PER_OBJECT = 10_000
 
 LWS_LABEL_PREFIX = "leaderworkerset.sigs.k8s.io/"
 LWS_NAME_LABEL = LWS_LABEL_PREFIX + "name"
@@ -30,11 +35,18 @@ class LeaderWorkerSet(GenericJob):
 
     def plans(self) -> list[WorkloadPlan]:
         """One Workload per group, each with a plain (non-controller) reference to the LWS."""
-        replicas = opt_int(self.data, ("spec", "replicas"), 1)
+        replicas = _derivable(opt_int(self.data, ("spec", "replicas"), 1), "group")
         ref = {k: v for k, v in self.owner_ref().items() if k not in ("controller", "blockOwnerDeletion")}
         uid = self.obj.metadata.get("uid")
         return [WorkloadPlan(workload_name(f"{self.name}-{i}", uid, self.kind, self.api_group),
                              self.derived_pod_sets, [ref]) for i in range(replicas)]
+
+
+def _derivable(replicas: int, per: str) -> int:
+    if replicas > MAX_WORKLOADS_PER_OBJECT:
+        raise Malformed(("spec", "replicas"), f"is {replicas}: Kueue makes one Workload per {per}, and quotactl "
+                                              f"derives at most {MAX_WORKLOADS_PER_OBJECT:,} from one object")
+    return replicas
 
 
 def _without_lws_metadata(template: dict) -> dict:
@@ -79,7 +91,7 @@ class Deployment(ReplicatedApp):
     def plans(self) -> list[WorkloadPlan]:
         # The pods do not exist yet: the Workloads name the Deployment by annotation only.
         return [WorkloadPlan(workload_name(f"{self.name}-{i}", None, "Pod", ""), self.derived_pod_sets, [])
-                for i in range(self.replicas)]
+                for i in range(_derivable(self.replicas, "pod"))]
 
 
 class StatefulSet(ReplicatedApp):

@@ -56,8 +56,13 @@ def opt_str(data: dict, path: Path) -> str | None:
     return value
 
 
+INT32_MAX = 2**31 - 1
+
+
 def opt_int(data: dict, path: Path, default: int | None, minimum: int | None = 0) -> int | None:
-    """An integer field (``default`` when unset); below ``minimum`` is invalid, as the API server says."""
+    """An integer field (``default`` when unset); below ``minimum`` is invalid, as the API server
+    says, and so is a value over 2**31-1: every count these objects carry (replicas, size,
+    parallelism, completions, numNodes, ...) is an int32 in its API."""
     value = get_in(data, path)
     if value is None:
         return default
@@ -65,6 +70,8 @@ def opt_int(data: dict, path: Path, default: int | None, minimum: int | None = 0
         raise Malformed(path, f"must be an integer, not {_type_name(value)}")
     if minimum is not None and value < minimum:
         raise Malformed(path, f"must be greater than or equal to {minimum}, not {value}")
+    if value > INT32_MAX:
+        raise Malformed(path, f"must be at most {INT32_MAX} (a 32-bit integer), not {value}")
     return value
 
 
