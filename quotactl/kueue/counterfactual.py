@@ -20,6 +20,7 @@ from quotactl.kueue.quota import (
     ResourceQuota,
     Snapshot,
     cq_available,
+    cq_available_with,
     with_quotas,
 )
 
@@ -106,7 +107,11 @@ def _min_quota_change(snapshot: Snapshot, cq: ClusterQueueNode, node: QuotaNode,
 
     def ok(x: int) -> bool:
         rq = ResourceQuota(**{**base.__dict__, field: x})
-        view = with_quotas(snapshot, {**overrides, (node, fr): rq})
+        changes = {**overrides, (node, fr): rq}
+        available = cq_available_with(snapshot, cq.name, fr, changes)
+        if available is not None:
+            return value <= available
+        view = with_quotas(snapshot, changes)
         return _fits_fr(view.cluster_queues[cq.name], fr, value)
 
     return _search(current, hi, ok)

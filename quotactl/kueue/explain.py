@@ -37,7 +37,7 @@ from quotactl.kueue.quota import (
     borrowing_with,
     cohort_path,
     cq_available,
-    quota_view,
+    quota_views_to_root,
 )
 from quotactl.kueue.reasons import (
     MSG_NO_LONGER_FITS,
@@ -490,7 +490,5 @@ def cq_quota_views(cq: ClusterQueueNode, frs) -> list[QuotaView]:
     """Quota views of the ClusterQueue and each ancestor cohort for the given frs."""
     out = []
     for fr in frs:
-        out.append(quota_view(cq, fr))
-        for node in cq.path_parent_to_root():
-            out.append(quota_view(node, fr))
+        out.extend(quota_views_to_root(cq, fr))
     return out

@@ -48,7 +48,7 @@ class ItemPositions:
 
     def lookup(self, path: tuple, value: bool) -> Pos | None:
         if len(path) >= 2 and path[0] == "items" and isinstance(path[1], int):
-            if len(path) == 3 and path[1] not in self.items and (quick := self._top_key(path[1], path[2], value)):
+            if path[1] not in self.items and (quick := self.read_key_path(path[1], path[2:], value)):
                 return quick
             found = self._item(path[1])
             if found is not None:
@@ -81,37 +81,27 @@ class ItemPositions:
         the index is one per text, shared by every List document of it."""
         return bisect.bisect_left(newline_offsets(self.text), offset)
 
-    def _top_key(self, i: int, key, value: bool) -> Pos | None:
-        """The position of a block item's top-level ``key: scalar`` line (apiVersion, kind), found by
-        reading the item's lines, without composing it: a note on every object of a big List
-        (KQ013 on each v1beta1 object) composed every item once. None (compose the item) for
-        anything else: flow style, a key not on its own line, a value that is not a plain one-line
-        scalar."""
+    def read_key_path(self, i: int, keys: tuple, value: bool) -> Pos | None:
+        """The position of item ``i`` itself (no ``keys``), or of ``keys`` in it (mapping keys only,
+        e.g. ``metadata.name``), found by reading the item's lines without composing it: a finding
+        on every object of a big List (KQ013 on each v1beta1 object, KQ504 on each duplicate's
+        ``metadata.name``) composed every item (libyaml plus the position builder: 20 s for 12,000
+        items). None (compose the item) for anything else: flow style, a key not on its own line or
+        there twice, merge or complex keys, a value asked for that is not a plain one-line scalar."""
         spans = self._spans()
-        if not isinstance(key, str) or spans is None or i >= len(spans):
+        if not all(isinstance(key, str) for key in keys) or spans is None or i >= len(spans):
             return None
         start, end = spans[i]
-        line0 = self._newlines_before(start)
         column = start - (self.text.rfind("\n", 0, start) + 1)
-        head = f"{key}:"
-        at, n = start, 0
-        while at < end:
-            stop = self.text.find("\n", at, end)
-            stop = end if stop < 0 else stop
-            indent = column if n == 0 else _indent(self.text, at, stop)
-            body = self.text[at + (0 if n == 0 else indent):stop]
-            if indent == column and body.startswith(head):
-                rest = body[len(head):]
-                gap = len(rest) - len(rest.lstrip(" "))
-                scalar = rest.strip()
-                if not rest[:1] == " " or not _PLAIN_ONE_LINE.fullmatch(scalar):
-                    return None
-                line = line0 + n + self.line_offset + 1
-                return Pos(line, column + (len(head) + gap if value else 0) + 1)
-            if n > 0 and indent < column and body.strip() and not body.lstrip().startswith("#"):
-                return None  # left the item
-            at, n = stop + 1, n + 1
-        return None
+        if not keys:  # the item itself: where its span starts (the composed slice's root)
+            return Pos(self._newlines_before(start) + self.line_offset + 1, column + 1)
+        if self.text[start:start + 1] in ("{", "[", '"', "'", "&", "!", "*", "?"):
+            return None  # flow style, or a node the composer must read
+        found = _BlockLines(self.text, start, end, column).find(keys, value)
+        if found is None:
+            return None
+        offset, found_column = found
+        return Pos(self._newlines_before(offset) + self.line_offset + 1, found_column + 1)
 
     def _spans(self) -> list[tuple[int, int]] | None:
         if self.starts is None:
@@ -124,11 +114,81 @@ class ItemPositions:
 _PLAIN_ONE_LINE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/\-]*")
 
 
-def _indent(text: str, start: int, stop: int) -> int:
-    at = start
-    while at < stop and text[at] == " ":
-        at += 1
-    return at - start
+class _BlockLines:
+    """The lines of one block item (its first line starts at ``start``, at column ``column``),
+    searched with regular expressions: a big List asks for a key of every item."""
+
+    def __init__(self, text: str, start: int, end: int, column: int):
+        self.text, self.start, self.end, self.column = text, start, end, column
+
+    def find(self, keys: tuple, value: bool) -> tuple[int, int] | None:
+        """(text offset, column) of the last of ``keys`` (of its value when ``value``), each a key
+        of the block mapping the previous one's value is, or None."""
+        at, indent = self.start, self.column
+        for depth, key in enumerate(keys):
+            found = self._key_in_block(at, indent, key)
+            if found is None:
+                return None
+            key_at, rest = found
+            if depth == len(keys) - 1:
+                if not value:
+                    return key_at, indent  # the key's place, whatever its value
+                gap = len(rest) - len(rest.lstrip(" "))
+                if rest[:1] != " " or not _PLAIN_ONE_LINE.fullmatch(rest.strip()):
+                    return None
+                return key_at, indent + len(key) + 1 + gap
+            if rest.strip() and not rest.lstrip(" ").startswith("#"):
+                return None  # a value on the key's line: a scalar or a flow collection
+            child = _CONTENT_LINE.search(self.text, key_at, self.end)
+            if child is None or len(child.group(1)) <= indent or child.group(2) == "-":
+                return None  # null, a sequence, or not a nested block mapping
+            at, indent = child.start(1), len(child.group(1))
+        return None
+
+    def _key_in_block(self, at: int, indent: int, key: str) -> tuple[int, str] | None:
+        """(offset, what follows ``key:`` on its line) of ``key`` in the block mapping at ``indent``
+        whose first line starts at ``at``; None when absent, there twice, or beside a merge or
+        complex key."""
+        text = self.text
+        stop = self.end
+        if indent > 0 and (dedent := _dedent(indent).search(text, at, self.end)) is not None:
+            stop = dedent.start()  # the first line indented less: the mapping ends
+        if _odd_key(indent).search(text, at, stop):
+            return None  # merge keys and complex keys: the composer places those
+        head = f"{key}:"
+        found = [at] if at == self.start and _key_head(key).match(text, at, stop) else []
+        # (from ``at + 1`` on the item's first line: it follows ``- ``, it is not a line start)
+        found += [m.end() - len(head) for m in _key_line(indent, key).finditer(text, at + (at == self.start), stop)]
+        if len(found) != 1:
+            return None  # absent, or a duplicate key (the builder keeps the last one's place)
+        after = found[0] + len(head)
+        line_end = text.find("\n", after, self.end)
+        return found[0], text[after:self.end if line_end < 0 else line_end]
+
+
+# The next line that is neither blank nor a comment: its indent and first character.
+_CONTENT_LINE = re.compile(r"\n( *)([^ \r\n#])")
+
+
+@lru_cache(maxsize=64)
+def _dedent(indent: int) -> re.Pattern:
+    """A line indented less than ``indent`` that is neither blank nor a comment."""
+    return re.compile(rf"\n {{0,{indent - 1}}}(?=[^ \r\n#])")
+
+
+@lru_cache(maxsize=64)
+def _odd_key(indent: int) -> re.Pattern:
+    return re.compile(rf"^ {{{indent}}}(?:<<|\? )", re.MULTILINE)
+
+
+@lru_cache(maxsize=256)
+def _key_head(key: str) -> re.Pattern:
+    return re.compile(rf"{re.escape(key)}:(?=[ \r\n]|\Z)")
+
+
+@lru_cache(maxsize=256)
+def _key_line(indent: int, key: str) -> re.Pattern:
+    return re.compile(rf"^ {{{indent}}}{_key_head(key).pattern}", re.MULTILINE)
 
 
 @lru_cache(maxsize=4)

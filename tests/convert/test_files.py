@@ -135,3 +135,18 @@ def test_an_object_with_a_non_string_namespace_converts():
             "spec:\n  clusterQueue: cq\n")
     result = convert_text(text, "q.yaml")
     assert not result.input_errors and "kueue.x-k8s.io/v1beta2" in result.text
+
+
+def test_a_document_repeated_converts_as_each_copy_alone():
+    """A chunk converted once is replayed for its copies (same text, objects and losses, each loss at
+    its own copy's line): the same as converting copies that differ (here by a comment)."""
+    doc = ("---\napiVersion: kueue.x-k8s.io/v1beta1\nkind: Workload\nmetadata: {name: w, namespace: n}{note}\n"
+           "spec:\n  queueName: q\n  priorityClassName: high\n  podSets: []\n  admissionChecks: [check]\n")
+    repeated = convert_text(doc.replace("{note}", "") * 3, "w.yaml")
+    distinct = convert_text("".join(doc.replace("{note}", f"  # copy {i}") for i in range(3)), "w.yaml")
+    alone = convert_text(doc.replace("{note}", ""), "w.yaml")
+    assert repeated.text == alone.text * 3
+    assert repeated.objects == distinct.objects == 3
+    placed = [(loss.line, loss.column, loss.field) for loss in repeated.losses]
+    assert placed == [(loss.line, loss.column, loss.field) for loss in distinct.losses]
+    assert [line for line, _, _ in placed] == [7, 16, 25]

@@ -89,3 +89,73 @@ def test_top_level_item_keys_found_by_reading_lines_equal_the_composed_ones():
                 assert doc.pos(p, value=True) == value_positions[p], p
                 asked += 1
     assert asked == 14
+
+
+def _as_list(text: str, newline: str = "\n") -> str:
+    """Every document of ``text`` as an item of one ``kind: List`` (its lines indented under
+    ``- ``), the way ``kubectl get -o yaml`` wraps objects; comments and block scalars kept."""
+    items = []
+    for doc in text.replace("\r\n", "\n").split("\n---"):
+        lines = [line for line in doc.split("\n") if not line.startswith(("---", "%"))]
+        while lines and not lines[0].strip():
+            lines.pop(0)
+        if lines:
+            items.append("\n".join(["- " + lines[0], *("  " + line if line else "" for line in lines[1:])]))
+    return "\n".join(["apiVersion: v1", "kind: List", "items:", *items, ""]).replace("\n", newline)
+
+
+def _key_paths(table: dict) -> list[tuple]:
+    return [p for p in table if len(p) >= 2 and p[0] == "items" and all(isinstance(k, str) for k in p[2:])]
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"], ids=["lf", "crlf"])
+def test_deep_item_keys_read_from_lines_equal_the_composed_ones(newline):
+    """Every key path (``metadata.name``, ``spec.cohort``...) of every fixture object, wrapped in a
+    List, placed by reading lines lands where composing the item puts it; most are found that way."""
+    read = composed = 0
+    for path in FILES:
+        text = _as_list(path.read_text(encoding="utf-8", errors="replace"), newline)
+        try:
+            eager = _eager(text)
+        except Exception:
+            continue
+        docs, _ = parse_documents(text, "f")
+        if len(docs) != 1 or len(eager) != 1:
+            continue
+        owner = getattr(docs[0].tables()[0], "owner", None)  # None: the List's items have no spans
+        positions, value_positions = eager[0]
+        if owner is None:
+            continue
+        for p in _key_paths(positions):
+            for value, table in ((False, positions), (True, value_positions)):
+                at = owner.read_key_path(p[1], p[2:], value)
+                composed += 1
+                if at is not None:
+                    read += 1
+                    assert at == table[p], (str(path), p, value)
+    assert read > composed // 3, (read, composed)
+
+
+def test_keys_on_an_items_first_line_and_below_it_are_read_from_lines():
+    eager = _eager(LIST_TEXT)[0]
+    owner = parse_documents(LIST_TEXT, "f")[0][0].tables()[0].owner
+    # (a value with a comment, a quoted one or a block scalar is placed by the composer: keys only)
+    for i, keys, value in ((0, ("apiVersion",), True), (0, ("metadata", "name"), False), (0, ("spec", "kind"), True),
+                           (1, ("apiVersion",), True), (2, ("data", "k"), False)):
+        for table in (eager[0], eager[1]) if value else (eager[0],):
+            asked_value = table is eager[1]
+            assert owner.read_key_path(i, keys, asked_value) == table[("items", i, *keys)], (i, keys, value)
+
+
+@pytest.mark.parametrize("text, path, value", [
+    ("items:\n- metadata:\n    name: a\n    name: b\n", ("metadata", "name"), False),  # a duplicate key
+    ("items:\n- base: &b {name: a}\n  metadata:\n    <<: *b\n    name: c\n", ("metadata", "name"), False),  # merge
+    ("items:\n- metadata: {name: a}\n", ("metadata", "name"), False),  # flow
+    ("items:\n- metadata:\n    name: 'a'\n", ("metadata", "name"), True),  # quoted value
+    ("items:\n- metadata:\n  - name: a\n", ("metadata", "name"), False),  # a sequence, not a mapping
+    ("items:\n- metadata:\n  name: a\n", ("metadata", "name"), False),  # metadata is null
+])
+def test_deep_item_keys_the_composer_must_place_are_left_to_it(text, path, value):
+    docs, _ = parse_documents(text, "f")
+    owner = docs[0].tables()[0].owner
+    assert owner.read_key_path(0, path, value) is None

@@ -49,16 +49,16 @@ from quotactl.kueue.quota.nodes import (
     ResourceQuota,
 )
 from quotactl.kueue.quota.snapshot import Snapshot, build_snapshot
-from quotactl.kueue.quota.views import QuotaView, cohort_path, cq_path, quota_view
-from quotactl.kueue.quota.whatif import QuotaChanges, with_quotas
+from quotactl.kueue.quota.views import QuotaView, cohort_path, cq_path, quota_view, quota_views_to_root
+from quotactl.kueue.quota.whatif import QuotaChanges, cq_available_with, with_quotas
 
 __all__ = [
     "DRS", "FR", "NEGATIVE_DRS", "ZERO_QUOTA", "ClusterQueueNode", "CohortNode", "InactiveReason",
     "QuotaChanges", "QuotaNode", "QuotaView", "ResourceGroupView", "ResourceQuota", "Snapshot", "UsageOverlay",
     "add_usage", "available", "borrowing", "borrowing_with", "build_snapshot", "calculate_lendable",
-    "cohort_path", "compare_drs", "cq_available", "cq_path", "dominant_resource_share",
+    "cohort_path", "compare_drs", "cq_available", "cq_available_with", "cq_path", "dominant_resource_share",
     "find_height_of_lowest_subtree_that_fits", "is_within_nominal_in_resources", "lendable_of", "lendables_up",
     "local_available",
     "local_quota", "node_height", "potential_available", "potentials_below", "quantities_fit_in_quota",
-    "quota_view", "remove_usage", "root_potentials", "with_quotas",
+    "quota_view", "quota_views_to_root", "remove_usage", "root_potentials", "with_quotas",
 ]

@@ -49,12 +49,13 @@ def available(node: QuotaNode, fr: FR) -> int:
     path, root = path_below_root(node)
     value = root.subtree_quota.get(fr, 0) - root.usage.get(fr, 0)
     for below in reversed(path):
-        value = _available_given_parent(below, fr, value)
+        value = available_given_parent(below, fr, value)
     return value
 
 
-def _available_given_parent(node: QuotaNode, fr: FR, parent_available: int) -> int:
-    """One step of ``available``, the parent's answer known."""
+def available_given_parent(node: QuotaNode, fr: FR, parent_available: int) -> int:
+    """One step of ``available``, the parent's answer known (a walk down the tree gets every
+    node's answer in one step each)."""
     u = node.usage.get(fr, 0)
     q = node.quotas.get(fr)
     if q is None:  # local quota 0 (``local_quota`` / ``local_available`` inlined: the hot path)
