@@ -27,6 +27,20 @@ class Fix:
     replacement: str | None = None
 
 
+# A message or hint quotes the input (names, values): one quoting a megabyte-long name would be as
+# long, and hundreds of them make gigabytes of report.  Past this length the middle is left out.
+TEXT_LIMIT = 2_000
+_KEPT = TEXT_LIMIT // 2 - 40
+
+
+def bounded_text(text: str | None) -> str | None:
+    """``text`` when it is at most ``TEXT_LIMIT`` characters, else its start and end around a note
+    of how much was left out."""
+    if text is None or len(text) <= TEXT_LIMIT:
+        return text
+    return f"{text[:_KEPT]}... [{len(text) - 2 * _KEPT:,} characters left out] ...{text[-_KEPT:]}"
+
+
 @dataclass(frozen=True)
 class Diagnostic:
     code: str
@@ -42,6 +56,12 @@ class Diagnostic:
     fix: Fix | None = None
     input_error: bool = False  # the input itself is unusable (exit code 2)
     related: tuple[str, ...] = ()  # "file:line" of related places (e.g. the first duplicate)
+
+    def __post_init__(self):
+        if len(self.message) > TEXT_LIMIT:
+            object.__setattr__(self, "message", bounded_text(self.message))
+        if self.hint is not None and len(self.hint) > TEXT_LIMIT:
+            object.__setattr__(self, "hint", bounded_text(self.hint))
 
     def sort_key(self) -> tuple:
         return (self.file, self.line, self.column, self.code, self.field or "", self.message)
