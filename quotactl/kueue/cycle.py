@@ -36,7 +36,7 @@ from quotactl.kueue.nomination import (
     queue_blocker,
 )
 from quotactl.kueue.options import EngineOptions
-from quotactl.kueue.preemption.common import Preemptor, Target
+from quotactl.kueue.preemption.common import LOWER_OR_NEWER_EQUAL_PRIORITY, Preemptor, Target
 from quotactl.kueue.priority import parse_time, workload_priority
 from quotactl.kueue.queueing import queue_order_key
 from quotactl.kueue.quota import (
@@ -282,6 +282,16 @@ class _Static(NamedTuple):
     preemptor: Preemptor | None
     requests: tuple[PodSetRequest, ...] | None
     preset: dict | None  # flavors of an earlier admission (workload.nomination_requests)
+    kin: tuple | None = None  # see Scheduler._kin
+
+
+class _KinNomination(NamedTuple):
+    """A nomination another workload of the same kin (``Scheduler._kin``) may take as it is."""
+
+    made_on: tuple  # (cohort tree, the tree's version, scan start)
+    pod_sets: tuple  # the model's pod sets it was made for (the kin key holds their id)
+    assignment: Assignment
+    targets: tuple[Target, ...]
 
 
 class _Nomination(NamedTuple):
@@ -485,6 +495,7 @@ class Scheduler:
         self.shape_numbers: dict[tuple, int] = {}
         self.versions: dict[str, int] = {}
         self.nominations: dict[str, _Nomination] = {}
+        self.kin_nominations: dict[tuple, _KinNomination] = {}  # (ClusterQueue, kin) -> the last one made
         self.held_pairs: dict[str, set] = {}  # ClusterQueue -> see _held_pairs
         self.held_fp: dict[str, int] = {}  # ClusterQueue -> fingerprint of its held_pairs
         self.marks = _Marks()
@@ -670,9 +681,29 @@ class Scheduler:
             st = _Static(pre.priority, pre.queue_order_timestamp, failed, None, None, None)
         else:
             requests, preset = nomination_requests(wl, self.options)
-            st = _Static(pre.priority, pre.queue_order_timestamp, None, pre, requests, preset)
+            st = _Static(pre.priority, pre.queue_order_timestamp, None, pre, requests, preset,
+                         self._kin(wl, cq, pre, requests, preset))
         self.statics[k] = st
         return st
+
+    @staticmethod
+    def _kin(wl: Workload, cq: ClusterQueueNode, pre: Preemptor, requests: tuple[PodSetRequest, ...],
+             preset: dict) -> tuple | None:
+        """Everything of a workload its nomination in ``cq`` reads: its pod sets (the model
+        objects themselves: a generator's workloads of one shape share them), its requests, its
+        priority and, where a preemption policy of ``cq`` compares them, its queue-order
+        timestamp (the flavor assigner and the victim search read nothing else of it).  Two
+        workloads of one kin get the same nomination from the same snapshot of their cohort tree
+        (Kueue's equivalent workloads, here exact).  None for one keeping an earlier admission's
+        flavors."""
+        if preset:
+            return None
+        p = cq.preemption
+        ts = pre.queue_order_timestamp if LOWER_OR_NEWER_EQUAL_PRIORITY in (
+            p.within_cluster_queue, p.reclaim_within_cohort) else None
+        reqs = tuple((r.name, r.count, tuple(sorted(r.per_pod.items())), tuple(sorted(r.total.items())))
+                     for r in requests)
+        return id(wl.pod_sets), reqs, pre.priority, ts
 
     def _failed_precheck(self, wl: Workload, cq: ClusterQueueNode) -> _Precheck | None:
         """The first of the scheduler's checks before nomination that fails, if any."""
@@ -700,15 +731,23 @@ class Scheduler:
         tree = self._tree(cq)
         version = self.versions.get(tree, 0)
         start = self._scan_start(wl, cq)
+        made_on = (tree, version, start)
         hit = self.nominations.get(wl.key)
-        if hit is not None and hit.made_on == (tree, version, start):
+        if hit is not None and hit.made_on == made_on:
             e.assignment, e.targets = hit.assignment, hit.targets
             return e
-        assigner = FlavorAssigner(self.snapshot, cq, st.preemptor, wl.pod_sets, st.requests, preset=st.preset,
-                                  scan_start=dict(start))  # make_assigner, with the static parts cached
-        init = initial_assignment(assigner)
-        e.assignment, e.targets = init.assignment, tuple(init.targets)
-        self.nominations[wl.key] = _Nomination((tree, version, start), e.assignment, e.targets)
+        kin = (cq.name, st.kin) if st.kin is not None else None
+        shared = self.kin_nominations.get(kin) if kin is not None else None
+        if shared is not None and shared.made_on == made_on and shared.pod_sets is wl.pod_sets:
+            e.assignment, e.targets = shared.assignment, shared.targets
+        else:
+            assigner = FlavorAssigner(self.snapshot, cq, st.preemptor, wl.pod_sets, st.requests, preset=st.preset,
+                                      scan_start=dict(start))  # make_assigner, with the static parts cached
+            init = initial_assignment(assigner)
+            e.assignment, e.targets = init.assignment, tuple(init.targets)
+            if kin is not None:
+                self.kin_nominations[kin] = _KinNomination(made_on, wl.pod_sets, e.assignment, e.targets)
+        self.nominations[wl.key] = _Nomination(made_on, e.assignment, e.targets)
         return e
 
     def _scan_start(self, wl: Workload, cq: ClusterQueueNode) -> tuple:
