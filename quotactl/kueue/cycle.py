@@ -362,15 +362,23 @@ class _Marks:
     each cycle: comparing end-of-cycle states then costs nothing however long the queues are.
     Two different states share a fingerprint with probability 2**-128."""
 
-    __slots__ = ("_memo",)
+    __slots__ = ("_memo", "_workloads")
 
     def __init__(self):
         self._memo: dict = {}
+        self._workloads: dict[str, int] = {}  # workload key -> the mark of (key,): the queues ask most
 
     def __call__(self, item: tuple) -> int:
         m = self._memo.get(item)
         if m is None:
             m = self._memo[item] = self.fresh(item)
+        return m
+
+    def workload(self, key: str) -> int:
+        """``self((key,))``, without building the tuple each time."""
+        m = self._workloads.get(key)
+        if m is None:
+            m = self._workloads[key] = self.fresh((key,))
         return m
 
     @staticmethod
@@ -402,7 +410,7 @@ class _Queue:
 
     def push(self, okey: tuple) -> None:
         key = okey[-1]
-        m = self.marks((key,))
+        m = self.marks.workload(key)
         if self.inadmissible.pop(key, None) is not None:
             self.parked_sum -= m
         self.unmatched.discard(key)
@@ -420,13 +428,13 @@ class _Queue:
                     break
         if okey is None:
             okey = self.active.pop(0)
-        self.active_sum -= self.marks((okey[-1],))
+        self.active_sum -= self.marks.workload(okey[-1])
         return okey
 
     def park(self, okey: tuple, unmatched: bool = False) -> None:
         key = okey[-1]
         if key not in self.inadmissible:
-            self.parked_sum += self.marks((key,))
+            self.parked_sum += self.marks.workload(key)
         self.inadmissible[key] = okey
         if unmatched:
             self.unmatched.add(key)
@@ -436,7 +444,7 @@ class _Queue:
         marks = self.marks
         self.active = kept
         for okey in parked:
-            self.active_sum -= marks((okey[-1],))
+            self.active_sum -= marks.workload(okey[-1])
             self.park(okey)
 
     def requeue_inadmissible(self) -> None:
@@ -456,7 +464,7 @@ class _Queue:
                 kept[key] = okey
             else:
                 bisect.insort(self.active, okey)
-                m = self.marks((key,))
+                m = self.marks.workload(key)
                 self.active_sum += m
                 self.parked_sum -= m
         self.inadmissible = kept
@@ -682,16 +690,15 @@ class Scheduler:
         else:
             requests, preset = nomination_requests(wl, self.options)
             st = _Static(pre.priority, pre.queue_order_timestamp, None, pre, requests, preset,
-                         self._kin(wl, cq, pre, requests, preset))
+                         self._kin(wl, cq, pre, preset))
         self.statics[k] = st
         return st
 
     @staticmethod
-    def _kin(wl: Workload, cq: ClusterQueueNode, pre: Preemptor, requests: tuple[PodSetRequest, ...],
-             preset: dict) -> tuple | None:
+    def _kin(wl: Workload, cq: ClusterQueueNode, pre: Preemptor, preset: dict) -> tuple | None:
         """Everything of a workload its nomination in ``cq`` reads: its pod sets (the model
-        objects themselves: a generator's workloads of one shape share them), its requests, its
-        priority and, where a preemption policy of ``cq`` compares them, its queue-order
+        objects themselves: a generator's workloads of one shape share them) and reclaimable pods
+        (with the engine's options, they make its requests), its priority and, where a preemption policy of ``cq`` compares them, its queue-order
         timestamp (the flavor assigner and the victim search read nothing else of it).  Two
         workloads of one kin get the same nomination from the same snapshot of their cohort tree
         (Kueue's equivalent workloads, here exact).  None for one keeping an earlier admission's
@@ -701,9 +708,9 @@ class Scheduler:
         p = cq.preemption
         ts = pre.queue_order_timestamp if LOWER_OR_NEWER_EQUAL_PRIORITY in (
             p.within_cluster_queue, p.reclaim_within_cohort) else None
-        reqs = tuple((r.name, r.count, tuple(sorted(r.per_pod.items())), tuple(sorted(r.total.items())))
-                     for r in requests)
-        return id(wl.pod_sets), reqs, pre.priority, ts
+        # the requests are those of the pod sets less the reclaimable pods (workload.pod_set_requests)
+        reclaimable = tuple(sorted(wl.reclaimable_pods.items())) if wl.reclaimable_pods else ()
+        return id(wl.pod_sets), reclaimable, pre.priority, ts
 
     def _failed_precheck(self, wl: Workload, cq: ClusterQueueNode) -> _Precheck | None:
         """The first of the scheduler's checks before nomination that fails, if any."""
@@ -987,11 +994,14 @@ class Scheduler:
         """SchedulingEquivalenceHashing: the queued workloads of the same shape cannot fit either."""
         sid = self._shape_id(wl)
         ids = self.shape_ids
-        for okey in [k for k in q.active if k[-1] not in ids]:
-            self._shape_id(self.cluster.workloads[okey[-1]])
-        parked = [k for k in q.active if ids[k[-1]] == sid]
+        parked, kept = [], []
+        for k in q.active:  # one pass: this runs for every head that does not fit
+            i = ids.get(k[-1])
+            if i is None:
+                i = self._shape_id(self.cluster.workloads[k[-1]])
+            (parked if i == sid else kept).append(k)
         if parked:
-            q.park_active(parked, [k for k in q.active if ids[k[-1]] != sid])
+            q.park_active(parked, kept)
 
     def _shape_id(self, wl: Workload) -> int:
         """A small number per distinct ``_shape`` (compared for every queued workload)."""
