@@ -136,24 +136,59 @@ def events(text: str) -> Iterator[object]:
 # ----------------------------------------------------------------------------- nesting --------
 
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_PAIR = re.compile(r"\[\]|\{\}")  # one pass removes one level: "{[]}" keeps its "{}" for the next
+
+
+_QUICK_PASSES = 8  # pair-removal passes (C-speed, one level each) before the one-pass scan
 
 
 def _flow_depth_bound(text: str, limit: int) -> int:
     """An upper bound of the flow ([ ] { }) nesting, or ``limit + 1`` when it may exceed ``limit``.
 
     Innermost pairs are removed one level per pass (C-speed string operations); brackets that
-    never pair up (inside quoted scalars, or unbalanced) each count as a possible level.
+    never pair up (inside quoted scalars, or unbalanced) each count as a possible level.  A text
+    still nested after a few passes is finished by one scan (``_scanned_bound``): each pass reads
+    the whole text, and 400 documents nested 30,000 deep took 200 passes over 24 million
+    brackets (found by the fuzzer, seed 1623).
     """
     if text.count("[") + text.count("{") <= limit:
         return text.count("[") + text.count("{")
     brackets = _NOT_BRACKET.sub("", text)
-    for level in range(limit + 1):
-        reduced = brackets.replace("[]", "").replace("{}", "")
+    for level in range(min(limit + 1, _QUICK_PASSES)):
+        reduced = _PAIR.sub("", brackets)
         if reduced == brackets:
             unpaired = reduced.count("[") + reduced.count("{")
             return level + unpaired
         brackets = reduced
-    return limit + 1
+    if limit < _QUICK_PASSES:
+        return limit + 1
+    return _QUICK_PASSES + _scanned_bound(brackets, limit - _QUICK_PASSES)
+
+
+_OPENER = {"]": "[", "}": "{"}
+
+
+def _scanned_bound(brackets: str, limit: int) -> int:
+    """The pair removal's count in one pass, or ``limit + 1`` as soon as it may exceed ``limit``:
+    the tallest stack of matched pairs, plus every bracket that never pairs (a closing bracket
+    that pairs with nothing stays, so nothing open before it can pair past it)."""
+    stack: list[list] = []  # [opening bracket, the tallest matched pair inside it]
+    tallest = unpaired = 0
+    for ch in brackets:
+        if ch == "[" or ch == "{":
+            stack.append([ch, 0])
+        elif stack and stack[-1][0] == _OPENER[ch]:
+            height = stack.pop()[1] + 1
+            if stack and stack[-1][1] < height:
+                stack[-1][1] = height
+            if height > tallest:
+                tallest = height
+        else:
+            unpaired += len(stack) + 1
+            stack.clear()
+        if tallest + unpaired > limit:
+            return limit + 1
+    return min(limit + 1, tallest + unpaired + len(stack))
 
 
 def _block_depth_bound(text: str, budget: int) -> bool:
