@@ -52,7 +52,7 @@ def simulate_command(
     cadence: str = SIM_OPTIONS["cadence"],
     admission_cost: str = typer.Option(None, "--admission-cost", metavar="DURATION",
                                        help="With --cycle-interval: virtual time each admission of a cycle takes."),
-    jobs: int = typer.Option(0, "--jobs", "-j", min=0, metavar="N",
+    jobs: int = typer.Option(0, "--jobs", "-j", min=0, max=256, metavar="N",
                              help="Worker processes for independent cohort trees in fixpoint mode (the answer is "
                                   "the same): 0, the default, one per CPU; 1, a single process."),
     output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),

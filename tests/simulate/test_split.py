@@ -208,3 +208,12 @@ def test_cli_jobs_give_the_same_bytes(tmp_path):
         outs.append(proc.stdout)
     assert outs[0] == outs[1]
     assert '"workloads": [' in outs[0]
+
+
+def test_cli_jobs_out_of_range_is_a_usage_error(tmp_path):
+    gen = tmp_path / "generator.yaml"
+    gen.write_text(GENERATOR)
+    for jobs in ("-1", "257"):
+        proc = subprocess.run([sys.executable, "-m", "quotactl", "simulate", "--generator", str(gen), "-o", "json",
+                               "--jobs", jobs], capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 2 and "--jobs" in proc.stderr and "Traceback" not in proc.stderr
