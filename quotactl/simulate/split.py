@@ -194,14 +194,23 @@ def _child(run, owner: dict[str, int], i: int, keys: set[str], board: _Board, ou
 
 
 def _forked(run, owner: dict[str, int], shares: list[set[str]]) -> list[_Part] | None:
+    """Worker 0's part here, the others' in forked children; None when a part is missing (the
+    caller then runs everything in one process): no shared memory, temporary file or process to
+    be had, a worker that failed, or a part that does not read back."""
     workers = len(shares)
-    board = _Board(workers)
-    outs = [tempfile.TemporaryFile() for _ in range(1, workers)]
+    try:
+        board = _Board(workers)
+        outs = [tempfile.TemporaryFile() for _ in range(1, workers)]
+    except OSError:
+        return None
     pids: list[int] = []
     progress = run.progress
     try:
         for i in range(1, workers):
-            pid = os.fork()
+            try:
+                pid = os.fork()
+            except OSError:  # e.g. a process limit
+                return None
             if pid == 0:
                 _child(run, owner, i, shares[i], board, outs[i - 1])
             pids.append(pid)
@@ -210,15 +219,24 @@ def _forked(run, owner: dict[str, int], shares: list[set[str]]) -> list[_Part] |
         pids = []
         if any(c != 0 for c in codes):
             return None
-        for out in outs:
-            out.seek(0)
-            parts.append(pickle.load(out))
-        return parts
+        rest = _read_parts(outs)
+        return None if rest is None else parts + rest
     finally:
         for pid in pids:  # interrupted: no worker outlives the run
             _kill(pid)
         for out in outs:
             out.close()
+
+
+def _read_parts(outs: list) -> list[_Part] | None:
+    parts = []
+    try:
+        for out in outs:
+            out.seek(0)
+            parts.append(pickle.load(out))
+    except (OSError, EOFError, pickle.UnpicklingError):
+        return None
+    return parts
 
 
 def _wait(pids: list[int], board: _Board, progress) -> list[int]:

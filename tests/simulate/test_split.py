@@ -152,6 +152,21 @@ def test_a_failing_worker_gives_the_one_process_answer():
     assert out == _json(_two_trees(), 1)
 
 
+def test_no_process_to_fork_gives_the_one_process_answer():
+    def no_fork():
+        raise OSError(11, "Resource temporarily unavailable")
+
+    with mock.patch.object(split.os, "fork", no_fork):
+        out = _json(_two_trees(), 2)
+    assert out == _json(_two_trees(), 1)
+
+
+def test_a_part_that_does_not_read_back_gives_the_one_process_answer():
+    with mock.patch.object(split.pickle, "load", mock.Mock(side_effect=EOFError)):
+        out = _json(_two_trees(), 2)
+    assert out == _json(_two_trees(), 1)
+
+
 def test_progress_covers_every_worker():
     seen = []
     cluster, options = model(_two_trees())
