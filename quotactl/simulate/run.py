@@ -144,11 +144,12 @@ class _Run:
         default = self.sim.default_runtime
         holding = {key: cq.name for cq in self.s.snapshot.cluster_queues.values() for key in cq.workloads}
         arrivals = []
+        seen: dict = {}  # see scenario.facts
         for key, wl in self.cluster.workloads.items():
             if key in holding:
                 self._load_running(key, wl, holding[key], default)
             elif not (wl.has_quota_reservation or wl.is_finished or not wl.active):
-                tr = self.track[key] = _Track(key, facts(wl, self.t0, default))
+                tr = self.track[key] = _Track(key, facts(wl, self.t0, default, seen))
                 arrivals.append((tr.arrival, key))
         if self.cadence.create_rate:
             arrivals = self._created(arrivals)

@@ -10,7 +10,13 @@ from quotactl.kueue.cycle import DEFAULT_START, newest_time
 from quotactl.kueue.priority import parse_time
 from quotactl.model.kueue import KueueCluster, Workload
 from quotactl.simulate.clock import micros_between
-from quotactl.simulate.runtimes import Runtime, resolve_runtime, workload_class
+from quotactl.simulate.runtimes import (
+    CLASS_LABEL,
+    RUNTIME_ANNOTATION,
+    Runtime,
+    resolve_runtime,
+    workload_class,
+)
 
 
 def start_time(cluster: KueueCluster, start: datetime | None = None) -> datetime:
@@ -35,8 +41,20 @@ class WorkloadFacts(NamedTuple):
     klass: str | None
 
 
-def facts(wl: Workload, t0: datetime, default_runtime: int | None) -> WorkloadFacts:
-    """What the clock needs of one workload (SimulationInputError on a bad runtime annotation)."""
+def facts(wl: Workload, t0: datetime, default_runtime: int | None, seen: dict | None = None) -> WorkloadFacts:
+    """What the clock needs of one workload (SimulationInputError on a bad runtime annotation).
+    ``seen``: a memo for one run (a trace's workloads share creation times, runtimes and classes)."""
+    if seen is None:
+        return _facts(wl, t0, default_runtime)
+    key = (wl.creation_timestamp, wl.annotations.get(RUNTIME_ANNOTATION), wl.maximum_execution_time_seconds,
+           wl.labels.get(CLASS_LABEL))
+    got = seen.get(key)
+    if got is None:
+        got = seen[key] = _facts(wl, t0, default_runtime)
+    return got
+
+
+def _facts(wl: Workload, t0: datetime, default_runtime: int | None) -> WorkloadFacts:
     ct = parse_time(wl.creation_timestamp)
     created = micros_between(t0, ct) if ct is not None else None
     arrival = max(0, created) if created is not None else 0

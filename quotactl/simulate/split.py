@@ -77,19 +77,24 @@ def split_run(run, jobs: int):
 
 
 # -- who runs what ---------------------------------------------------------------------------
-def _queue_tree(run, key: str) -> str | None:
-    """The tree of the ClusterQueue a workload queues in (through its LocalQueue), if it exists."""
+def _queue_tree(run, key: str, seen: dict) -> str | None:
+    """The tree of the ClusterQueue a workload queues in (through its LocalQueue), if it exists;
+    ``seen``: (namespace, LocalQueue) -> tree, filled as it goes."""
     wl = run.cluster.workloads[key]
-    lq = run.cluster.local_queues.get((wl.namespace, wl.queue_name)) if wl.queue_name else None
+    lq_key = (wl.namespace, wl.queue_name)
+    if lq_key in seen:
+        return seen[lq_key]
+    lq = run.cluster.local_queues.get(lq_key) if wl.queue_name else None
     cq = lq.cluster_queue if lq is not None else None
-    return run.s.tree_of(cq) if cq and cq in run.s.snapshot.cluster_queues else None
+    tree = seen[lq_key] = run.s.tree_of(cq) if cq and cq in run.s.snapshot.cluster_queues else None
+    return tree
 
 
-def _workload_trees(run, key: str) -> set[str]:
+def _workload_trees(run, key: str, seen: dict) -> set[str]:
     """Every tree a workload's events can touch: where it queues, and where it holds quota (a
     workload the input admitted to another ClusterQueue than its LocalQueue's goes back to the
     latter's queue when preempted)."""
-    trees = {_queue_tree(run, key)}
+    trees = {_queue_tree(run, key, seen)}
     cq = run.track[key].cq
     if cq is not None and cq in run.s.snapshot.cluster_queues:
         trees.add(run.s.tree_of(cq))
@@ -111,8 +116,9 @@ def _tree_owners(run, jobs: int) -> tuple[dict[str, int], list[set[str]]]:
 
     weight: dict[str, int] = {}
     first_tree: dict[str, str | None] = {}
+    seen: dict = {}
     for key in run.track:
-        trees = sorted(_workload_trees(run, key))
+        trees = sorted(_workload_trees(run, key, seen))
         first_tree[key] = trees[0] if trees else None
         if trees:
             find(trees[0])
