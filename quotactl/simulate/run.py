@@ -88,9 +88,7 @@ class _Track:
         return WorkloadRun(*p[:6], tuple(Eviction(*e) for e in p[6]), *p[7:])
 
     def frozen(self) -> WorkloadRun:
-        return WorkloadRun(self.key, self.cq, self.klass, self.created, self.arrival, tuple(self.admissions),
-                           tuple(self.evictions), self.finished, self.runtime, self.runtime_source, self.in_input,
-                           self.started, self.overdue, self.lost)  # the order of packed()
+        return self.unpacked(self.packed())  # one field list: packed()'s
 
 
 def simulate(cluster: KueueCluster, options: EngineOptions, sim: SimulationOptions = SimulationOptions(), *,
