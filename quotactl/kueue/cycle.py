@@ -517,6 +517,9 @@ class Scheduler:
         self.scan_fp: dict[str, int] = {}  # tree -> fingerprint of its workloads' scan records
         self.evictions: dict[str, int] = {}
         self.cycle_no = 0
+        # (scan cycle, cycle) of every stale-scan decision (_scan_start) the distance between cycle
+        # numbers decides; a list only where numbering may differ from one process's (simulate/split.py)
+        self.gap_reads: list[tuple[int, int]] | None = None
         latest = newest_time(cluster)
         self.start = DEFAULT_START if latest is None or latest < DEFAULT_START else \
             latest.replace(microsecond=0) + timedelta(seconds=1)
@@ -766,7 +769,12 @@ class Scheduler:
         if st is None or not self.options.gates.enabled("FlavorFungibility"):
             return ()
         preserve = self.options.gates.enabled("FlavorFungibilityPreserveScanProgress")
-        if (not preserve or st.cycle < self.cycle_no - 1) and self.evictions.get(cq.name, 0) > st.evictions:
+        evicted_since = self.evictions.get(cq.name, 0) > st.evictions
+        if evicted_since and preserve and self.gap_reads is not None and any(v >= 0 for v in st.last_tried.values()):
+            # only a state resuming some scan reads differently kept or dropped: without one, the
+            # start is the first flavor either way and the cycle's requeue rewrites or drops it
+            self.gap_reads.append((st.cycle, self.cycle_no))
+        if evicted_since and (not preserve or st.cycle < self.cycle_no - 1):
             self._drop_scan(wl.key)
             return ()
         return tuple(sorted((k, v + 1) for k, v in st.last_tried.items() if v + 1 > 0))

@@ -12,7 +12,10 @@ the one-process result, byte for byte:
   its busiest tree settled; the total is the sum over instants of the workers' largest count;
 - reservation times come from cycle numbers (``Scheduler.start`` + number), which each worker
   numbers on its own; only their order within one tree is ever read (preemption candidates), and
-  that order is the same;
+  that order is the same.  One more rule reads numbers: whether a flavor scan's state is from the
+  previous cycle (``Scheduler._scan_start``, FlavorFungibilityPreserveScanProgress).  Workers log
+  those reads, and the merge checks each one against the one-process numbering
+  (``_numbering_agrees``); where one would differ, one process runs instead;
 - a livelock or the cycle limit stops the whole run at that instant, every tree included: the
   split then gives up (None) and one process runs the simulation again.
 
@@ -56,6 +59,7 @@ class _Part:
     series: dict
     pending_counts: dict
     pending: list
+    gap_reads: list  # Scheduler.gap_reads: (scan cycle, cycle), in this worker's numbering
 
 
 def split_run(run, jobs: int):
@@ -175,6 +179,7 @@ def _work(run, owner: dict[str, int], i: int, keys: set[str], board: _Board, pro
             progress(*board.merged())
 
     run.progress = report
+    run.s.gap_reads = []
     run.run_instants()
     board.put(i, run.now, -1)
     snap = run.s.snapshot
@@ -182,7 +187,7 @@ def _work(run, owner: dict[str, int], i: int, keys: set[str], board: _Board, pro
     return _Part(run.now, run.stopped, run.instant_cycles, [run.track[k].packed() for k in sorted(keys)],
                  run.ledger.sums_of(cqs), {cq: run.series[cq] for cq in cqs if cq in run.series},
                  {cq: len(run.s.queues[cq].active) + len(run.s.queues[cq].inadmissible) for cq in cqs},
-                 [p for p in run.s.pending() if p.workload in keys])
+                 [p for p in run.s.pending() if p.workload in keys], run.s.gap_reads)
 
 
 def _child(run, owner: dict[str, int], i: int, keys: set[str], board: _Board, out) -> None:
@@ -281,6 +286,8 @@ def _merged(run, parts: list[_Part]):
     for p in parts:
         for t, n in p.instant_cycles:
             busiest[t] = max(busiest.get(t, 0), n)
+    if not _numbering_agrees(before, parts, busiest):
+        return None
     run.now = max(p.now for p in parts)
     run.stopped = "until" if any(p.stopped == "until" for p in parts) else "drained"
     for p in parts[1:]:
@@ -291,3 +298,28 @@ def _merged(run, parts: list[_Part]):
     pending = tuple(sorted((w for p in parts for w in p.pending), key=lambda w: w.workload))
     return frozen_result(run, run.end(), runs, run.ledger, counts, series, pending, None,
                          before + sum(busiest.values()))
+
+
+def _numbering_agrees(before: int, parts: list[_Part], busiest: dict[int, int]) -> bool:
+    """Does every worker's read of "are these two cycles adjacent" (``_Part.gap_reads``) give what
+    it gives in one process?  There, instant ``t`` runs cycles numbered from one past all the
+    cycles before it (``busiest``: the cycles of each instant); a worker's instant may have run
+    fewer.  The cycles before the fork are numbered alike."""
+    first: dict[int, int] = {}  # instant -> its first cycle number in one process
+    n = before
+    for t in sorted(busiest):
+        first[t], n = n + 1, n + busiest[t]
+    for p in parts:
+        if not p.gap_reads:
+            continue
+        one_process: dict[int, int] = {}  # this worker's cycle number -> one process's
+        mine = before
+        for t, count in p.instant_cycles:
+            for d in range(count):
+                one_process[mine + 1 + d] = first[t] + d
+            mine += count
+        for a, b in p.gap_reads:
+            ga, gb = one_process.get(a, a), one_process.get(b, b)
+            if (a < b - 1) != (ga < gb - 1):
+                return False
+    return True

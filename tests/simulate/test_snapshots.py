@@ -24,7 +24,7 @@ def _result():
 
 
 def test_simulate_json(snapshot):
-    doc = simulate_json.document(_result())
+    doc = json.loads(simulate_json.render(_result()))
     jsonschema.validate(doc, SCHEMA)
     assert doc == snapshot
 

@@ -77,6 +77,52 @@ def test_workers_give_the_one_process_bytes(dicts, jobs):
     assert _json(dicts, jobs) == _json(dicts, 1)
 
 
+@st.composite
+def fungible_forests(draw):
+    """2-3 cohort trees whose ClusterQueues offer two flavors with every flavorFungibility
+    choice: the flavor scan's state carries over cycles, and its staleness reads cycle numbers."""
+    dicts, names = [flavor("f"), flavor("g")], []
+    for t in range(draw(st.integers(2, 3))):
+        cohort = draw(st.sampled_from([None, f"org{t}"]))
+        for i in range(draw(st.integers(1, 3)) if cohort else 1):
+            names.append(f"t{t}cq{i}")
+
+            def quota(least: int, lends: bool = cohort is not None):
+                return {"cpu": (draw(st.integers(least, 6)), draw(st.none() | st.integers(0, 4)) if lends else None)}
+
+            dicts.append(cq(names[-1], [(["cpu"], [("f", quota(1)), ("g", quota(0))])], cohort=cohort,
+                            within=draw(st.sampled_from(("Never", "LowerPriority"))),
+                            reclaim=draw(st.sampled_from(RECLAIM)),
+                            when_can_borrow=draw(st.sampled_from([None, "Borrow", "TryNextFlavor"])),
+                            when_can_preempt=draw(st.sampled_from([None, "Preempt", "TryNextFlavor"]))))
+    dicts.append(job("first", names[0], 1, 0, "5s"))
+    for j in range(draw(st.integers(1, 30))):
+        dicts.append(job(f"w{j}", draw(st.sampled_from(names)), draw(st.integers(1, 6)), draw(st.integers(0, 20)),
+                         f"{draw(st.integers(1, 15))}s", priority=draw(st.sampled_from([0, 50, 100]))))
+    return dicts
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fungible_forests())
+def test_workers_give_the_one_process_bytes_with_flavor_scans(dicts):
+    assert _json(dicts, 2) == _json(dicts, 1)
+
+
+def _part(instant_cycles, gap_reads):
+    return split._Part(0, "drained", instant_cycles, [], {}, {}, {}, [], gap_reads)
+
+
+def test_a_scan_read_whose_adjacency_differs_in_one_process_is_caught():
+    # one cycle before the fork; at t=10 worker 0 runs 3 cycles (2, 3, 4), worker 1 one (2); at
+    # t=20 both run one: worker 1 numbers it 3, one process 5.
+    busy, quiet = [(10, 3), (20, 1)], [(10, 1), (20, 1)]
+    busiest = {10: 3, 20: 1}
+    adjacent_here_not_there = _part(quiet, [(2, 3)])
+    assert not split._numbering_agrees(1, [_part(busy, []), adjacent_here_not_there], busiest)
+    # the same read in the busiest worker, or a read within one instant, agrees
+    assert split._numbering_agrees(1, [_part(busy, [(4, 5), (2, 4)]), _part(quiet, [(1, 2)])], busiest)
+
+
 def _two_trees(n: int = 6) -> list:
     dicts = [flavor("f"), cq("a", [(["cpu"], [("f", {"cpu": (4, None)})])]),
              cq("b", [(["cpu"], [("f", {"cpu": (4, None)})])])]
