@@ -41,10 +41,19 @@ class EventQueue:
         self._heap.extend((at, ARRIVE, key, 0) for at, key in arrivals)
         heapq.heapify(self._heap)
 
-    def keep(self, keys: set[str]) -> None:
-        """Drop the events of every other workload (a worker's share of the run: split.py)."""
-        self._heap = [e for e in self._heap if e[2] in keys]
-        heapq.heapify(self._heap)
+    def split(self, part_of: dict[str, int], parts: int) -> list[list]:
+        """The events in ``parts`` heaps, by ``part_of`` their workload (0 when it has none):
+        each worker of split.py takes its own with ``take`` and never reads the others."""
+        heaps: list[list] = [[] for _ in range(parts)]
+        for e in self._heap:
+            heaps[part_of.get(e[2], 0)].append(e)
+        for h in heaps:
+            heapq.heapify(h)
+        return heaps
+
+    def take(self, heap: list) -> None:
+        """These events instead (one of ``split``'s heaps)."""
+        self._heap = heap
 
     def next_time(self) -> int | None:
         return self._heap[0][0] if self._heap else None

@@ -4,9 +4,12 @@ Cohort trees share no quota, and Kueue nominates, orders and admits each one on 
 fixpoint and livelock detection, ``kueue.cycle.TreeWatch``, relies on the same fact).  In fixpoint
 mode an event touches one tree, and the cycles of an instant change each woken tree the same way
 whatever the others do.  So once the start-up requeue cycle ran (the one cycle whose effect spans
-every tree: ``STARTUP_REQUEUE_AFTER_CYCLE``), the run forks: each worker process keeps the events
-of its own trees and runs them to the end, and the parent merges the parts.  The merged result is
-the one-process result, byte for byte:
+every tree: ``STARTUP_REQUEUE_AFTER_CYCLE``), the run splits its trees into chunks, several per
+worker.  The parent forks one process per chunk, at most ``jobs`` at a time and the heaviest
+chunks first, each from the state at the split: it keeps the events of its own trees and runs
+them to the end.  A core that runs faster (or a chunk that runs shorter) just takes the next
+chunk, so the cores finish together whatever the machine does.  The parent merges the parts.
+The merged result is the one-process result, byte for byte:
 
 - cycles: at an instant, a tree takes part in cycles until it settles, and the instant runs until
   its busiest tree settled; the total is the sum over instants of the workers' largest count;
@@ -28,16 +31,19 @@ from __future__ import annotations
 import mmap
 import os
 import pickle
+import select
 import struct
 import tempfile
-import time
 from dataclasses import dataclass
 
 from quotactl.kueue.cycle import STARTUP_REQUEUE_AFTER_CYCLE
+from quotactl.simulate.run import _Track, frozen_result
 
 MIN_WORKLOADS = 2_000  # below this a fork costs more than it saves
+CHUNKS_PER_JOB = 8  # enough chunks to even out the cores, few enough that forks cost nothing
 POLL_SECONDS = 0.05  # how often the parent looks at its workers while it waits (progress bar)
-_SLOT = struct.Struct("qq")  # a worker's (now, events left); events left -1: done
+_SLOT = struct.Struct("qq")  # a chunk's (now, events left); events left -1: done
+_DONE = struct.Struct("I")  # a chunk number, written to the parent when its process ends
 
 
 def available_cpus() -> int:
@@ -54,7 +60,7 @@ class _Part:
     now: int
     stopped: str
     instant_cycles: list
-    runs: list  # run._Track.packed() of each of its workloads
+    runs: list  # run._Track.packed() of each of its workloads (WorkloadRuns once read back)
     sums: dict
     series: dict
     pending_counts: dict
@@ -71,12 +77,12 @@ def split_run(run, jobs: int):
         return run.freeze()
     if not run.run_instants(until_cycles=STARTUP_REQUEUE_AFTER_CYCLE):
         return run.freeze()
-    owner, shares = _tree_owners(run, jobs)
-    workers = max(owner.values(), default=0) + 1
-    if workers < 2:
+    owner, shares = _tree_owners(run, jobs * CHUNKS_PER_JOB)
+    chunks = max(owner.values(), default=0) + 1
+    if chunks < 2 or jobs < 2:
         run.run_instants()
         return run.freeze()
-    parts = _forked(run, owner, shares[:workers])
+    parts = _forked(run, owner, shares[:chunks], jobs)
     return None if parts is None else _merged(run, parts)
 
 
@@ -106,10 +112,10 @@ def _workload_trees(run, key: str, seen: dict) -> set[str]:
     return trees
 
 
-def _tree_owners(run, jobs: int) -> tuple[dict[str, int], list[set[str]]]:
-    """(tree -> worker, each worker's workloads): trees a workload links go together; the groups,
-    heaviest first (by workloads), each to the least loaded worker.  Trees with no workload, and
-    workloads with no tree, stay with worker 0."""
+def _tree_owners(run, chunks: int) -> tuple[dict[str, int], list[set[str]]]:
+    """(tree -> chunk, each chunk's workloads): trees a workload links go together; the groups,
+    heaviest first (by workloads), each to the lightest chunk, so the chunks in use are numbered
+    from 0.  Trees with no workload, and workloads with no tree, stay with chunk 0."""
     parent: dict[str, str] = {}
 
     def find(t: str) -> str:
@@ -135,7 +141,7 @@ def _tree_owners(run, jobs: int) -> tuple[dict[str, int], list[set[str]]]:
     groups: dict[str, list[str]] = {}
     for t in sorted(parent):
         groups.setdefault(find(t), []).append(t)
-    load = [0] * max(1, jobs)
+    load = [0] * max(1, chunks)
     owner: dict[str, int] = {}
     for _root, trees in sorted(groups.items(), key=lambda g: (-sum(weight.get(t, 0) for t in g[1]), g[0])):
         w = sum(weight.get(t, 0) for t in trees)
@@ -151,34 +157,27 @@ def _tree_owners(run, jobs: int) -> tuple[dict[str, int], list[set[str]]]:
 
 # -- the workers ---------------------------------------------------------------------------
 class _Board:
-    """Each worker's clock and events left, in memory the processes share (the progress bar)."""
+    """Each chunk's clock and events left, in memory the processes share (the progress bar)."""
 
-    def __init__(self, workers: int):
-        self.mem = mmap.mmap(-1, _SLOT.size * workers)
-        self.workers = workers
-        for i in range(workers):
-            self.put(i, 0, 0)
+    def __init__(self, chunks: int):
+        self.mem = mmap.mmap(-1, _SLOT.size * chunks)
+        self.chunks = chunks
 
     def put(self, i: int, now: int, left: int) -> None:
         _SLOT.pack_into(self.mem, i * _SLOT.size, now, left)
 
     def merged(self) -> tuple[int, int]:
-        slots = [_SLOT.unpack_from(self.mem, i * _SLOT.size) for i in range(self.workers)]
+        slots = [_SLOT.unpack_from(self.mem, i * _SLOT.size) for i in range(self.chunks)]
         busy = [s for s in slots if s[1] >= 0] or slots
         return min(s[0] for s in busy), sum(max(0, s[1]) for s in busy)
 
 
-def _work(run, owner: dict[str, int], i: int, keys: set[str], board: _Board, progress) -> _Part:
-    """Worker ``i``'s trees (and workloads, ``keys``) to the end of the run."""
-    run.events.keep(keys)
+def _work(run, owner: dict[str, int], i: int, keys: set[str], board: _Board, events: list) -> _Part:
+    """Chunk ``i``'s trees (and workloads, ``keys``; ``events``: theirs, a heap) to the end of
+    the run."""
+    run.events.take(events)
     run.instant_cycles = []
-
-    def report(now: int, left: int) -> None:
-        board.put(i, now, left)
-        if progress is not None:
-            progress(*board.merged())
-
-    run.progress = report
+    run.progress = lambda now, left: board.put(i, now, left)
     run.s.gap_reads = []
     run.run_instants()
     board.put(i, run.now, -1)
@@ -190,81 +189,117 @@ def _work(run, owner: dict[str, int], i: int, keys: set[str], board: _Board, pro
                  [p for p in run.s.pending() if p.workload in keys], run.s.gap_reads)
 
 
-def _child(run, owner: dict[str, int], i: int, keys: set[str], board: _Board, out) -> None:
-    """A forked worker: its part, pickled into ``out``; never returns (no atexit handlers, no
-    flush of the parent's buffers)."""
+def _child(run, owner: dict[str, int], i: int, keys: set[str], board: _Board, events: list, out,
+           done: int) -> None:
+    """A forked process for chunk ``i``: its part, pickled into ``out``, then its number on the
+    ``done`` pipe; never returns (no atexit handlers, no flush of the parent's buffers)."""
     code = 1
     try:
-        pickle.dump(_work(run, owner, i, keys, board, None), out, protocol=pickle.HIGHEST_PROTOCOL)
+        pickle.dump(_work(run, owner, i, keys, board, events), out, protocol=pickle.HIGHEST_PROTOCOL)
         out.flush()
         code = 0
     except BaseException:  # noqa: BLE001 - the parent sees the exit status and runs it alone
         code = 1
     finally:
-        os._exit(code)
+        try:
+            os.write(done, _DONE.pack(i))  # atomic (under PIPE_BUF): wakes the parent now
+        finally:
+            os._exit(code)
 
 
-def _forked(run, owner: dict[str, int], shares: list[set[str]]) -> list[_Part] | None:
-    """Worker 0's part here, the others' in forked children; None when a part is missing (the
-    caller then runs everything in one process): no shared memory, temporary file or process to
-    be had, a worker that failed, or a part that does not read back."""
-    workers = len(shares)
+class _Pool:
+    """The chunks' processes: at most ``jobs`` at a time; parts read back as each one ends."""
+
+    def __init__(self, run, owner: dict[str, int], shares: list[set[str]], jobs: int):
+        self.run, self.owner, self.shares, self.jobs = run, owner, shares, jobs
+        self.board = _Board(len(shares))
+        self.outs = [tempfile.TemporaryFile() for _ in shares]
+        self.done_r, self.done_w = os.pipe()
+        self.running: dict[int, int] = {}  # chunk -> pid
+        self.parts: list[_Part | None] = [None] * len(shares)
+        # split here, once: a child filtering the whole queue would copy its every page
+        self.events = run.events.split({key: i for i, keys in enumerate(shares) for key in keys}, len(shares))
+        for i, heap in enumerate(self.events):
+            self.board.put(i, run.now, len(heap))
+
+    def start(self, i: int) -> bool:
+        try:
+            pid = os.fork()
+        except OSError:  # e.g. a process limit
+            return False
+        if pid == 0:
+            _child(self.run, self.owner, i, self.shares[i], self.board, self.events[i], self.outs[i], self.done_w)
+        self.running[i] = pid
+        return True
+
+    def reap(self) -> bool:
+        """Wait until some chunk's process ended (reporting progress meanwhile) and read its
+        part; False when one failed or its part does not read back."""
+        progress = self.run.progress
+        while True:
+            ready, _, _ = select.select([self.done_r], [], [], POLL_SECONDS if progress is not None else 1.0)
+            data = os.read(self.done_r, 4096) if ready else b""
+            ending = {n for (n,) in _DONE.iter_unpack(data[:len(data) - len(data) % _DONE.size])}
+            ended = False
+            for i, pid in list(self.running.items()):
+                # a process that wrote its number is about to exit: wait for it; the others
+                # only looked at (one killed by a signal writes nothing)
+                done, status = os.waitpid(pid, 0 if i in ending else os.WNOHANG)
+                if not done:
+                    continue
+                del self.running[i]
+                ended = True
+                if os.waitstatus_to_exitcode(status) != 0 or not self._read(i):
+                    return False
+            if progress is not None:
+                progress(*self.board.merged())
+            if ended:
+                return True
+
+    def _read(self, i: int) -> bool:
+        out = self.outs[i]
+        try:
+            out.seek(0)
+            part = pickle.load(out)
+        except (OSError, EOFError, pickle.UnpicklingError):
+            return False
+        finally:
+            out.close()
+        # while the other chunks still run: a core is free once the last ones run alone
+        part.runs = [_Track.unpacked(r) for r in part.runs]
+        self.parts[i] = part
+        return True
+
+    def close(self) -> None:
+        for pid in self.running.values():  # interrupted or failed: no process outlives the run
+            _kill(pid)
+        self.running.clear()
+        for out in self.outs:
+            out.close()
+        os.close(self.done_r)
+        os.close(self.done_w)
+
+
+def _forked(run, owner: dict[str, int], shares: list[set[str]], jobs: int) -> list[_Part] | None:
+    """Every chunk's part, each run in a forked process, heaviest first; None when a part is
+    missing (the caller then runs everything in one process): no shared memory, temporary file,
+    pipe or process to be had, a process that failed, or a part that does not read back."""
     try:
-        board = _Board(workers)
-        outs = [tempfile.TemporaryFile() for _ in range(1, workers)]
+        pool = _Pool(run, owner, shares, jobs)
     except OSError:
         return None
-    pids: list[int] = []
-    progress = run.progress
     try:
-        for i in range(1, workers):
-            try:
-                pid = os.fork()
-            except OSError:  # e.g. a process limit
+        for i in sorted(range(len(shares)), key=lambda c: (-len(shares[c]), c)):
+            if len(pool.running) >= jobs and not pool.reap():
                 return None
-            if pid == 0:
-                _child(run, owner, i, shares[i], board, outs[i - 1])
-            pids.append(pid)
-        parts = [_work(run, owner, 0, shares[0], board, progress)]
-        codes = _wait(pids, board, progress)
-        pids = []
-        if any(c != 0 for c in codes):
-            return None
-        rest = _read_parts(outs)
-        return None if rest is None else parts + rest
+            if not pool.start(i):
+                return None
+        while pool.running:
+            if not pool.reap():
+                return None
+        return list(pool.parts)
     finally:
-        for pid in pids:  # interrupted: no worker outlives the run
-            _kill(pid)
-        for out in outs:
-            out.close()
-
-
-def _read_parts(outs: list) -> list[_Part] | None:
-    parts = []
-    try:
-        for out in outs:
-            out.seek(0)
-            parts.append(pickle.load(out))
-    except (OSError, EOFError, pickle.UnpicklingError):
-        return None
-    return parts
-
-
-def _wait(pids: list[int], board: _Board, progress) -> list[int]:
-    codes: dict[int, int] = {}
-    while len(codes) < len(pids):
-        for pid in pids:
-            if pid in codes:
-                continue
-            done, status = os.waitpid(pid, os.WNOHANG if progress is not None else 0)
-            if done:
-                codes[pid] = os.waitstatus_to_exitcode(status)
-        if progress is not None and len(codes) < len(pids):
-            progress(*board.merged())
-            time.sleep(POLL_SECONDS)
-    if progress is not None:
-        progress(*board.merged())  # every worker's last instant
-    return [codes[pid] for pid in pids]
+        pool.close()
 
 
 def _kill(pid: int) -> None:
@@ -277,11 +312,9 @@ def _kill(pid: int) -> None:
 
 # -- the merge -----------------------------------------------------------------------------
 def _merged(run, parts: list[_Part]):
-    from quotactl.simulate.run import _Track, frozen_result
-
     if any(p.stopped not in ("drained", "until") for p in parts):
         return None
-    before = run.cycles - sum(n for _, n in parts[0].instant_cycles)  # the cycles before the fork
+    before = run.cycles  # the cycles before the split (the parent ran no further)
     busiest: dict[int, int] = {}
     for p in parts:
         for t, n in p.instant_cycles:
@@ -290,9 +323,9 @@ def _merged(run, parts: list[_Part]):
         return None
     run.now = max(p.now for p in parts)
     run.stopped = "until" if any(p.stopped == "until" for p in parts) else "drained"
-    for p in parts[1:]:
+    for p in parts:
         run.ledger.adopt(p.sums)
-    runs = sorted((_Track.unpacked(r) for p in parts for r in p.runs), key=lambda r: (r.arrival, r.workload))
+    runs = sorted((r for p in parts for r in p.runs), key=lambda r: (r.arrival, r.workload))
     counts = {cq: n for p in parts for cq, n in p.pending_counts.items()}
     series = {cq: s for p in parts for cq, s in p.series.items()}
     pending = tuple(sorted((w for p in parts for w in p.pending), key=lambda w: w.workload))

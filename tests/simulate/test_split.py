@@ -35,9 +35,9 @@ class _Spy:
         self.workers: list[int] = []
         self._forked = split._forked
 
-    def __call__(self, run, owner, shares):
+    def __call__(self, run, owner, shares, jobs):
         self.workers.append(len(shares))
-        return self._forked(run, owner, shares)
+        return self._forked(run, owner, shares, jobs)
 
 
 @st.composite
@@ -188,10 +188,10 @@ def test_a_livelock_in_a_worker_gives_the_one_process_answer():
 def test_a_failing_worker_gives_the_one_process_answer():
     work = split._work
 
-    def failing(run, owner, i, keys, board, progress):
+    def failing(run, owner, i, keys, board, events):
         if i != 0:
             raise RuntimeError("worker lost")
-        return work(run, owner, i, keys, board, progress)
+        return work(run, owner, i, keys, board, events)
 
     with mock.patch.object(split, "_work", failing):
         out = _json(_two_trees(), 2)
