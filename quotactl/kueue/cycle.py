@@ -499,6 +499,12 @@ class Scheduler:
         self.last: dict[str, HeadOutcome] = {}
         self.okeys: dict[str, tuple] = {}
         self.shapes: dict[str, tuple] = {}
+        # (priority, id(pod sets)) -> (pod sets, shape) and (id(pod sets), reclaimable pods) ->
+        # (pod sets, requests): a generator's workloads of one kind share their pod set objects
+        # (model.kueue.build_workload), and both read nothing else of the workload; the pod sets
+        # are kept so that an id is never reused while its entry lives
+        self.shape_by_pod_sets: dict[tuple, tuple] = {}
+        self.requests_by_pod_sets: dict[tuple, tuple] = {}
         self.shape_ids: dict[str, int] = {}  # workload -> the number of its shape (see _shape_id)
         self.shape_numbers: dict[tuple, int] = {}
         self.versions: dict[str, int] = {}
@@ -558,12 +564,27 @@ class Scheduler:
         s = self.shapes.get(wl.key)
         if s is None:
             pr = workload_priority(self.cluster, wl, self.options.gates).value
-            reqs = pod_set_requests(wl, self.options)
-            s = (pr, tuple((ps.name, ps.count, ps.min_count, tuple(sorted(r.per_pod.items())),
-                            tuple(sorted(ps.pod.node_selector.items())), repr(ps.pod.tolerations))
-                           for ps, r in zip(wl.pod_sets, reqs, strict=False)))
+            k = (pr, id(wl.pod_sets))
+            hit = self.shape_by_pod_sets.get(k)
+            if hit is not None and hit[0] is wl.pod_sets:
+                s = hit[1]
+            else:
+                s = (pr, tuple((ps.name, ps.count, ps.min_count, tuple(sorted(r.per_pod.items())),
+                                tuple(sorted(ps.pod.node_selector.items())), repr(ps.pod.tolerations))
+                               for ps, r in zip(wl.pod_sets, self._requests(wl), strict=False)))
+                self.shape_by_pod_sets[k] = (wl.pod_sets, s)
             self.shapes[wl.key] = s
         return s
+
+    def _requests(self, wl: Workload) -> tuple[PodSetRequest, ...]:
+        """``pod_set_requests(wl)``, once per pod set objects and reclaimable pods."""
+        k = (id(wl.pod_sets), tuple(sorted(wl.reclaimable_pods.items())) if wl.reclaimable_pods else ())
+        hit = self.requests_by_pod_sets.get(k)
+        if hit is not None and hit[0] is wl.pod_sets:
+            return hit[1]
+        reqs = pod_set_requests(wl, self.options)
+        self.requests_by_pod_sets[k] = (wl.pod_sets, reqs)
+        return reqs
 
     def tree_state(self, tree: str) -> tuple:
         """Everything the future of one cohort tree depends on: the workloads its ClusterQueues
@@ -691,7 +712,7 @@ class Scheduler:
         if failed is not None:
             st = _Static(pre.priority, pre.queue_order_timestamp, failed, None, None, None)
         else:
-            requests, preset = nomination_requests(wl, self.options)
+            requests, preset = nomination_requests(wl, self.options, self._requests(wl))
             st = _Static(pre.priority, pre.queue_order_timestamp, None, pre, requests, preset,
                          self._kin(wl, cq, pre, preset))
         self.statics[k] = st

@@ -85,7 +85,8 @@ def pod_set_requests(wl: Workload, options: EngineOptions) -> tuple[PodSetReques
     return tuple(out)
 
 
-def nomination_requests(wl: Workload, options: EngineOptions) -> tuple[tuple[PodSetRequest, ...], dict]:
+def nomination_requests(wl: Workload, options: EngineOptions,
+                        requests: tuple[PodSetRequest, ...] | None = None) -> tuple[tuple[PodSetRequest, ...], dict]:
     """What the flavor assigner starts from for a workload that holds no quota (``workload.NewInfo``):
     (requests per pod set, {pod set: {resource: flavor}} to keep).
 
@@ -96,8 +97,10 @@ def nomination_requests(wl: Workload, options: EngineOptions) -> tuple[tuple[Pod
     for every workload evicted from the input's admissions: the eviction leaves ``status.admission``
     in place and the victim comes back on its old flavors (kueue-fix-schedule, all 14 re-admitted
     victims; docs/schedule.md).  Pod sets the admission does not list keep their own requests.
+    ``requests``: ``pod_set_requests(wl, options)`` when the caller has them.
     """
-    requests = pod_set_requests(wl, options)
+    if requests is None:
+        requests = pod_set_requests(wl, options)
     if wl.admission is None or not options.gates.enabled("TopologyAwareScheduling"):
         return requests, {}
     preset: dict[str, dict[str, str]] = {}

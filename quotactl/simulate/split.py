@@ -157,25 +157,32 @@ def _tree_owners(run, chunks: int) -> tuple[dict[str, int], list[set[str]]]:
 
 # -- the workers ---------------------------------------------------------------------------
 class _Board:
-    """Each chunk's clock and events left, in memory the processes share (the progress bar)."""
+    """Each chunk's clock and events left, in memory the processes share (the progress bar).
+    A chunk not started yet shows clock -1; a finished one, events left -1."""
 
-    def __init__(self, chunks: int):
+    def __init__(self, chunks: int, start: int):
         self.mem = mmap.mmap(-1, _SLOT.size * chunks)
-        self.chunks = chunks
+        self.chunks, self.start = chunks, start
+        for i in range(chunks):
+            self.put(i, -1, 0)
 
     def put(self, i: int, now: int, left: int) -> None:
         _SLOT.pack_into(self.mem, i * _SLOT.size, now, left)
 
     def merged(self) -> tuple[int, int]:
+        """(the clock of the run so far: the earliest among the running chunks, else the latest
+        any reached; every event not yet run)."""
         slots = [_SLOT.unpack_from(self.mem, i * _SLOT.size) for i in range(self.chunks)]
-        busy = [s for s in slots if s[1] >= 0] or slots
-        return min(s[0] for s in busy), sum(max(0, s[1]) for s in busy)
+        running = [now for now, left in slots if now >= 0 and left >= 0]
+        now = min(running) if running else max([self.start] + [now for now, _ in slots])
+        return now, sum(max(0, left) for _, left in slots)
 
 
 def _work(run, owner: dict[str, int], i: int, keys: set[str], board: _Board, events: list) -> _Part:
     """Chunk ``i``'s trees (and workloads, ``keys``; ``events``: theirs, a heap) to the end of
     the run."""
     run.events.take(events)
+    board.put(i, run.now, len(events))
     run.instant_cycles = []
     run.progress = lambda now, left: board.put(i, now, left)
     run.s.gap_reads = []
@@ -212,7 +219,7 @@ class _Pool:
 
     def __init__(self, run, owner: dict[str, int], shares: list[set[str]], jobs: int):
         self.run, self.owner, self.shares, self.jobs = run, owner, shares, jobs
-        self.board = _Board(len(shares))
+        self.board = _Board(len(shares), run.now)
         self.outs = [tempfile.TemporaryFile() for _ in shares]
         self.done_r, self.done_w = os.pipe()
         self.running: dict[int, int] = {}  # chunk -> pid
@@ -220,7 +227,7 @@ class _Pool:
         # split here, once: a child filtering the whole queue would copy its every page
         self.events = run.events.split({key: i for i, keys in enumerate(shares) for key in keys}, len(shares))
         for i, heap in enumerate(self.events):
-            self.board.put(i, run.now, len(heap))
+            self.board.put(i, -1, len(heap))
 
     def start(self, i: int) -> bool:
         try:

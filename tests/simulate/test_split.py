@@ -222,6 +222,17 @@ def test_progress_covers_every_worker():
     assert max(now for now, _ in seen) > 0
 
 
+def test_the_progress_clock_is_the_earliest_running_chunks():
+    board = split._Board(3, 4)
+    board.put(0, -1, 7)  # not started: its events are still ahead
+    board.put(1, 5, 2)
+    board.put(2, 9, -1)  # done
+    assert board.merged() == (5, 9)
+    board.put(1, 8, -1)
+    assert board.merged() == (9, 7)  # nothing running: the furthest any chunk reached
+    assert split._Board(2, 4).merged() == (4, 0)
+
+
 def test_until_in_one_worker_stops_the_merged_run_at_until():
     out = _json(_two_trees(), 2, until=9 * US)
     assert out == _json(_two_trees(), 1, until=9 * US)
