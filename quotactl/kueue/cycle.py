@@ -505,6 +505,8 @@ class Scheduler:
         # are kept so that an id is never reused while its entry lives
         self.shape_by_pod_sets: dict[tuple, tuple] = {}
         self.requests_by_pod_sets: dict[tuple, tuple] = {}
+        self.resource_errors: dict[int, tuple] = {}  # id(pod sets) -> (pod sets, limits error or None)
+        self.namespace_blockers: dict[tuple, str | None] = {}  # (ClusterQueue, namespace) -> mismatch message
         self.shape_ids: dict[str, int] = {}  # workload -> the number of its shape (see _shape_id)
         self.shape_numbers: dict[tuple, int] = {}
         self.versions: dict[str, int] = {}
@@ -741,12 +743,18 @@ class Scheduler:
         if admission_check_blocker(wl):
             return _Precheck(PENDING_EVALUATION, MSG_FAILED_ADMISSION_CHECKS, False, False)
         # ValidateAdmissibility's order: the namespace selector, then the resources.
-        blocker = namespace_check(self.cluster, cq, wl).blocker
-        if blocker is not None:
-            return _Precheck(MISCONFIGURED, blocker.message, True, True)
-        err = resource_validation_error(wl)
-        if err is not None:
-            return _Precheck(MISCONFIGURED, err, True, False)
+        ns_key = (cq.name, wl.namespace)  # the selector check reads nothing else
+        if ns_key not in self.namespace_blockers:
+            blocker = namespace_check(self.cluster, cq, wl).blocker
+            self.namespace_blockers[ns_key] = None if blocker is None else blocker.message
+        message = self.namespace_blockers[ns_key]
+        if message is not None:
+            return _Precheck(MISCONFIGURED, message, True, True)
+        hit = self.resource_errors.get(id(wl.pod_sets))  # the limits check reads the pod sets only
+        if hit is None or hit[0] is not wl.pod_sets:
+            hit = self.resource_errors[id(wl.pod_sets)] = (wl.pod_sets, resource_validation_error(wl))
+        if hit[1] is not None:
+            return _Precheck(MISCONFIGURED, hit[1], True, False)
         return None
 
     def _nominate(self, wl: Workload, cq: ClusterQueueNode) -> _Entry:

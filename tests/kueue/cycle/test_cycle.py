@@ -9,7 +9,7 @@ from quotactl.kueue.cycle import ADMITTED, MSG_NO_LONGER_FITS, PENDING, SKIPPED,
 from quotactl.kueue.options import engine_options
 from quotactl.model.kueue import build_cluster
 from quotactl.report import schedule_json, schedule_text
-from tests.kueue.builders import admitted, configuration, cq, flavor, objects, pending, with_queues
+from tests.kueue.builders import admitted, configuration, cq, flavor, lq, objects, pending, with_queues
 
 RES = ["cpu", "memory"]
 
@@ -224,3 +224,24 @@ def test_settled_tree_is_no_longer_simulated():
     assert r.converged and [(a.workload, a.cycle) for a in r.admitted] == [("default/fits", 6)]
     strict_heads = [c.number for c in r.cycles for h in c.heads if h.workload == "default/too-big"]
     assert r.cycles_run == 6 and strict_heads == [1, 2]  # unchanged after cycle 2: settled
+
+
+def test_the_namespace_check_is_per_namespace_and_the_limits_check_per_pod_sets():
+    """The cycle keeps the namespace selector's answer per (ClusterQueue, namespace) and the
+    limits check's per pod-set objects (Scheduler._failed_precheck): neither may leak to a
+    workload of another namespace or other pod sets."""
+    ns = [{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": n, "labels": {"team": t}}}
+          for n, t in (("a", "ml"), ("b", "web"))]
+    queue = cq("c", [(RES, [("f0", {"cpu": 10, "memory": 10})])], selector={"matchLabels": {"team": "ml"}})
+    over = pending("over", "q-c", {"cpu": 1, "memory": 1}, ns="a", created=1003)
+    over["spec"]["podSets"][0]["template"]["spec"]["containers"][0]["resources"]["limits"] = {"cpu": "500m"}
+    dicts = ns + [flavor("f0"), queue, lq("q-c", "c", ns="a"), lq("q-c", "c", ns="b"),
+                  pending("in-a", "q-c", {"cpu": 1, "memory": 1}, ns="a", created=1000),
+                  pending("in-b", "q-c", {"cpu": 1, "memory": 1}, ns="b", created=1001),
+                  pending("in-a2", "q-c", {"cpu": 1, "memory": 1}, ns="a", created=1002), over]
+    cluster, options = _world(dicts)
+    result = schedule(cluster, options)
+    assert {a.workload for a in result.admitted} == {"a/in-a", "a/in-a2"}
+    reasons = {p.workload: p.message for p in result.pending}
+    assert "namespace" in reasons["b/in-b"].lower()
+    assert "requests must not exceed its limits" in reasons["a/over"]
