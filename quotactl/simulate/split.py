@@ -215,13 +215,21 @@ def _child(run, owner: dict[str, int], i: int, keys: set[str], board: _Board, ev
 
 
 class _Pool:
-    """The chunks' processes: at most ``jobs`` at a time; parts read back as each one ends."""
+    """The chunks' processes (``_forked`` starts at most ``jobs`` at a time); parts read back as
+    each one ends.  Raises OSError, having released what it took, when a resource is missing."""
 
-    def __init__(self, run, owner: dict[str, int], shares: list[set[str]], jobs: int):
-        self.run, self.owner, self.shares, self.jobs = run, owner, shares, jobs
+    def __init__(self, run, owner: dict[str, int], shares: list[set[str]]):
+        self.run, self.owner, self.shares = run, owner, shares
         self.board = _Board(len(shares), run.now)
-        self.outs = [tempfile.TemporaryFile() for _ in shares]
-        self.done_r, self.done_w = os.pipe()
+        self.outs: list = []
+        try:
+            for _ in shares:
+                self.outs.append(tempfile.TemporaryFile())
+            self.done_r, self.done_w = os.pipe()
+        except OSError:
+            for out in self.outs:
+                out.close()
+            raise
         self.running: dict[int, int] = {}  # chunk -> pid
         self.parts: list[_Part | None] = [None] * len(shares)
         # split here, once: a child filtering the whole queue would copy its every page
@@ -292,7 +300,7 @@ def _forked(run, owner: dict[str, int], shares: list[set[str]], jobs: int) -> li
     missing (the caller then runs everything in one process): no shared memory, temporary file,
     pipe or process to be had, a process that failed, or a part that does not read back."""
     try:
-        pool = _Pool(run, owner, shares, jobs)
+        pool = _Pool(run, owner, shares)
     except OSError:
         return None
     try:

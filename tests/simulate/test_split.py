@@ -207,6 +207,22 @@ def test_no_process_to_fork_gives_the_one_process_answer():
     assert out == _json(_two_trees(), 1)
 
 
+def test_no_temporary_file_gives_the_one_process_answer():
+    made = []
+    real = split.tempfile.TemporaryFile
+
+    def second_fails():
+        if made:
+            raise OSError(24, "Too many open files")
+        made.append(real())
+        return made[-1]
+
+    with mock.patch.object(split.tempfile, "TemporaryFile", second_fails):
+        out = _json(_two_trees(), 2)
+    assert out == _json(_two_trees(), 1)
+    assert made and made[0].closed  # what the split took, it gave back
+
+
 def test_a_part_that_does_not_read_back_gives_the_one_process_answer():
     with mock.patch.object(split.pickle, "load", mock.Mock(side_effect=EOFError)):
         out = _json(_two_trees(), 2)
