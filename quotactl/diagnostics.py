@@ -58,10 +58,12 @@ class Diagnostic:
     related: tuple[str, ...] = ()  # "file:line" of related places (e.g. the first duplicate)
 
     def __post_init__(self):
-        if len(self.message) > TEXT_LIMIT:
-            object.__setattr__(self, "message", bounded_text(self.message))
-        if self.hint is not None and len(self.hint) > TEXT_LIMIT:
-            object.__setattr__(self, "hint", bounded_text(self.hint))
+        # every text a finding repeats from the input (an object's name, too) is bounded: a
+        # 500,000-character name in each of 400 findings made a 380 MB report
+        for name in ("message", "hint", "object", "field"):
+            text = getattr(self, name)
+            if text is not None and len(text) > TEXT_LIMIT:
+                object.__setattr__(self, name, bounded_text(text))
 
     def sort_key(self) -> tuple:
         return (self.file, self.line, self.column, self.code, self.field or "", self.message)

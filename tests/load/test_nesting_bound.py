@@ -10,7 +10,12 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from quotactl.load.composer import _flow_depth_bound, _scanned_bound, nesting_exceeds
+from quotactl.load.composer import (
+    _flow_depth_bound,
+    _scanned_bound,
+    _without_innermost_pairs,
+    nesting_exceeds,
+)
 
 
 def _by_passes(brackets: str, limit: int) -> int:
@@ -44,6 +49,19 @@ def test_the_scan_never_says_less_than_pair_removal(brackets, limit):
     assert _scanned_bound(brackets, limit) <= limit + 1
 
 
+@settings(max_examples=500, deadline=None)
+@given(st.text("[]{}", max_size=60))
+def test_a_pass_removes_the_innermost_pairs_as_the_regex_does(brackets):
+    assert _without_innermost_pairs(brackets) == re.sub(r"\[\]|\{\}", "", brackets)
+
+
+def test_a_text_of_unpaired_brackets_is_bounded_fast():
+    """Fuzz seed 1625: 400 quoted scalars of 500,000 "[" each (a regex pass took seconds)."""
+    text = "".join(f'---\nname: "{"[" * 500_000}"\n' for _ in range(40))
+    assert _flow_depth_bound(text, 1000) > 1000
+    assert nesting_exceeds(text, 1000) is None  # quoted: no collection at all
+
+
 @settings(max_examples=300, deadline=None)
 @given(values, st.integers(0, 12))
 def test_the_bound_is_at_least_the_real_nesting(value, limit):
@@ -56,3 +74,11 @@ def test_deep_documents_are_found():
     text = "".join(f"---\na: {deep}\n" for _ in range(400))
     assert _flow_depth_bound(text, 200) == 201
     assert nesting_exceeds(text, 200) == (1, 202)  # line 2, the 200th "[" (inside the mapping: depth 201)
+
+
+def test_quoted_closing_brackets_do_not_hide_nesting():
+    """Each list opened after a quoted "]" pairs, bracket-wise, with that "]": the pairs are one
+    level deep while the lists nest 30,000 deep (libyaml's recursive composer crashed on it)."""
+    text = "a: " + '["]", ' * 30_000 + "1" + "]" * 30_000 + "\n"
+    assert _flow_depth_bound(text, 1000) > 1000
+    assert nesting_exceeds(text, 1000) is not None
