@@ -43,7 +43,7 @@ MIN_WORKLOADS = 2_000  # below this a fork costs more than it saves
 CHUNKS_PER_JOB = 8  # enough chunks to even out the cores, few enough that forks cost nothing
 POLL_SECONDS = 0.05  # how often the parent looks at its workers while it waits (progress bar)
 _SLOT = struct.Struct("qq")  # a chunk's (now, events left); events left -1: done
-_DONE = struct.Struct("I")  # a chunk number, written to the parent when its process ends
+_DONE = struct.Struct("Ii")  # (chunk, exit code), written to the parent as its process ends
 
 
 def available_cpus() -> int:
@@ -209,7 +209,9 @@ def _child(run, owner: dict[str, int], i: int, keys: set[str], board: _Board, ev
         code = 1
     finally:
         try:
-            os.write(done, _DONE.pack(i))  # atomic (under PIPE_BUF): wakes the parent now
+            # atomic (under PIPE_BUF): the parent starts the next chunk now, not once this
+            # process's memory is torn down
+            os.write(done, _DONE.pack(i, code))
         finally:
             os._exit(code)
 
@@ -231,6 +233,7 @@ class _Pool:
                 out.close()
             raise
         self.running: dict[int, int] = {}  # chunk -> pid
+        self.through: dict[int, int | None] = {}  # chunk -> pid still to wait for (None: waited), part unread
         self.parts: list[_Part | None] = [None] * len(shares)
         # split here, once: a child filtering the whole queue would copy its every page
         self.events = run.events.split({key: i for i, keys in enumerate(shares) for key in keys}, len(shares))
@@ -248,28 +251,48 @@ class _Pool:
         return True
 
     def reap(self) -> bool:
-        """Wait until some chunk's process ended (reporting progress meanwhile) and read its
-        part; False when one failed or its part does not read back."""
+        """Wait until some chunk's process is through (reporting progress meanwhile): its core
+        is free for the next chunk.  Parts already through are read first, while the chunks
+        started after them run.  False when a process failed or a part does not read back."""
+        if not self.collect():
+            return False
         progress = self.run.progress
         while True:
             ready, _, _ = select.select([self.done_r], [], [], POLL_SECONDS if progress is not None else 1.0)
             data = os.read(self.done_r, 4096) if ready else b""
-            ending = {n for (n,) in _DONE.iter_unpack(data[:len(data) - len(data) % _DONE.size])}
-            ended = False
-            for i, pid in list(self.running.items()):
-                # a process that wrote its number is about to exit: wait for it; the others
-                # only looked at (one killed by a signal writes nothing)
-                done, status = os.waitpid(pid, 0 if i in ending else os.WNOHANG)
-                if not done:
+            freed = False
+            for i, code in _DONE.iter_unpack(data[:len(data) - len(data) % _DONE.size]):
+                pid = self.running.pop(i, None)
+                if pid is None:
                     continue
-                del self.running[i]
-                ended = True
-                if os.waitstatus_to_exitcode(status) != 0 or not self._read(i):
+                self.through[i] = pid
+                freed = True
+                if code != 0:
                     return False
+            for i, pid in list(self.running.items()):  # one killed by a signal writes nothing
+                done, status = os.waitpid(pid, os.WNOHANG)
+                if done:
+                    del self.running[i]
+                    self.through[i] = None
+                    freed = True
+                    if os.waitstatus_to_exitcode(status) != 0:
+                        return False
             if progress is not None:
                 progress(*self.board.merged())
-            if ended:
+            if freed:
                 return True
+
+    def collect(self) -> bool:
+        """Wait for the processes that said they are through, and read their parts."""
+        while self.through:
+            i, pid = self.through.popitem()
+            if pid is not None:
+                _, status = os.waitpid(pid, 0)
+                if os.waitstatus_to_exitcode(status) != 0:
+                    return False
+            if not self._read(i):
+                return False
+        return True
 
     def _read(self, i: int) -> bool:
         out = self.outs[i]
@@ -286,9 +309,11 @@ class _Pool:
         return True
 
     def close(self) -> None:
-        for pid in self.running.values():  # interrupted or failed: no process outlives the run
+        # interrupted or failed: no process outlives the run
+        for pid in list(self.running.values()) + [p for p in self.through.values() if p is not None]:
             _kill(pid)
         self.running.clear()
+        self.through.clear()
         for out in self.outs:
             out.close()
         os.close(self.done_r)
@@ -312,6 +337,8 @@ def _forked(run, owner: dict[str, int], shares: list[set[str]], jobs: int) -> li
         while pool.running:
             if not pool.reap():
                 return None
+        if not pool.collect():
+            return None
         return list(pool.parts)
     finally:
         pool.close()

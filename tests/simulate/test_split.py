@@ -3,6 +3,8 @@ byte for byte (quotactl/simulate/split.py), and the split gives up where one pro
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
 from unittest import mock
@@ -194,6 +196,21 @@ def test_a_failing_worker_gives_the_one_process_answer():
         return work(run, owner, i, keys, board, events)
 
     with mock.patch.object(split, "_work", failing):
+        out = _json(_two_trees(), 2)
+    assert out == _json(_two_trees(), 1)
+
+
+def test_a_worker_killed_by_a_signal_gives_the_one_process_answer():
+    """A process that dies without saying it is through (the OOM killer, say) is seen by its
+    exit status; the parent neither hangs nor merges a missing part."""
+    work = split._work
+
+    def killed(run, owner, i, keys, board, events):
+        if i != 0:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return work(run, owner, i, keys, board, events)
+
+    with mock.patch.object(split, "_work", killed):
         out = _json(_two_trees(), 2)
     assert out == _json(_two_trees(), 1)
 
