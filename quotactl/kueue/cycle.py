@@ -19,8 +19,8 @@ only sequences them.  The engine is pure: no printing, no IO; results are frozen
 from __future__ import annotations
 
 import bisect
-import hashlib
 import math
+import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import NamedTuple
@@ -356,35 +356,33 @@ PARKED = 0x9E3779B97F4A7C15F39CC0605CEDC835  # a large odd multiplier: a parked 
 
 
 class _Marks:
-    """A 128-bit pseudo-random mark per element of a state (a workload in a queue's active heap, a
-    parked one, a held admission, a flavor-scan record).  A state's fingerprint is the sum of its
-    elements' marks modulo 2**128, kept up to date by every change instead of being taken again
-    each cycle: comparing end-of-cycle states then costs nothing however long the queues are.
-    Two different states share a fingerprint with probability 2**-128."""
+    """A 128-bit random mark per element of a state (a workload in a queue's active heap, a
+    parked one, a held admission, a flavor-scan record), drawn when the element is first seen.
+    A state's fingerprint is the sum of its elements' marks modulo 2**128, kept up to date by
+    every change instead of being taken again each cycle: comparing end-of-cycle states then
+    costs nothing however long the queues are.  Two different states share a fingerprint with
+    probability 2**-128.  Fingerprints are compared only within one process (a forked worker
+    draws on from its parent's state), and the generator is seeded, so a run is reproducible."""
 
-    __slots__ = ("_memo", "_workloads")
+    __slots__ = ("_memo", "_workloads", "_bits")
 
     def __init__(self):
         self._memo: dict = {}
         self._workloads: dict[str, int] = {}  # workload key -> the mark of (key,): the queues ask most
+        self._bits = random.Random(0x9E3779B9).getrandbits
 
     def __call__(self, item: tuple) -> int:
         m = self._memo.get(item)
         if m is None:
-            m = self._memo[item] = self.fresh(item)
+            m = self._memo[item] = self._bits(128)
         return m
 
     def workload(self, key: str) -> int:
         """``self((key,))``, without building the tuple each time."""
         m = self._workloads.get(key)
         if m is None:
-            m = self._workloads[key] = self.fresh((key,))
+            m = self._workloads[key] = self._bits(128)
         return m
-
-    @staticmethod
-    def fresh(item: tuple) -> int:
-        """The mark of ``item`` (``__call__`` memoises it)."""
-        return int.from_bytes(hashlib.blake2b(repr(item).encode(), digest_size=16).digest(), "big")
 
 
 class _Queue:

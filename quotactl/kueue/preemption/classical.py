@@ -601,16 +601,18 @@ def classical_preemptions(ctx: PreemptionCtx) -> list[Target]:
                    allow_borrowing=allow_borrowing)
         targets: list[Target] = []
         for wl, reason in iterator.iterate(allow_borrowing):
-            snap.remove_workload(wl)
+            # the candidates are collected (the lazy streams copied their rows) and the rest of
+            # the search reads usage only: the workload lists need not change
+            snap.lift_usage(wl)
             targets.append(Target(wl, reason))
             ctx.record("removed", wl, why.get(id(wl), ""), reason=reason)
             if workload_fits(ctx, allow_borrowing):
                 ctx.record("fits", None, "the workload fits", allow_borrowing=allow_borrowing)
-                targets = fill_back_workloads(ctx, targets, allow_borrowing)
-                restore_snapshot(snap, targets)
+                targets = fill_back_workloads(ctx, targets, allow_borrowing, usage_only=True)
+                restore_snapshot(snap, targets, usage_only=True)
                 return targets
         if tracing:
             ctx.record("exhausted", None, "no more candidates", allow_borrowing=allow_borrowing,
                        shortfall=shortfall(ctx, allow_borrowing))
-        restore_snapshot(snap, targets)
+        restore_snapshot(snap, targets, usage_only=True)
     return []

@@ -178,16 +178,19 @@ def workload_fits(ctx: PreemptionCtx, allow_borrowing: bool) -> bool:
     return True
 
 
-def fill_back_workloads(ctx: PreemptionCtx, targets: list[Target], allow_borrowing: bool) -> list[Target]:
+def fill_back_workloads(ctx: PreemptionCtx, targets: list[Target], allow_borrowing: bool,
+                        usage_only: bool = False) -> list[Target]:
     """``fillBackWorkloads``: in reverse order (never the last removed one), put a target back
-    if the preemptor still fits.  Keeps Kueue's O(1) swap-delete, so the order matches too."""
+    if the preemptor still fits.  Keeps Kueue's O(1) swap-delete, so the order matches too.
+    ``usage_only``: the targets were removed with ``Snapshot.lift_usage``."""
     snap = ctx.snapshot
+    put, lift = (snap.put_usage, snap.lift_usage) if usage_only else (snap.add_workload, snap.remove_workload)
     if targets:
         ctx.record("kept", targets[-1].workload, "the last one removed: Kueue never puts it back",
                    reason=targets[-1].reason)
     i = len(targets) - 2
     while i >= 0:
-        snap.add_workload(targets[i].workload)
+        put(targets[i].workload)
         if workload_fits(ctx, allow_borrowing):
             ctx.record("put-back", targets[i].workload, "put back: the workload still fits without evicting it")
             targets[i] = targets[-1]
@@ -195,7 +198,7 @@ def fill_back_workloads(ctx: PreemptionCtx, targets: list[Target], allow_borrowi
         else:
             ctx.record("kept", targets[i].workload, "needed: putting it back makes the workload not fit",
                        reason=targets[i].reason)
-            snap.remove_workload(targets[i].workload)
+            lift(targets[i].workload)
         i -= 1
     return targets
 
@@ -212,6 +215,7 @@ def shortfall(ctx: PreemptionCtx, allow_borrowing: bool) -> tuple[Shortfall, ...
     return tuple(out)
 
 
-def restore_snapshot(snapshot: Snapshot, targets: list[Target]) -> None:
+def restore_snapshot(snapshot: Snapshot, targets: list[Target], usage_only: bool = False) -> None:
+    put = snapshot.put_usage if usage_only else snapshot.add_workload
     for t in targets:
-        snapshot.add_workload(t.workload)
+        put(t.workload)

@@ -3,7 +3,8 @@ tree of ClusterQueues under flat and hierarchical cohorts, inactive ClusterQueue
 and cohort usage accumulated from the leaves (``accumulateFromChild``).
 
 A ``Snapshot`` is mutable only through ``add_workload``/``remove_workload``/``add_usage``/
-``remove_usage`` (the preemption simulations), which always restore what they change.
+``remove_usage``/``lift_usage``/``put_usage`` (the preemption simulations), which always restore
+what they change.
 
 Source: ``pkg/cache/scheduler/snapshot.go``, ``pkg/cache/scheduler/resource_node.go``.
 """
@@ -67,6 +68,19 @@ class Snapshot:
         if cq._ordered is not None:
             cq._ordered_add(wl, old is not None)
         cq.workloads[wl.key] = wl
+        for fr, v in wl.usage.items():
+            add_usage(cq, fr, v)
+
+    def lift_usage(self, wl: AdmittedWorkload) -> None:
+        """``remove_workload``'s effect on usage alone, for a search that reads nothing else once
+        its candidates are collected (classical preemption): the workload lists stay as they are."""
+        cq = self.cluster_queues[wl.cluster_queue]
+        for fr, v in wl.usage.items():
+            remove_usage(cq, fr, v)
+
+    def put_usage(self, wl: AdmittedWorkload) -> None:
+        """Undo ``lift_usage``."""
+        cq = self.cluster_queues[wl.cluster_queue]
         for fr, v in wl.usage.items():
             add_usage(cq, fr, v)
 
