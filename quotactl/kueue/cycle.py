@@ -37,7 +37,7 @@ from quotactl.kueue.nomination import (
 )
 from quotactl.kueue.options import EngineOptions
 from quotactl.kueue.preemption.common import LOWER_OR_NEWER_EQUAL_PRIORITY, Preemptor, Target
-from quotactl.kueue.priority import parse_time, workload_priority
+from quotactl.kueue.priority import PriorityInfo, parse_time, workload_priority
 from quotactl.kueue.queueing import queue_order_key
 from quotactl.kueue.quota import (
     ClusterQueueNode,
@@ -196,13 +196,13 @@ class _Admitted(AdmittedWorkload):
     """A workload admitted during the run (its admission is the assignment, not the input's)."""
 
     def __init__(self, wl: Workload, cq: str, cluster: KueueCluster, options: EngineOptions,
-                 assignment: Assignment, reserved_at: datetime):
+                 assignment: Assignment, reserved_at: datetime, priority: PriorityInfo | None = None):
         self.key = wl.key
         self.workload = wl
         self.cluster_queue = cq
         self._cluster = cluster
         self._options = options
-        self._priority = None
+        self._priority = priority
         self._queue_ts = None
         self._reserved_at = reserved_at
         self._evicted = False
@@ -497,6 +497,7 @@ class Scheduler:
         self.last: dict[str, HeadOutcome] = {}
         self.okeys: dict[str, tuple] = {}
         self.shapes: dict[str, tuple] = {}
+        self.priorities: dict[str, PriorityInfo] = {}  # workload key -> its priority (see _priority)
         # (priority, id(pod sets)) -> (pod sets, shape) and (id(pod sets), reclaimable pods) ->
         # (pod sets, requests): a generator's workloads of one kind share their pod set objects
         # (model.kueue.build_workload), and both read nothing else of the workload; the pod sets
@@ -545,7 +546,7 @@ class Scheduler:
     def _okey(self, wl: Workload) -> tuple:
         k = self.okeys.get(wl.key)
         if k is None:
-            k = self.okeys[wl.key] = queue_order_key(self.cluster, wl, self.options)
+            k = self.okeys[wl.key] = queue_order_key(self.cluster, wl, self.options, self._priority(wl).value)
         return k
 
     def _enqueue(self, wl: Workload) -> str | None:
@@ -563,7 +564,7 @@ class Scheduler:
     def _shape(self, wl: Workload) -> tuple:
         s = self.shapes.get(wl.key)
         if s is None:
-            pr = workload_priority(self.cluster, wl, self.options.gates).value
+            pr = self._priority(wl).value
             k = (pr, id(wl.pod_sets))
             hit = self.shape_by_pod_sets.get(k)
             if hit is not None and hit[0] is wl.pod_sets:
@@ -575,6 +576,13 @@ class Scheduler:
                 self.shape_by_pod_sets[k] = (wl.pod_sets, s)
             self.shapes[wl.key] = s
         return s
+
+    def _priority(self, wl: Workload) -> PriorityInfo:
+        """``workload_priority``, once per workload (the model does not change during the run)."""
+        info = self.priorities.get(wl.key)
+        if info is None:
+            info = self.priorities[wl.key] = workload_priority(self.cluster, wl, self.options.gates)
+        return info
 
     def _requests(self, wl: Workload) -> tuple[PodSetRequest, ...]:
         """``pod_set_requests(wl)``, once per pod set objects and reclaimable pods."""
@@ -707,7 +715,7 @@ class Scheduler:
         st = self.statics.get(k)
         if st is not None:
             return st
-        pre = preemptor_for(self.cluster, self.snapshot, wl, cq.name)
+        pre = preemptor_for(self.cluster, self.snapshot, wl, cq.name, self._priority(wl))
         failed = self._failed_precheck(wl, cq)
         if failed is not None:
             st = _Static(pre.priority, pre.queue_order_timestamp, failed, None, None, None)
@@ -991,7 +999,7 @@ class Scheduler:
 
     def _admit_entry(self, e: _Entry, usage: dict, work: _CycleWork) -> None:
         a = e.assignment
-        self._admit(_Admitted(e.wl, e.cq.name, self.cluster, self.options, a, work.now))
+        self._admit(_Admitted(e.wl, e.cq.name, self.cluster, self.options, a, work.now, self._priority(e.wl)))
         e.outcome, e.reason, e.message = ADMITTED, None, ""
         self.nominations.pop(e.wl.key, None)  # never reusable (its tree's version moved): free it
         kept = bool(e.kept_flavors)

@@ -11,7 +11,7 @@ from quotactl.kueue import reasons
 from quotactl.kueue.admissibility import resource_validation_error
 from quotactl.kueue.assign import FlavorAssigner
 from quotactl.kueue.preemption.common import Preemptor
-from quotactl.kueue.priority import queue_order_timestamp, workload_priority
+from quotactl.kueue.priority import PriorityInfo, queue_order_timestamp, workload_priority
 from quotactl.kueue.quota import ClusterQueueNode, InactiveReason, Snapshot
 from quotactl.kueue.workload import admission_checks_failed, nomination_requests
 from quotactl.model.kueue import KueueCluster, LocalQueue, Workload
@@ -138,9 +138,11 @@ def namespace_check(cluster: KueueCluster, cq: ClusterQueueNode, wl: Workload) -
     return NamespaceCheck()
 
 
-def preemptor_for(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, cq_name: str) -> Preemptor:
+def preemptor_for(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, cq_name: str,
+                  priority: PriorityInfo | None = None) -> Preemptor:
+    """``priority``: ``workload_priority`` of ``wl`` when the caller has it already."""
     options = snapshot.options
-    pr = workload_priority(cluster, wl, options.gates)
+    pr = priority if priority is not None else workload_priority(cluster, wl, options.gates)
     return Preemptor(wl.key, cq_name, pr.value,
                      queue_order_timestamp(wl, options.gates, options.requeuing_timestamp), wl.uid or "")
 

@@ -12,9 +12,10 @@ from quotactl.kueue.priority import queue_order_timestamp, workload_priority
 from quotactl.model.kueue import KueueCluster, Workload
 
 
-def queue_order_key(cluster: KueueCluster, wl: Workload, options: EngineOptions):
-    """Sort key of a pending workload in its ClusterQueue's heap."""
-    pr = workload_priority(cluster, wl, options.gates).value
+def queue_order_key(cluster: KueueCluster, wl: Workload, options: EngineOptions, priority: int | None = None):
+    """Sort key of a pending workload in its ClusterQueue's heap (``priority``: its effective
+    priority when the caller has it already)."""
+    pr = priority if priority is not None else workload_priority(cluster, wl, options.gates).value
     return (-pr, queue_order_timestamp(wl, options.gates, options.requeuing_timestamp), wl.uid or "", wl.key)
 
 
