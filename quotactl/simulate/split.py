@@ -100,15 +100,21 @@ def _queue_tree(run, key: str, seen: dict) -> str | None:
     return tree
 
 
-def _workload_trees(run, key: str, seen: dict) -> set[str]:
-    """Every tree a workload's events can touch: where it queues, and where it holds quota (a
-    workload the input admitted to another ClusterQueue than its LocalQueue's goes back to the
-    latter's queue when preempted)."""
-    trees = {_queue_tree(run, key, seen)}
+def _workload_trees(run, key: str, seen: dict) -> tuple[str, ...]:
+    """Every tree a workload's events can touch, sorted: where it queues, and where it holds
+    quota (a workload the input admitted to another ClusterQueue than its LocalQueue's goes
+    back to the latter's queue when preempted).  ``seen`` also keeps the answer per (queue
+    tree, ClusterQueue held): most workloads share one of a few."""
+    queue_tree = _queue_tree(run, key, seen)
     cq = run.track[key].cq
-    if cq is not None and cq in run.s.snapshot.cluster_queues:
-        trees.add(run.s.tree_of(cq))
-    trees.discard(None)
+    k = (queue_tree, cq, None)  # three parts: never a (namespace, LocalQueue) key
+    trees = seen.get(k)
+    if trees is None:
+        found = {queue_tree}
+        if cq is not None and cq in run.s.snapshot.cluster_queues:
+            found.add(run.s.tree_of(cq))
+        found.discard(None)
+        trees = seen[k] = tuple(sorted(found))
     return trees
 
 
@@ -128,16 +134,18 @@ def _tree_owners(run, chunks: int) -> tuple[dict[str, int], list[set[str]]]:
     first_tree: dict[str, str | None] = {}
     seen: dict = {}
     for key in run.track:
-        trees = sorted(_workload_trees(run, key, seen))
-        first_tree[key] = trees[0] if trees else None
-        if trees:
-            find(trees[0])
-        for t in trees[1:]:
-            a, b = find(trees[0]), find(t)
-            if a != b:
-                parent[max(a, b)] = min(a, b)
-        if trees:
-            weight[trees[0]] = weight.get(trees[0], 0) + 1
+        trees = _workload_trees(run, key, seen)
+        if not trees:
+            first_tree[key] = None
+            continue
+        first = first_tree[key] = trees[0]
+        if len(trees) > 1 or first not in parent:
+            find(first)
+            for t in trees[1:]:
+                a, b = find(first), find(t)
+                if a != b:
+                    parent[max(a, b)] = min(a, b)
+        weight[first] = weight.get(first, 0) + 1
     groups: dict[str, list[str]] = {}
     for t in sorted(parent):
         groups.setdefault(find(t), []).append(t)
