@@ -88,6 +88,35 @@ def main() -> None:
 
     ONE_SHOT["process"] = True
     try:
+        _run_command()
+    except SystemExit as exc:
+        _leave(exc.code)
+    _leave(0)
+
+
+def _leave(code) -> None:
+    """End the console command's process with ``sys.exit(code)``'s status, less the
+    interpreter's teardown: the output is flushed, but the objects of a big run (hundreds of MB
+    for 50,000 workloads, about 0.1 s to free one by one) are left to the kernel, and no exit
+    handler runs (quotactl registers none; a forked process must not run its parent's).  A
+    library caller uses ``app``, never ``main``."""
+    if code is None:
+        status = 0
+    elif isinstance(code, int):
+        status = code
+    else:
+        sys.stderr.write(f"{code}\n")
+        status = 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (BrokenPipeError, ValueError):  # the reader left early (`| head`): nothing more to say
+            pass
+    os._exit(status)
+
+
+def _run_command() -> None:
+    try:
         build_app(commands_for(sys.argv[1:]))()
     except KeyboardInterrupt:
         sys.stderr.write("quotactl: interrupted\n")

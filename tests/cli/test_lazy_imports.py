@@ -11,9 +11,12 @@ HEAVY = ("jsonschema", "quotactl.kueue", "quotactl.yunikorn", "rich.markdown")
 
 
 def _modules_after(*argv: str) -> set[str]:
-    code = ("import sys, json, atexit; sys.argv = ['quotactl', *json.loads(sys.argv[1])]; "
-            "atexit.register(lambda: sys.stderr.write('MODULES ' + json.dumps(sorted(sys.modules)) + '\\n')); "
-            "from quotactl.cli.app import main; main()")
+    # main() ends the process itself (os._exit, no exit handlers): look at the modules then
+    code = ("import sys, json, os; sys.argv = ['quotactl', *json.loads(sys.argv[1])]; "
+            "leave = os._exit; "
+            "os._exit = lambda status: (sys.stderr.write('MODULES ' + json.dumps(sorted(sys.modules)) + '\\n'), "
+            "sys.stderr.flush(), leave(status)); "
+            "from quotactl.cli.app import main; main(); os._exit(0)")
     proc = subprocess.run([sys.executable, "-c", code, json.dumps(argv)], capture_output=True, text=True,
                           cwd=ROOT, timeout=120)
     line = next(x for x in proc.stderr.splitlines() if x.startswith("MODULES "))
