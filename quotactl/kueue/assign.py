@@ -18,7 +18,6 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import NamedTuple
 
 from quotactl.kueue.amounts import PODS, format_amount
@@ -35,6 +34,7 @@ from quotactl.kueue.quota import (
     potential_available,
 )
 from quotactl.kueue.workload import PodSetRequest
+from quotactl.model.cached import cached_attribute
 from quotactl.model.kueue import FlavorFungibility, PodSet, ResourceFlavor
 from quotactl.model.podspec import PodSpecInfo, Taint
 
@@ -257,7 +257,7 @@ class Assignment:
     not_evaluated: tuple[str, ...] = ()  # pod sets after the first one that failed
     counts: tuple[int, ...] | None = None  # reduced counts (partial admission), else None
 
-    @cached_property
+    @cached_attribute
     def representative_mode(self) -> Mode:
         # cached: the scheduler asks several times per nomination (the fields never change)
         if not self.pod_sets:

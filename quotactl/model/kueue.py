@@ -12,9 +12,9 @@ Defaults are applied here exactly as the CRDs default them (kueue
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 
 from quotactl.load.objects import KubeObject
+from quotactl.model.cached import cached_attribute
 from quotactl.model.coerce import (
     as_bool,
     as_dict,
@@ -346,7 +346,7 @@ class Workload(KueueObject):
     maximum_execution_time_seconds: int | None = None
     admission_checks: tuple[AdmissionCheckState, ...] = ()
 
-    @cached_property
+    @cached_attribute
     def key(self) -> str:
         # cached: the scheduler reads it hundreds of thousands of times (the fields never change)
         return f"{self.namespace}/{self.name}"

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import cached_property
 
 from quotactl.kueue.cycle import Livelock, PendingWorkload
+from quotactl.model.cached import cached_attribute
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ class WorkloadRun:
     overdue: bool  # admitted in the input, its finish time was before t0: finished at t0
     lost_work: int  # runtime thrown away by evictions
 
-    @cached_property  # read by every summary and every row
+    @cached_attribute  # read by every summary and every row
     def wait(self) -> int | None:
         """First admission of the run minus arrival (None: not admitted by the run)."""
         if self.admitted_in_input or not self.admissions:
