@@ -254,8 +254,9 @@ def _candidates_from_cq(ctx: PreemptionCtx, cq: ClusterQueueNode, lca: CohortNod
 
 def _source_from_cq(ctx: PreemptionCtx, cq: ClusterQueueNode, lca: CohortNode | None,
                     advantage: bool) -> tuple | None:
-    """What ``_candidates_from_cq`` would scan, for the lazy search (``_lazy_stream``): a copy
-    of the workloads in candidate order (the search changes the live list), the scan parameters
+    """What ``_candidates_from_cq`` would scan, for the lazy search (``_lazy_stream``): the
+    workloads in candidate order (the live list itself: the search moves usage only,
+    ``Snapshot.lift_usage``, and the lists stay as they are until it returns), the scan parameters
     and the lca; None when the scan would find nothing: the policy allows nothing, there are no
     workloads, or the first one is already past the priority limit (as are all later ones)."""
     rows = cq.ordered_workloads()
@@ -266,7 +267,7 @@ def _source_from_cq(ctx: PreemptionCtx, cq: ClusterQueueNode, lca: CohortNode | 
     if limit is _NO_SCAN or (limit is not None and first[0] and first[1] > limit):
         return None
     variant, limit = _cached_scan_params(ctx, cq, advantage)
-    return rows[:], variant, limit, lca
+    return rows, variant, limit, lca
 
 
 def _lazy_stream(ctx: PreemptionCtx, rows, variant, limit: int | None, lcas: dict) -> Iterator[tuple]:
@@ -465,8 +466,8 @@ class CandidateIterator:
         usually stops after a few of the cohort's candidates.  Each bucket (hierarchy,
         priority, same ClusterQueue) is the merge of its ClusterQueues' workloads, already kept
         in candidate order, classified one at a time; the order is the eager one (evicted
-        ones of each bucket first, then the rest).  The sources are copies taken before any
-        removal and the classification does not read the snapshot, so nothing the runs change
+        ones of each bucket first, then the rest).  The runs change usage only (the workload
+        lists stay as they are) and the classification does not read the snapshot, so nothing they change
         affects which candidates come, nor their order (``candidates`` is not set)."""
         ctx = self.ctx
         allowed = borrowing_within_cohort_allowed(ctx.cq)[0]
