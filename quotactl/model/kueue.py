@@ -893,8 +893,15 @@ def build_cluster(objects: list[KubeObject]) -> KueueCluster:
 def _build_cluster(objects: list[KubeObject]) -> KueueCluster:
     cluster = KueueCluster()
     shared: dict = {}  # see _shared
+    workloads = cluster.workloads
     for obj in objects:
-        model = build_workload(obj, shared) if obj.kind == "Workload" else build(obj)
+        if obj.kind == "Workload":  # most objects of a big input: their index first
+            model = build_workload(obj, shared)
+            cluster.all_objects.append(model)
+            if model.name:
+                workloads.setdefault(model.key, model)
+            continue
+        model = build(obj)
         if model is None:
             continue
         cluster.all_objects.append(model)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from quotactl.load.document import Document, ObjectRef
-from quotactl.load.objects import KubeObject, classify
+from quotactl.load.objects import Dialect, KubeObject, classify
 from quotactl.model.gc_pause import fewer_gc_pauses
 from quotactl.simulate.clock import US, at, rfc3339
 
@@ -24,20 +24,28 @@ def _generated_objects(scenario, t0: datetime) -> list[KubeObject]:
     out = [_object(scenario.source, i, data) for i, data in enumerate(scenario.objects)]
     base = len(out)
     stamps: dict[float, str] = {}  # arrival -> creationTimestamp: every ClusterQueue's senders share one grid
+    kinds: dict = {}
     for i, gw in enumerate(scenario.workloads):
         stamp = stamps.get(gw.arrival)
         if stamp is None:
             stamp = stamps[gw.arrival] = rfc3339(at(t0, round(gw.arrival * US)))
         # a new top level and metadata only: the rest is shared with the scenario, never written
-        data = dict(gw.manifest)
-        data["metadata"] = {**(gw.manifest.get("metadata") or {}), "creationTimestamp": stamp}
-        out.append(_object(scenario.source, base + i, data))
+        manifest = gw.manifest
+        data = {**manifest, "metadata": {**(manifest.get("metadata") or {}), "creationTimestamp": stamp}}
+        out.append(_object(scenario.source, base + i, data, kinds))
     return [o for o in out if o is not None]
 
 
-def _object(source: str, index: int, data: dict) -> KubeObject | None:
+def _object(source: str, index: int, data: dict, kinds: dict | None = None) -> KubeObject | None:
+    """``kinds``: (apiVersion, kind) -> dialect, for the Workloads (``classify`` reads nothing
+    else of a Kueue kind, and a generator makes no other kind of object by the thousand)."""
     api_version, kind = data.get("apiVersion", ""), data.get("kind", "")
-    dialect = classify(api_version, kind, data)
+    if kinds is not None and (api_version, kind) in kinds:
+        dialect = kinds[(api_version, kind)]
+    else:
+        dialect = classify(api_version, kind, data)
+        if kinds is not None and dialect == Dialect.KUEUE:
+            kinds[(api_version, kind)] = dialect
     if dialect is None:
         return None
     return KubeObject(api_version, kind, data, ObjectRef(Document(source, index, data)), dialect)

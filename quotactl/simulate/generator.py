@@ -443,7 +443,7 @@ def _workloads(config: _Config) -> list[GeneratedWorkload]:
                     # generateWlSet waits the interval before every create, the first included.
                     arrival_ms = (rnd * len(shapes) + ti + 1) * ws.interval_ms
                     timed.append((arrival_ms, len(timed), shape.workload(_workload_name(shape.class_name, si, rnd, ti), queue)))
-    timed.sort(key=lambda item: (item[0], item[1]))
+    timed.sort()  # by arrival, then generation order: the order numbers are unique, no manifest is compared
     return [GeneratedWorkload(manifest, ms / 1000) for ms, _, manifest in timed]
 
 
