@@ -22,6 +22,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from operator import attrgetter
 
 from quotactl.kueue.cycle import ADMITTED, CycleReport, Scheduler, TreeWatch, fewer_gc_pauses, run_to_fixpoint
 from quotactl.kueue.options import EngineOptions
@@ -43,6 +44,7 @@ from quotactl.simulate.scenario import facts, start_time, started_at
 from quotactl.simulate.usage import UsageLedger
 
 MAX_CYCLES_PER_INSTANT = 10_000
+RUN_ORDER = attrgetter("arrival", "workload")  # the order of SimulationResult.workloads
 
 
 @dataclass(frozen=True)
@@ -395,7 +397,7 @@ class _Run:
 
     # -- the result ----------------------------------------------------------------------
     def _freeze(self, end: int) -> SimulationResult:
-        runs = sorted((tr.frozen() for tr in self.track.values()), key=lambda r: (r.arrival, r.workload))
+        runs = sorted((tr.frozen() for tr in self.track.values()), key=RUN_ORDER)
         pending_counts = {name: len(q.active) + len(q.inadmissible) for name, q in self.s.queues.items()}
         return frozen_result(self, end, runs, self.ledger, pending_counts, self.series, self.s.pending(),
                              self.watch.livelock(), self.cycles)
@@ -418,37 +420,60 @@ def frozen_result(run: _Run, end: int, runs: list[WorkloadRun], ledger: UsageLed
 
 def _queue_stats(names: list[str], runs: list[WorkloadRun], end: int, ledger: UsageLedger,
                  pending_counts: dict) -> tuple[QueueStats, ...]:
-    by_cq: dict[str, list[WorkloadRun]] = {}
-    for r in runs:
-        if r.cluster_queue is not None:
-            by_cq.setdefault(r.cluster_queue, []).append(r)
+    tally: dict[str, _Tally] = {}
+    for r in runs:  # one pass: a run of 50,000 workloads reads each record once
+        if r.cluster_queue is None:
+            continue
+        t = tally.get(r.cluster_queue)
+        if t is None:
+            t = tally[r.cluster_queue] = _Tally()
+        t.add(r)
+        t.admitted += len(r.admissions)
+        t.lost += r.lost_work
+        for e in r.evictions:
+            t.reasons[e.reason] = t.reasons.get(e.reason, 0) + 1
     out = []
     for name in names:
-        rows = by_cq.get(name, [])
-        reasons: dict[str, int] = {}
-        for r in rows:
-            for e in r.evictions:
-                reasons[e.reason] = reasons.get(e.reason, 0) + 1
-        out.append(QueueStats(
-            name, sum(len(r.admissions) for r in rows), sum(1 for r in rows if r.finished is not None),
-            sum(reasons.values()), dict(sorted(reasons.items())), sum(r.lost_work for r in rows),
-            wait_stats([r.wait for r in rows]), ledger.fractions_over(name, end), pending_counts[name]))
+        t = tally.get(name) or _Tally()
+        out.append(QueueStats(name, t.admitted, t.finished, sum(t.reasons.values()), dict(sorted(t.reasons.items())),
+                              t.lost, wait_stats(t.waits), ledger.fractions_over(name, end), pending_counts[name]))
     return tuple(out)
 
 
 def _class_stats(runs: list[WorkloadRun]) -> tuple[ClassStats, ...]:
-    by_class: dict[str, list[WorkloadRun]] = {}
+    tally: dict[str, _Tally] = {}
     for r in runs:
         if r.klass is not None:
-            by_class.setdefault(r.klass, []).append(r)
-    return tuple(ClassStats(name, len(rows), sum(1 for r in rows if r.wait is not None),
-                            sum(1 for r in rows if r.finished is not None), wait_stats([r.wait for r in rows]))
-                 for name, rows in sorted(by_class.items()))
+            t = tally.get(r.klass)
+            if t is None:
+                t = tally[r.klass] = _Tally()
+            t.add(r)
+    return tuple(ClassStats(name, t.workloads, len(t.waits), t.finished, wait_stats(t.waits))
+                 for name, t in sorted(tally.items()))
 
 
-def wait_stats(waits: list[int | None]) -> WaitStats:
+class _Tally:
+    """The counts of one ClusterQueue or class, summed in one pass over the records."""
+
+    __slots__ = ("workloads", "admitted", "finished", "lost", "reasons", "waits")
+
+    def __init__(self):
+        self.workloads = self.admitted = self.finished = self.lost = 0
+        self.reasons: dict[str, int] = {}
+        self.waits: list[int] = []  # the waits that happened
+
+    def add(self, r: WorkloadRun) -> None:
+        self.workloads += 1
+        if r.finished is not None:
+            self.finished += 1
+        w = r.wait
+        if w is not None:
+            self.waits.append(w)
+
+
+def wait_stats(waits: list[int]) -> WaitStats:
     """Mean, nearest-rank p50 / p95 and max of the waits that happened, in seconds."""
-    vals = sorted(w for w in waits if w is not None)
+    vals = sorted(waits)
     if not vals:
         return WaitStats(0, None, None, None, None)
     n = len(vals)

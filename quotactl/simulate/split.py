@@ -37,7 +37,7 @@ import tempfile
 from dataclasses import dataclass
 
 from quotactl.kueue.cycle import STARTUP_REQUEUE_AFTER_CYCLE
-from quotactl.simulate.run import _Track, frozen_result
+from quotactl.simulate.run import RUN_ORDER, _Track, frozen_result
 
 MIN_WORKLOADS = 2_000  # below this a fork costs more than it saves
 CHUNKS_PER_JOB = 8  # enough chunks to even out the cores, few enough that forks cost nothing
@@ -312,7 +312,7 @@ class _Pool:
         finally:
             out.close()
         # while the other chunks still run: a core is free once the last ones run alone
-        part.runs = [_Track.unpacked(r) for r in part.runs]
+        part.runs = sorted((_Track.unpacked(r) for r in part.runs), key=RUN_ORDER)
         self.parts[i] = part
         return True
 
@@ -375,7 +375,7 @@ def _merged(run, parts: list[_Part]):
     run.stopped = "until" if any(p.stopped == "until" for p in parts) else "drained"
     for p in parts:
         run.ledger.adopt(p.sums)
-    runs = sorted((r for p in parts for r in p.runs), key=lambda r: (r.arrival, r.workload))
+    runs = sorted((r for p in parts for r in p.runs), key=RUN_ORDER)  # each part's are in this order already
     counts = {cq: n for p in parts for cq, n in p.pending_counts.items()}
     series = {cq: s for p in parts for cq, s in p.series.items()}
     pending = tuple(sorted((w for p in parts for w in p.pending), key=lambda w: w.workload))
