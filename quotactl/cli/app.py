@@ -112,6 +112,10 @@ def _leave(code) -> None:
             stream.flush()
         except (BrokenPipeError, ValueError):  # the reader left early (`| head`): nothing more to say
             pass
+        except OSError as exc:  # a full disk under a redirected report (cli.common.write's error)
+            if stream is sys.stdout:
+                os.write(2, f"quotactl: error: cannot write the output: {exc.strerror or exc}\n".encode())
+                status = status or 2
     os._exit(status)
 
 

@@ -114,8 +114,13 @@ def fail_usage(message: str) -> None:
 
 
 def write(text: str) -> None:
-    sys.stdout.write(text)
-    sys.stdout.flush()
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise  # the reader left (`| head`): cli.app ends quietly
+    except OSError as exc:  # a full disk, a closed terminal: the environment's fault, not a bug
+        fail_usage(f"cannot write the output: {exc.strerror or exc}")
 
 
 def emit(command: str, result: object, output: Enum, wide: bool = False) -> None:
