@@ -210,8 +210,10 @@ class FlavorAssignment(NamedTuple):
     tried_flavor_idx: int = -1
 
 
-@dataclass(frozen=True)
-class PodSetAssignment:
+class PodSetAssignment(NamedTuple):
+    """One pod set's flavor assignment (a named tuple, like the records above: every nomination
+    builds one per pod set)."""
+
     name: str
     count: int
     requests: dict[str, int]  # what was assigned (incl. ``pods`` when the CQ covers it)
@@ -221,11 +223,11 @@ class PodSetAssignment:
     no_fit_reason: str  # the status's own no-fit reason (e.g. uncovered resource)
     attempts: tuple[FlavorAttempt, ...]  # in scan order
     uncovered: tuple[str, ...] = ()  # requested resources no resource group covers
-    resource_groups: dict[str, int] = field(default_factory=dict)  # requested resource -> group index
+    resource_groups: dict[str, int] | None = None  # requested resource -> group index (None: none)
 
     def attempts_for(self, resource: str) -> tuple[FlavorAttempt, ...]:
         """The flavors tried for the resource group covering ``resource``."""
-        g = self.resource_groups.get(resource)
+        g = self.resource_groups.get(resource) if self.resource_groups else None
         return tuple(a for a in self.attempts if a.resource_group == g) if g is not None else ()
 
     @property
@@ -635,8 +637,7 @@ def resolve_no_fit_reason(a: Assignment, cq: ClusterQueueNode) -> str:
 
 # -------------------------------------------------------------------- scheduler entry point ---
 
-@dataclass(frozen=True)
-class InitialAssignment:
+class InitialAssignment(NamedTuple):
     """``getInitialAssignments``: the assignment the scheduler works with, its victims, and the
     full-size assignment when partial admission reduced the counts."""
 

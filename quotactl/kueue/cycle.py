@@ -82,8 +82,9 @@ DEFAULT_START = datetime(2026, 3, 2, 9, 0, 0, tzinfo=timezone.utc)
 
 # ----------------------------------------------------------------------------- results ---
 
-@dataclass(frozen=True)
-class Admission:
+class Admission(NamedTuple):
+    """One admission of a cycle (a named tuple: a run makes one per admission)."""
+
     workload: str
     cluster_queue: str
     cycle: int
@@ -104,8 +105,9 @@ class Preemption:
     priority: int
 
 
-@dataclass(frozen=True)
-class HeadOutcome:
+class HeadOutcome(NamedTuple):
+    """One head's outcome in one cycle (a tuple: every cycle makes one per head)."""
+
     workload: str
     cluster_queue: str
     outcome: str
@@ -113,7 +115,7 @@ class HeadOutcome:
     message: str
     borrowing: bool = False
     victims: tuple[str, ...] = ()
-    kept_flavors: dict = field(default_factory=dict)  # pod set -> resource -> flavor, taken without a scan
+    kept_flavors: dict | None = None  # pod set -> resource -> flavor, taken without a scan (None: none)
 
 
 @dataclass(frozen=True)
@@ -498,6 +500,7 @@ class Scheduler:
         self.okeys: dict[str, tuple] = {}
         self.shapes: dict[str, tuple] = {}
         self.priorities: dict[str, PriorityInfo] = {}  # workload key -> its priority (see _priority)
+        self.tree_names: dict[str, str] = {}  # ClusterQueue -> its cohort tree (see _tree)
         # (priority, id(pod sets)) -> (pod sets, shape) and (id(pod sets), reclaimable pods) ->
         # (pod sets, requests): a generator's workloads of one kind share their pod set objects
         # (model.kueue.build_workload), and both read nothing else of the workload; the pod sets
@@ -821,7 +824,7 @@ class Scheduler:
         idx: dict = {}
         for ps in a.pod_sets:
             for res, fa in ps.flavors.items():
-                g = ps.resource_groups.get(res)
+                g = ps.resource_groups.get(res) if ps.resource_groups else None
                 if g is None:
                     continue
                 k = (ps.name, g)
@@ -832,9 +835,12 @@ class Scheduler:
         st = self.scan.get(key)
         return st is not None and any(v != -1 for v in st.last_tried.values())
 
-    @staticmethod
-    def _tree(cq: ClusterQueueNode) -> str:
-        return cq.root().name if cq.parent is not None else "\0" + cq.name
+    def _tree(self, cq: ClusterQueueNode) -> str:
+        """The name of ``cq``'s cohort tree (the snapshot's tree shape never changes in a run)."""
+        t = self.tree_names.get(cq.name)
+        if t is None:
+            t = self.tree_names[cq.name] = cq.root().name if cq.parent is not None else "\0" + cq.name
+        return t
 
     def _touch(self, cq: ClusterQueueNode) -> None:
         t = self._tree(cq)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import NamedTuple
 
 from quotactl.kueue.quota import ClusterQueueNode, Snapshot, borrowing_with, cq_available
 from quotactl.kueue.workload import AdmittedWorkload
@@ -47,8 +48,7 @@ class PreemptionPossibility(enum.IntEnum):
         return {0: "NoCandidates", 1: "Preempt", 2: "Reclaim"}[int(self)]
 
 
-@dataclass(frozen=True)
-class Preemptor:
+class Preemptor(NamedTuple):
     """The pending workload looking for room (the fields preemption reads)."""
 
     key: str
