@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from quotactl.kueue.amounts import PODS, format_amount
@@ -346,11 +346,15 @@ def check_flavor(snapshot: Snapshot, flavor_name: str, pod_set: PodSet) -> str |
 OracleFn = Callable[[ClusterQueueNode, tuple, int], OracleResult]
 
 
-@dataclass
 class _GroupStatus:
-    reasons: list[str] = field(default_factory=list)
-    error: str | None = None
-    no_fit_reason: str = ""
+    """The status of one resource group's flavor scan (two per nomination: a plain class)."""
+
+    __slots__ = ("reasons", "error", "no_fit_reason")
+
+    def __init__(self, reasons: list[str] | None = None, error: str | None = None, no_fit_reason: str = ""):
+        self.reasons: list[str] = [] if reasons is None else reasons
+        self.error = error
+        self.no_fit_reason = no_fit_reason
 
 
 class FlavorAssigner:

@@ -6,6 +6,7 @@ the workload with."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from quotactl.kueue import reasons
 from quotactl.kueue.admissibility import resource_validation_error
@@ -36,10 +37,9 @@ class Blocker:
     fix: str | None = None
 
 
-@dataclass(frozen=True)
-class QueueCheck:
+class QueueCheck(NamedTuple):
     """The outcome of the queue checks: the ClusterQueue the workload is queued in (when its
-    LocalQueue names one), and what stops it there, if anything."""
+    LocalQueue names one), and what stops it there, if anything (checked at every arrival)."""
 
     blocker: Blocker | None
     cluster_queue: str | None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import NamedTuple
 
 from quotactl.kueue.cycle import Livelock, PendingWorkload
 from quotactl.model.cached import cached_attribute
@@ -77,9 +78,9 @@ class ClassStats:
     wait: WaitStats
 
 
-@dataclass(frozen=True)
-class Sample:
-    """One ClusterQueue's state at the end of an instant that changed it (for plots)."""
+class Sample(NamedTuple):
+    """One ClusterQueue's state at the end of an instant that changed it (for plots; a named
+    tuple: a run takes one per changed ClusterQueue and instant)."""
 
     at: int
     pending: int  # queued workloads (active and inadmissible)

@@ -58,9 +58,9 @@ class Preemptor(NamedTuple):
     uid: str = ""
 
 
-@dataclass(frozen=True)
-class Target:
-    """A workload chosen for eviction, with the Preempted condition reason it would get."""
+class Target(NamedTuple):
+    """A workload chosen for eviction, with the Preempted condition reason it would get (a named
+    tuple: a victim search makes one per workload it takes out)."""
 
     workload: AdmittedWorkload
     reason: str
