@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from quotactl.diagnostics import Severity
 from quotactl.load.document import Document, YamlFloat, format_path
@@ -69,8 +70,7 @@ class GeneratorError(Exception):
         self.file, self.line, self.column, self.message = file, line, column, message
 
 
-@dataclass(frozen=True)
-class GeneratedWorkload:
+class GeneratedWorkload(NamedTuple):
     # A kueue.x-k8s.io/v1beta2 Workload, without creationTimestamp. Read-only: its labels,
     # annotations and podSets are shared with the other Workloads of its template.
     manifest: dict
