@@ -100,21 +100,20 @@ def _queue_tree(run, key: str, seen: dict) -> str | None:
     return tree
 
 
-def _workload_trees(run, key: str, seen: dict) -> tuple[str, ...]:
+def _workload_trees(run, key: str, seen: dict, answers: dict) -> tuple[str, ...]:
     """Every tree a workload's events can touch, sorted: where it queues, and where it holds
     quota (a workload the input admitted to another ClusterQueue than its LocalQueue's goes
-    back to the latter's queue when preempted).  ``seen`` also keeps the answer per (queue
-    tree, ClusterQueue held): most workloads share one of a few."""
+    back to the latter's queue when preempted).  ``answers``: (queue tree, ClusterQueue held)
+    -> the answer, filled as it goes (most workloads share one of a few)."""
     queue_tree = _queue_tree(run, key, seen)
     cq = run.track[key].cq
-    k = (queue_tree, cq, None)  # three parts: never a (namespace, LocalQueue) key
-    trees = seen.get(k)
+    trees = answers.get((queue_tree, cq))
     if trees is None:
         found = {queue_tree}
         if cq is not None and cq in run.s.snapshot.cluster_queues:
             found.add(run.s.tree_of(cq))
         found.discard(None)
-        trees = seen[k] = tuple(sorted(found))
+        trees = answers[(queue_tree, cq)] = tuple(sorted(found))
     return trees
 
 
@@ -133,8 +132,9 @@ def _tree_owners(run, chunks: int) -> tuple[dict[str, int], list[set[str]]]:
     weight: dict[str, int] = {}
     first_tree: dict[str, str | None] = {}
     seen: dict = {}
+    answers: dict = {}
     for key in run.track:
-        trees = _workload_trees(run, key, seen)
+        trees = _workload_trees(run, key, seen, answers)
         if not trees:
             first_tree[key] = None
             continue

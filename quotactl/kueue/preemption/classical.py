@@ -602,8 +602,8 @@ def classical_preemptions(ctx: PreemptionCtx) -> list[Target]:
                    allow_borrowing=allow_borrowing)
         targets: list[Target] = []
         for wl, reason in iterator.iterate(allow_borrowing):
-            # the candidates are collected (the lazy streams copied their rows) and the rest of
-            # the search reads usage only: the workload lists need not change
+            # the search reads usage only (the lazy streams walk workload lists it never
+            # changes): the lists stay as they are
             snap.lift_usage(wl)
             targets.append(Target(wl, reason))
             ctx.record("removed", wl, why.get(id(wl), ""), reason=reason)
