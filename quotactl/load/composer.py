@@ -98,12 +98,16 @@ class _Mark:
     column: int
 
 
-def compose_all(text: str, max_depth: int = COMPOSER_MAX_DEPTH) -> Iterator[object]:
+def compose_all(text: str, max_depth: int = COMPOSER_MAX_DEPTH, cleared_for: int | None = None) -> Iterator[object]:
     """The root node of each document in turn (None for an empty document); one tree at a time.
-    Raises NestingTooDeep, before composing anything, for a text nested deeper than ``max_depth``."""
-    too_deep = nesting_exceeds(text, max_depth)
-    if too_deep is not None:
-        raise NestingTooDeep(*too_deep, max_depth)
+    Raises NestingTooDeep, before composing anything, for a text nested deeper than ``max_depth``.
+    ``cleared_for``: the caller already found the text nested no deeper than this (``nesting_exceeds``);
+    when that is within ``max_depth`` the text is not read again (190 MB of quoted brackets took
+    4 s a check; fuzz seed 1625)."""
+    if cleared_for is None or cleared_for > max_depth:
+        too_deep = nesting_exceeds(text, max_depth)
+        if too_deep is not None:
+            raise NestingTooDeep(*too_deep, max_depth)
     if CParser is None:  # pragma: no cover
         from ruamel.yaml import YAML
 
@@ -220,22 +224,8 @@ def _block_depth_bound(text: str, budget: int) -> bool:
     return re.search(rf"^[ \t?:-]{{{run}}}", text, re.MULTILINE) is not None
 
 
-_CLEARED: list = [None, -1]  # the last text found nested no deeper than a limit, and that limit
-
-
 def nesting_exceeds(text: str, limit: int) -> tuple[int, int] | None:
-    """(line, column), 0-based, of the first collection nested deeper than ``limit``, or None.
-    A text already cleared for a limit no higher is not read again (the loader checks it, then
-    composes it: 190 MB of quoted brackets took 4 s a check; fuzz seed 1625)."""
-    if _CLEARED[0] is text and limit >= _CLEARED[1]:
-        return None
-    found = _nesting_exceeds(text, limit)
-    if found is None:
-        _CLEARED[0], _CLEARED[1] = text, limit
-    return found
-
-
-def _nesting_exceeds(text: str, limit: int) -> tuple[int, int] | None:
+    """(line, column), 0-based, of the first collection nested deeper than ``limit``, or None."""
     flow = _flow_depth_bound(text, limit)
     if flow <= limit and not _block_depth_bound(text, limit - flow):
         return None

@@ -83,7 +83,7 @@ def _parse_yaml(text: str, file: str, limits: Limits, line_offset: int, column_o
     may_alias = "*" in text
     index = 0
     try:
-        for node in compose_all(text):
+        for node in compose_all(text, cleared_for=limits.max_depth):  # checked just above
             if node is None:
                 index += 1
                 continue
