@@ -1,8 +1,7 @@
 """The Kueue releases quotactl knows: which API versions each serves and its feature gates.
 
-Facts from Kueue's own sources at each release tag (v0.14.0 ... v0.19.0, and the v0.20 line):
-the CRD manifests (config/components/crd/bases/kueue.x-k8s.io_*.yaml: ``served``,
-``deprecated``), the v0.20 change that stops serving v1beta1 (kubernetes-sigs/kueue#14558,
+Facts from Kueue's own sources: the CRD manifests (config/components/crd/bases/kueue.x-k8s.io_*.yaml:
+``served``, ``deprecated``), the v0.20 change that stops serving v1beta1 (kubernetes-sigs/kueue#14558,
 plan in #13957), and the feature-gate table ``defaultVersionedFeatureGates`` in
 pkg/features/kube_features.go.
 
@@ -10,6 +9,14 @@ Kueue registers its gates with k8s.io/component-base without an emulation versio
 so the Kubernetes binary version (1.x) is what picks a gate's spec: the last entry of a gate's
 versioned list always applies.  The table therefore records, per gate, the spec in effect at each
 release where it changed (``None`` = the gate no longer exists from that release on).
+
+A release line here is its newest patch: patch releases add gates (fixes cherry-picked with their
+gate), and a Configuration valid on v0.19.2 must not be refused as "v0.19".  v0.14 ... v0.19 are
+kube_features.go at tags v0.14.8, v0.15.8, v0.16.9, v0.17.8, v0.18.6 and v0.19.2 (a comment names
+the patch that added a gate after the .0, or the cherry-pick PR merged after the last tag).
+v0.20 is v0.20.0 as released: kube_features.go on main before the release (commit ff69552e79),
+updated by CHANGELOG/CHANGELOG-0.20.md, whose entry (PR number) each gate added or changed there
+cites; the test data tests/model/data/kueue-v0.20.0-gates.tsv holds the same list.
 """
 
 from __future__ import annotations
@@ -38,12 +45,17 @@ def _spec(default: bool, stage: str, locked: bool = False) -> GateSpec:
 
 
 # Gate name -> (release from which a spec applies, that spec or None when removed), in release order.
+# A comment names where a gate's spec comes from when it is not kube_features.go at the line's .0 tag.
 GATE_CHANGES: dict[str, tuple[tuple[str, GateSpec | None], ...]] = {
     "AdmissionFairSharing": (("v0.14", _spec(False, ALPHA)), ("v0.15", _spec(True, BETA)),),
+    # v0.20: CHANGELOG-0.20 #15000
+    "AdmissionFairSharingAnchorAtQuotaReservation": (("v0.20", _spec(True, BETA)),),
     "AdmissionGatedBy": (("v0.17", _spec(False, ALPHA)), ("v0.19", _spec(True, BETA)),),
     "AssignQueueLabelsForPods": (("v0.17", _spec(True, BETA)),),
-    "CleanupProvisioningRequestsOnEviction": (("v0.19", _spec(True, BETA)),),
+    # v0.17 from v0.17.7; v0.18 from v0.18.3
+    "CleanupProvisioningRequestsOnEviction": (("v0.17", _spec(True, BETA)),),
     "ConcurrentAdmission": (("v0.18", _spec(False, ALPHA)),),
+    "ConfigurablePreemptions": (("v0.20", _spec(False, ALPHA)),),  # v0.20: CHANGELOG-0.20 #15913
     "ConfigurableResourceTransformations": (("v0.14", _spec(True, GA, locked=True)), ("v0.16", None),),
     "CustomMetricLabels": (("v0.17", _spec(False, ALPHA)),),
     "DRAExtendedResources": (
@@ -51,37 +63,70 @@ GATE_CHANGES: dict[str, tuple[tuple[str, GateSpec | None], ...]] = {
         ("v0.18", _spec(False, DEPRECATED, locked=True)),
         ("v0.19", None),
     ),
-    "DeferRayServiceFinalizationForRedisCleanup": (("v0.19", _spec(True, BETA)),),
+    # v0.17 from v0.17.7; v0.18 from v0.18.3
+    "DeferRayServiceFinalizationForRedisCleanup": (("v0.17", _spec(True, BETA)),),
+    "DeploymentJobUIDLabel": (("v0.20", _spec(True, BETA)),),  # v0.20: CHANGELOG-0.20 #15641
     "DisableWaitForPodsReady": (("v0.19", _spec(False, ALPHA)),),
+    # v0.20: CHANGELOG-0.20 #15283 (KEP-12382: alpha in v0.20)
+    "DynamicQuotaOrchestration": (("v0.20", _spec(False, ALPHA)),),
     "DynamicResourceAllocation": (
         ("v0.14", _spec(False, ALPHA)),
         ("v0.18", _spec(False, DEPRECATED, locked=True)),
         ("v0.19", None),
     ),
     "ElasticJobsViaWorkloadSlices": (("v0.14", _spec(False, ALPHA)), ("v0.18", _spec(True, BETA)),),
+    # v0.20: CHANGELOG-0.20 #16400 (default not stated: a bug-fix gate, Beta and on like #13956's)
+    "ElasticJobsViaWorkloadSlicesFlavorChangeFromZero": (("v0.20", _spec(True, BETA)),),
+    # v0.20: CHANGELOG-0.20 #14316
+    "ElasticJobsViaWorkloadSlicesForProvisioningRequests": (("v0.20", _spec(False, ALPHA)),),
     "ElasticJobsViaWorkloadSlicesWithTAS": (("v0.17", _spec(False, ALPHA)),),
+    "EnforceProvisioningPodTemplateContents": (("v0.20", _spec(True, BETA)),),  # v0.20: CHANGELOG-0.20 #13015
     "ExposeFlavorsInLocalQueue": (("v0.14", _spec(True, BETA)), ("v0.15", None),),
     "FailureRecoveryPolicy": (("v0.15", _spec(False, ALPHA)),),
-    "FairSharingPreemptWithinNominal": (("v0.17", _spec(True, BETA)),),
-    "FairSharingPrioritizeNonBorrowing": (("v0.17", _spec(True, BETA)),),
+    # v0.15 from v0.15.6; v0.16 from v0.16.3
+    "FairSharingPreemptWithinNominal": (("v0.15", _spec(True, BETA)),),
+    # v0.15 from v0.15.5; v0.16 from v0.16.2
+    "FairSharingPrioritizeNonBorrowing": (("v0.15", _spec(True, BETA)),),
+    # v0.20: CHANGELOG-0.20 #14128
+    "FairSharingReevaluatePreemptionCandidates": (("v0.20", _spec(False, ALPHA)),),
+    "FairSharingRefill": (("v0.20", _spec(False, ALPHA)),),  # v0.20: CHANGELOG-0.20 #13729
     "FastQuotaReleaseInPodIntegration": (("v0.17", _spec(False, ALPHA)),),
-    "FinishOrphanedWorkloads": (("v0.18", _spec(True, BETA)),),
+    # v0.16 from v0.16.6; v0.17 from v0.17.1
+    "FinishOrphanedWorkloads": (("v0.16", _spec(False, ALPHA)), ("v0.18", _spec(True, BETA)),),
     "FlavorFungibility": (("v0.14", _spec(True, BETA)),),
+    # v0.16 from v0.16.4
     "FlavorFungibilityImplicitPreferenceDefault": (
         ("v0.14", _spec(False, ALPHA)),
         ("v0.15", _spec(False, DEPRECATED)),
-        ("v0.16", None),
+        ("v0.17", None),
     ),
-    "FlavorFungibilityPreserveScanProgress": (("v0.20", _spec(True, BETA)),),
-    "HierarchicalCohorts": (("v0.14", _spec(True, BETA)), ("v0.17", _spec(True, GA, locked=True)), ("v0.20", None),),
+    # v0.18 from v0.18.5; v0.19 from v0.19.1
+    "FlavorFungibilityPreserveScanProgress": (("v0.18", _spec(True, BETA)),),
+    "HierarchicalCohorts": (
+        ("v0.14", _spec(True, BETA)),
+        ("v0.17", _spec(True, GA, locked=True)),
+        ("v0.20", None),
+    ),
+    "HighMaxParallelismWithinReconcile": (("v0.20", _spec(True, BETA)),),  # v0.20: CHANGELOG-0.20 #16336
+    "KueueDRADeviceFeasibility": (("v0.20", _spec(False, ALPHA)),),  # v0.20: CHANGELOG-0.20 #15577
     "KueueDRAIntegration": (("v0.18", _spec(True, BETA)),),
     "KueueDRAIntegrationConsumableCapacity": (("v0.19", _spec(False, ALPHA)),),
+    # v0.20: CHANGELOG-0.20 #16169 (stage not stated: new gates start Alpha, off)
+    "KueueDRAIntegrationDeviceTaints": (("v0.20", _spec(False, ALPHA)),),
     "KueueDRAIntegrationExtendedResource": (("v0.18", _spec(False, ALPHA)), ("v0.19", _spec(True, BETA)),),
-    "KueueDRAIntegrationPartitionableDevices": (("v0.18", _spec(False, ALPHA)), ("v0.19", _spec(True, BETA)),),
+    "KueueDRAIntegrationPartitionableDevices": (
+        ("v0.18", _spec(False, ALPHA)),
+        ("v0.19", _spec(True, BETA)),
+    ),
+    "KueueDRAIntegrationPrioritizedList": (("v0.20", _spec(False, ALPHA)),),  # v0.20: CHANGELOG-0.20 #14130
     "KueueDRARejectWorkloadsWhenDRADisabled": (("v0.18", _spec(True, BETA)),),
-    "LWSImmutableGroupSize": (("v0.20", _spec(True, BETA)),),
+    "LWSImmutableGroupSize": (("v0.18", _spec(True, BETA)),),  # v0.18 from v0.18.5; v0.19 from v0.19.1
     "LendingLimit": (("v0.14", _spec(True, BETA)), ("v0.17", _spec(True, GA, locked=True)), ("v0.19", None),),
-    "LocalQueueDefaulting": (("v0.14", _spec(True, BETA)), ("v0.17", _spec(True, GA, locked=True)), ("v0.19", None),),
+    "LocalQueueDefaulting": (
+        ("v0.14", _spec(True, BETA)),
+        ("v0.17", _spec(True, GA, locked=True)),
+        ("v0.19", None),
+    ),
     "LocalQueueMetrics": (("v0.14", _spec(False, ALPHA)), ("v0.17", _spec(True, BETA)),),
     "ManagedJobsNamespaceSelector": (("v0.14", _spec(True, GA, locked=True)), ("v0.15", None),),
     "ManagedJobsNamespaceSelectorAlwaysRespected": (
@@ -93,12 +138,15 @@ GATE_CHANGES: dict[str, tuple[tuple[str, GateSpec | None], ...]] = {
     "MetricsForCohorts": (("v0.18", _spec(True, BETA)),),
     "MultiKueue": (("v0.14", _spec(True, BETA)),),
     "MultiKueueAdaptersForCustomJobs": (("v0.14", _spec(False, ALPHA)), ("v0.15", _spec(True, BETA)),),
+    # v0.14 from v0.14.3
     "MultiKueueAllowInsecureKubeconfigs": (
-        ("v0.15", _spec(False, ALPHA)),
+        ("v0.14", _spec(False, ALPHA)),
         ("v0.17", _spec(False, DEPRECATED)),
         ("v0.19", _spec(False, DEPRECATED, locked=True)),
         ("v0.20", None),
     ),
+    # v0.20: CHANGELOG-0.20 #15126
+    "MultiKueueBatchJobClearingTTLSecondsAfterFinishedOnWorkerCluster": (("v0.20", _spec(False, ALPHA)),),
     "MultiKueueBatchJobWithManagedBy": (
         ("v0.14", _spec(False, ALPHA)),
         ("v0.15", _spec(True, BETA)),
@@ -110,15 +158,24 @@ GATE_CHANGES: dict[str, tuple[tuple[str, GateSpec | None], ...]] = {
     "MultiKueueIncrementalDispatcherRespectConfigOrder": (("v0.19", _spec(True, BETA)),),
     "MultiKueueKubeConfigPathValidation": (("v0.19", _spec(False, ALPHA)), ("v0.20", _spec(True, BETA)),),
     "MultiKueueManagerQuotaAutomation": (("v0.18", _spec(False, ALPHA)),),
-    "MultiKueueOrchestratedPreemption": (("v0.17", _spec(False, ALPHA)),),
+    # Beta and on in v0.20: CHANGELOG-0.20 #16235
+    "MultiKueueOrchestratedPreemption": (("v0.17", _spec(False, ALPHA)), ("v0.20", _spec(True, BETA)),),
+    # v0.20: CHANGELOG-0.20 #13435 (stage not stated: new gates start Alpha, off)
+    "MultiKueueRayInTreeAutoscaling": (("v0.20", _spec(False, ALPHA)),),
     "MultiKueueRedoAdmissionOnEvictionInWorker": (
         ("v0.16", _spec(True, BETA)),
         ("v0.18", _spec(True, GA, locked=True)),
         ("v0.20", None),
     ),
-    "MultiKueueRemoteSpecSync": (("v0.20", _spec(True, BETA)),),
+    "MultiKueueRemoteSpecSync": (("v0.18", _spec(True, BETA)),),  # v0.18 from v0.18.5; v0.19 from v0.19.1
+    # v0.18: cherry-pick #15296; v0.19: cherry-pick #15294; v0.20: CHANGELOG-0.20 #15280
+    "MultiKueueReuseClientConnectionConfigForWorkers": (
+        ("v0.18", _spec(False, ALPHA)),
+        ("v0.20", _spec(True, BETA)),
+    ),
+    # v0.14 from v0.14.8; v0.15 from v0.15.3
     "MultiKueueWaitForWorkloadAdmitted": (
-        ("v0.16", _spec(True, BETA)),
+        ("v0.14", _spec(True, BETA)),
         ("v0.18", _spec(True, GA, locked=True)),
         ("v0.20", None),
     ),
@@ -128,64 +185,121 @@ GATE_CHANGES: dict[str, tuple[tuple[str, GateSpec | None], ...]] = {
         ("v0.20", None),
     ),
     "PartialAdmission": (("v0.14", _spec(True, BETA)),),
-    "PodIntegrationValidateGroupOwner": (("v0.20", _spec(True, BETA)),),
-    "PrioritizePreemptorWorkloads": (("v0.20", _spec(False, ALPHA)),),
+    "PodGroupSchedulingShapeOrdering": (("v0.20", _spec(True, BETA)),),  # v0.20: CHANGELOG-0.20 #14809
+    # v0.20: CHANGELOG-0.20 #15734
+    "PodIntegrationCountSucceededPodsAsReady": (("v0.20", _spec(True, BETA)),),
+    # v0.18 from v0.18.6; v0.19 from v0.19.2
+    "PodIntegrationValidateGroupOwner": (("v0.18", _spec(True, BETA)),),
+    # v0.18 from v0.18.6; v0.19 from v0.19.2
+    "PrioritizePreemptorWorkloads": (("v0.18", _spec(False, ALPHA)),),
     "PriorityBoost": (("v0.17", _spec(False, ALPHA)),),
     "PrioritySortingWithinCohort": (("v0.14", _spec(True, BETA)),),
+    # v0.14 from v0.14.5
     "PropagateBatchJobLabelsToWorkload": (
-        ("v0.15", _spec(True, BETA)),
+        ("v0.14", _spec(True, BETA)),
         ("v0.17", _spec(True, GA, locked=True)),
         ("v0.20", None),
     ),
     "ProvisioningACC": (("v0.14", _spec(True, GA, locked=True)), ("v0.15", None),),
     "QuotaCheckStrategy": (("v0.18", _spec(False, ALPHA)), ("v0.19", _spec(True, BETA)),),
-    "ReclaimablePods": (("v0.15", _spec(True, BETA)),),
-    "RecomputeAssignmentUponPreemptionTargetsOverlap": (("v0.20", _spec(True, BETA)),),
-    "RejectUpdatesToCQWithInvalidOnFlavors": (("v0.18", _spec(False, ALPHA)),),
-    "RemoveFinalizersWithStrictPatch": (("v0.17", _spec(True, BETA)),),
-    "SanitizePodSets": (("v0.15", _spec(True, BETA)), ("v0.17", _spec(True, GA, locked=True)), ("v0.19", None),),
+    "RayServiceValidateUpgradeStrategy": (("v0.20", _spec(True, BETA)),),  # v0.20: CHANGELOG-0.20 #16094
+    "ReclaimablePods": (("v0.14", _spec(True, BETA)),),  # v0.14 from v0.14.4
+    # v0.18 from v0.18.5; v0.19 from v0.19.1
+    "RecomputeAssignmentUponPreemptionTargetsOverlap": (
+        ("v0.18", _spec(False, ALPHA)),
+        ("v0.20", _spec(True, BETA)),
+    ),
+    # v0.16 from v0.16.6; v0.17 from v0.17.1; Beta and on in v0.20: CHANGELOG-0.20 #14776
+    "RejectUpdatesToCQWithInvalidOnFlavors": (("v0.16", _spec(False, ALPHA)), ("v0.20", _spec(True, BETA)),),
+    # v0.15 from v0.15.4; v0.16 from v0.16.1
+    "RemoveFinalizersWithStrictPatch": (("v0.15", _spec(True, BETA)),),
+    # v0.14 from v0.14.3
+    "SanitizePodSets": (
+        ("v0.14", _spec(True, BETA)),
+        ("v0.17", _spec(True, GA, locked=True)),
+        ("v0.19", None),
+    ),
     "SchedulerLibraryIntegration": (("v0.19", _spec(False, ALPHA)),),
-    "SchedulerLongRequeueInterval": (("v0.17", _spec(False, ALPHA)), ("v0.20", None),),
-    "SchedulerTimestampPreemptionBuffer": (("v0.17", _spec(False, ALPHA)), ("v0.20", None),),
-    "SchedulingEquivalenceHashing": (("v0.17", _spec(False, BETA)), ("v0.18", _spec(True, BETA)),),
-    "ShortWorkloadNames": (("v0.17", _spec(False, ALPHA)),),
-    "SkipAncestorCheckForDeletedWorkloads": (("v0.20", _spec(True, BETA)),),
+    # v0.15 from v0.15.6; v0.16 from v0.16.3
+    "SchedulerLongRequeueInterval": (("v0.15", _spec(False, ALPHA)), ("v0.20", None),),
+    # v0.15 from v0.15.6; v0.16 from v0.16.3
+    "SchedulerTimestampPreemptionBuffer": (("v0.15", _spec(False, ALPHA)), ("v0.20", None),),
+    # v0.15 from v0.15.6; v0.16 from v0.16.3
+    "SchedulingEquivalenceHashing": (("v0.15", _spec(False, BETA)), ("v0.18", _spec(True, BETA)),),
+    # v0.20: CHANGELOG-0.20 #14784
+    "SchedulingEquivalenceHashingIgnorePodSetName": (("v0.20", _spec(True, BETA)),),
+    "ShortWorkloadNames": (("v0.15", _spec(False, ALPHA)),),  # v0.15 from v0.15.8; v0.16 from v0.16.5
+    # v0.18 from v0.18.5; v0.19 from v0.19.1
+    "SkipAncestorCheckForDeletedWorkloads": (("v0.18", _spec(True, BETA)),),
+    # v0.20: CHANGELOG-0.20 #16370 (stage not stated: "when enabled", so Alpha, off)
+    "SkipChildJobSuspension": (("v0.20", _spec(False, ALPHA)),),
+    # v0.14 from v0.14.8; v0.15 from v0.15.3
     "SkipFinalizersForPodsSuspendedByParent": (
-        ("v0.16", _spec(True, BETA)),
+        ("v0.14", _spec(True, BETA)),
         ("v0.18", _spec(True, GA, locked=True)),
         ("v0.20", None),
     ),
-    "SkipReassignmentForPodOwnedWorkloads": (("v0.19", _spec(True, BETA)),),
+    # v0.17 from v0.17.8; v0.18 from v0.18.4
+    "SkipReassignmentForPodOwnedWorkloads": (("v0.17", _spec(False, ALPHA)), ("v0.19", _spec(True, BETA)),),
     "SparkApplicationIntegration": (("v0.17", _spec(False, ALPHA)),),
     "TASAssignmentsEncodingByHostnamePrefix": (("v0.19", _spec(True, BETA)),),
     "TASBalancedPlacement": (("v0.15", _spec(False, ALPHA)),),
-    "TASCacheNodeMatchResults": (("v0.19", _spec(True, BETA)),),
-    "TASCacheTopologyTree": (("v0.20", _spec(True, BETA)),),
-    "TASCachingRemainingResources": (("v0.19", _spec(True, BETA)),),
+    "TASCacheNodeMatchResults": (("v0.17", _spec(True, BETA)),),  # v0.17 from v0.17.8; v0.18 from v0.18.4
+    # v0.18 from v0.18.6; v0.19 from v0.19.2
+    "TASCacheTopologyTree": (("v0.18", _spec(False, ALPHA)), ("v0.20", _spec(True, BETA)),),
+    "TASCachingRemainingResources": (("v0.17", _spec(True, BETA)),),  # v0.17 from v0.17.8; v0.18 from v0.18.4
     "TASFailedNodeReplacement": (("v0.14", _spec(True, BETA)),),
     "TASFailedNodeReplacementFailFast": (("v0.14", _spec(True, BETA)),),
-    "TASHandleOverlappingFlavors": (("v0.18", _spec(True, BETA)),),
+    "TASGroupedPodSetSlicing": (("v0.20", _spec(True, BETA)),),  # v0.20: CHANGELOG-0.20 #15111
+    # v0.16 from v0.16.9; v0.17 from v0.17.4
+    "TASHandleOverlappingFlavors": (("v0.16", _spec(False, ALPHA)), ("v0.18", _spec(True, BETA)),),
+    # v0.19: cherry-pick #15690; v0.20: CHANGELOG-0.20 #15447 (off in that cherry-pick, on in v0.20)
+    "TASLeaderPodSetFeasibility": (("v0.19", _spec(False, ALPHA)), ("v0.20", _spec(True, BETA)),),
     "TASMultiLayerTopology": (("v0.17", _spec(False, ALPHA)), ("v0.19", _spec(True, BETA)),),
+    "TASNodeFeasibilityForAllLevels": (("v0.20", _spec(True, BETA)),),  # v0.20: CHANGELOG-0.20 #14191
+    "TASPartialSlices": (("v0.20", _spec(True, BETA)),),  # v0.20: CHANGELOG-0.20 #15640
     "TASProfileLeastFreeCapacity": (("v0.14", _spec(False, DEPRECATED)), ("v0.17", None),),
     "TASProfileMixed": (("v0.14", _spec(False, DEPRECATED)), ("v0.15", _spec(True, BETA)),),
-    "TASRecomputeAssignmentWithinSchedulingCycle": (("v0.19", _spec(True, BETA)),),
-    "TASReplaceNodeDueToNotReadyOverFixedTime": (("v0.19", _spec(False, DEPRECATED)),),
-    "TASReplaceNodeOnNodeTaints": (("v0.17", _spec(True, BETA)),),
+    # v0.17 from v0.17.6; v0.18 from v0.18.2
+    "TASRecomputeAssignmentWithinSchedulingCycle": (("v0.17", _spec(True, BETA)),),
+    "TASRejectFalseUnconstrainedTopology": (("v0.20", _spec(False, ALPHA)),),  # v0.20: CHANGELOG-0.20 #15262
+    "TASReplaceMultipleFailedNodes": (("v0.20", _spec(False, ALPHA)),),  # v0.20: CHANGELOG-0.20 #12344
+    # v0.17 from v0.17.8; v0.18 from v0.18.4
+    "TASReplaceNodeDueToNotReadyOverFixedTime": (
+        ("v0.17", _spec(True, BETA)),
+        ("v0.19", _spec(False, DEPRECATED)),
+    ),
+    # v0.15 from v0.15.5; v0.16 from v0.16.2
+    "TASReplaceNodeOnNodeTaints": (("v0.15", _spec(False, ALPHA)), ("v0.17", _spec(True, BETA)),),
     "TASReplaceNodeOnPodTermination": (("v0.14", _spec(True, BETA)),),
     "TASRespectNodeAffinityPreferred": (("v0.18", _spec(False, ALPHA)),),
-    "TASValidateWorkloadSliceSize": (("v0.20", _spec(True, BETA)),),
+    "TASTopologySpreading": (("v0.20", _spec(False, ALPHA)),),  # v0.20: CHANGELOG-0.20 #14820
+    "TASValidateWorkloadSliceSize": (("v0.18", _spec(True, BETA)),),  # v0.18 from v0.18.5; v0.19 from v0.19.1
     "TLSOptions": (("v0.16", _spec(True, BETA)), ("v0.20", _spec(True, GA, locked=True)),),
     "TopologyAwareScheduling": (("v0.14", _spec(True, BETA)),),
-    "UnadmittedWorkloadsExplicitStatus": (("v0.19", _spec(False, BETA)),),
-    "UnadmittedWorkloadsObservability": (("v0.19", _spec(False, BETA)), ("v0.20", _spec(True, BETA)),),
-    "ValidateRayAndSparkJobUpdates": (("v0.20", _spec(True, BETA)),),
-    "VectorizedResourceRequests": (("v0.19", _spec(True, BETA)),),
+    # v0.18 from v0.18.5
+    "UnadmittedWorkloadsExplicitStatus": (("v0.18", _spec(False, ALPHA)), ("v0.19", _spec(False, BETA)),),
+    # v0.18 from v0.18.5
+    "UnadmittedWorkloadsObservability": (
+        ("v0.18", _spec(False, ALPHA)),
+        ("v0.19", _spec(False, BETA)),
+        ("v0.20", _spec(True, BETA)),
+    ),
+    # v0.18 from v0.18.6; v0.19 from v0.19.2
+    "ValidateRayAndSparkJobUpdates": (("v0.18", _spec(True, BETA)),),
+    "VectorizedResourceRequests": (("v0.17", _spec(True, BETA)),),  # v0.17 from v0.17.8; v0.18 from v0.18.4
     "VisibilityOnDemand": (("v0.14", _spec(True, BETA)),),
-    "WorkloadIdentifierAnnotations": (("v0.18", _spec(True, BETA)),),
+    "WaitForPodsReadyMaxNotReady": (("v0.20", _spec(False, ALPHA)),),  # v0.20: CHANGELOG-0.20 #16059
+    "WaitForPodsReadyUnscheduledTimeout": (("v0.20", _spec(False, ALPHA)),),  # v0.20: CHANGELOG-0.20 #15402
+    # v0.17 from v0.17.4
+    "WorkloadIdentifierAnnotations": (("v0.17", _spec(False, ALPHA)), ("v0.18", _spec(True, BETA)),),
+    "WorkloadLevelWaitForPodsReady": (("v0.20", _spec(False, ALPHA)),),  # v0.20: CHANGELOG-0.20 #15503
     "WorkloadPriorityClassDefaulting": (("v0.18", _spec(False, ALPHA)), ("v0.20", _spec(True, BETA)),),
     "WorkloadRequestUseMergePatch": (("v0.14", _spec(False, ALPHA)),),
-    "WorkloadValidateResourcesAreNonNegative": (("v0.20", _spec(True, BETA)),),
-    "WorkloadValidationForPodSetMetadata": (("v0.20", _spec(True, BETA)),),
+    # v0.18 from v0.18.5; v0.19 from v0.19.1
+    "WorkloadValidateResourcesAreNonNegative": (("v0.18", _spec(True, BETA)),),
+    # v0.18 from v0.18.5; v0.19 from v0.19.1
+    "WorkloadValidationForPodSetMetadata": (("v0.18", _spec(True, BETA)),),
 }
 
 

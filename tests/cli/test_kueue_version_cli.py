@@ -72,3 +72,25 @@ def test_setting_a_ga_gate_is_a_warning_as_in_kueue():
     assert r.stderr.strip() == ("quotactl: warning: --feature-gates: setting GA feature gate "
                                 "ManagedJobsNamespaceSelectorAlwaysRespected=true: it will be removed in a future "
                                 "Kueue release")
+
+
+def test_lint_accepts_the_gates_of_kueue_v0_20_0(tmp_path):
+    # Gates the v0.20.0 release notes (CHANGELOG-0.20.md) add: Kueue v0.20.0 starts with them.
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text("apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\nfeatureGates:\n"
+                   "  FairSharingRefill: true\n  TASNodeFeasibilityForAllLevels: false\n"
+                   "  AdmissionFairSharingAnchorAtQuotaReservation: true\n  WaitForPodsReadyUnscheduledTimeout: true\n"
+                   "  ConfigurablePreemptions: true\n  DynamicQuotaOrchestration: true\n")
+    r = run_subprocess("lint", cfg)
+    assert r.returncode == 0 and "KQ820" not in r.stdout, r.stdout
+    old = run_subprocess("lint", cfg, "--kueue-version", "v0.19")
+    assert old.returncode == 1 and "'FairSharingRefill' in Kueue v0.19 (added in v0.20)" in old.stdout
+
+
+def test_lint_accepts_a_gate_a_patch_release_added(tmp_path):
+    # LWSImmutableGroupSize arrived with v0.19.1 (and v0.18.5): a v0.19 line Configuration may set it.
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text("apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\nfeatureGates:\n"
+                   "  LWSImmutableGroupSize: false\n")
+    r = run_subprocess("lint", cfg, "--kueue-version", "v0.19.2")
+    assert r.returncode == 0 and "KQ820" not in r.stdout, r.stdout

