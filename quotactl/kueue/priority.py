@@ -1,17 +1,19 @@
 """Workload priority (and where it came from) and the timestamps Kueue orders workloads by.
 
-Source: ``pkg/util/priority/priority.go``, ``pkg/workload/workload.go: Ordering.GetQueueOrderTimestamp``,
+Source: ``pkg/util/priority/priority.go``, ``pkg/controller/core/workloadpriorityclass_controller.go``,
+``pkg/workload/workload.go: Ordering.GetQueueOrderTimestamp``,
 ``pkg/scheduler/preemption/common/ordering.go: quotaReservationTime``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 
 from quotactl.model.features import FeatureGates
-from quotactl.model.kueue import KueueCluster, Workload
+from quotactl.model.kueue import KueueCluster, PriorityClass, Workload, WorkloadPriorityClass
+from quotactl.model.kueue_versions import DEFAULT_RELEASE, release_key
 
 PRIORITY_BOOST_ANNOTATION = "kueue.x-k8s.io/priority-boost"
 
@@ -20,6 +22,14 @@ PRIORITY_BOOST_ANNOTATION = "kueue.x-k8s.io/priority-boost"
 NOW = datetime(9999, 12, 31, tzinfo=timezone.utc)
 # Go's zero time: a missing creationTimestamp sorts first.
 ZERO_TIME = datetime(1, 1, 1, tzinfo=timezone.utc)
+
+
+# Kueue's WorkloadPriorityClass controller (pkg/controller/core/workloadpriorityclass_controller.go,
+# kubernetes-sigs/kueue#8442, in v0.15.3 and v0.16.0 on) writes a class's value into spec.priority of
+# every Workload whose priorityClassRef names it, whenever the class is created (so at every manager
+# start, when the informer lists it) and whenever its value changes.  Before it (v0.14), and for a
+# scheduling.k8s.io PriorityClass in every release, the value copied at creation is never updated.
+FOLLOWS_WORKLOAD_PRIORITY_CLASS_FROM = "v0.15"
 
 
 @dataclass(frozen=True)
@@ -31,52 +41,99 @@ class PriorityInfo:
     boost: int
     source: str  # WorkloadPriorityClass | PriorityClass | spec.priority | default
     class_name: str | None = None
-    note: str | None = None  # e.g. spec.priority disagrees with the class value
+    note: str | None = None  # why the number is not simply spec.priority, or why a class value is not used
+    spec_value: int | None = None  # spec.priority as written
+    class_kind: str | None = None  # WorkloadPriorityClass | PriorityClass, when the class is in the input
+    class_value: int | None = None  # that class's value
+
+    @property
+    def disagrees(self) -> bool:
+        """spec.priority and the value of the class it names (present in the input) differ."""
+        return self.spec_value is not None and self.class_value is not None and self.spec_value != self.class_value
+
+
+def follows_workload_priority_class(release: str) -> bool:
+    """Whether Kueue ``release`` keeps spec.priority equal to its WorkloadPriorityClass's value."""
+    return release_key(release) >= release_key(FOLLOWS_WORKLOAD_PRIORITY_CLASS_FROM)
 
 
 def workload_priority(cluster: KueueCluster, wl: Workload, gates: FeatureGates | None = None) -> PriorityInfo:
-    """Priority of ``wl`` as Kueue's scheduler sees it.
+    """Priority of ``wl`` as Kueue's scheduler sees it: the one answer of lint, explain, schedule,
+    preempt and simulate.
 
-    The scheduler reads only ``spec.priority`` (nil -> 0).  When the Workload references a
-    WorkloadPriorityClass present in the input, Kueue's WPC controller converges spec.priority
-    to that class's current value, so the class value is used (and a mismatch noted).
+    The scheduler and preemption read only ``spec.priority`` (kueue pkg/util/priority Priority: nil ->
+    0) plus the priority-boost annotation when PriorityBoost is on.  Where Kueue rewrites spec.priority
+    from a WorkloadPriorityClass in the input (see FOLLOWS_WORKLOAD_PRIORITY_CLASS_FROM), the class
+    value is what the Workload is scheduled with once the controller has run, so that is used.
     """
+    release = gates.release if gates is not None else DEFAULT_RELEASE
     ref = wl.priority_class_ref
-    spec_value = wl.priority
-    base: int
-    source: str
     name = ref.name if ref else None
+    spec_value = wl.priority
+    cls, kind = _named_class(cluster, ref)
+    class_value = cls.value if cls is not None else None
+    follows = kind == "WorkloadPriorityClass" and follows_workload_priority_class(release)
     note = None
-    if ref is not None and ref.is_workload_priority_class and name in cluster.workload_priority_classes \
-            and cluster.workload_priority_classes[name].value is not None:
-        base = cluster.workload_priority_classes[name].value
-        source = "WorkloadPriorityClass"
-        if spec_value is not None and spec_value != base:
-            note = (f"spec.priority is {spec_value} but WorkloadPriorityClass {name} has value {base}; "
-                    "Kueue updates spec.priority to the class value")
-    elif ref is not None and ref.is_pod_priority_class:
+    if follows and class_value is not None:
+        base, source = class_value, kind
+    elif ref is not None and (ref.is_workload_priority_class or ref.is_pod_priority_class):
         base = spec_value if spec_value is not None else 0
-        source = "PriorityClass"
-        pc = cluster.priority_classes.get(name or "")
-        if pc is not None and pc.value is not None and spec_value is not None and pc.value != spec_value:
-            note = (f"spec.priority is {spec_value}; PriorityClass {name} now has value {pc.value} "
-                    "(Kueue does not follow PriorityClass changes)")
-    elif ref is not None and ref.is_workload_priority_class:
-        base = spec_value if spec_value is not None else 0
-        source = "WorkloadPriorityClass"
-        note = f"WorkloadPriorityClass {name} is not in the input; using spec.priority"
+        source = "WorkloadPriorityClass" if ref.is_workload_priority_class else "PriorityClass"
+        if cls is None and ref.is_workload_priority_class:
+            note = f"WorkloadPriorityClass {name} is not in the input; using spec.priority"
     elif spec_value is not None:
         base, source = spec_value, "spec.priority"
     else:
         base, source = 0, "default"
-    boost = 0
-    if gates is not None and gates.enabled("PriorityBoost"):
-        raw = wl.annotations.get(PRIORITY_BOOST_ANNOTATION)
-        try:
-            boost = int(raw) if raw is not None else 0
-        except ValueError:
-            boost = 0
-    return PriorityInfo(base + boost, base, boost, source, name, note)
+    info = PriorityInfo(base, base, 0, source, name, note, spec_value, kind, class_value)
+    if info.disagrees:
+        info = replace(info, note=disagreement_message(info, release))
+    boost = _boost(wl, gates)
+    return replace(info, value=base + boost, boost=boost)
+
+
+def disagreement_message(info: PriorityInfo, release: str) -> str:
+    """What Kueue ``release`` does when spec.priority and the named class's value differ, ending with
+    the priority it schedules and preempts the Workload with (lint KQ420 and explain say this)."""
+    head = f"spec.priority is {info.spec_value} but {info.class_kind} {info.class_name} has value {info.class_value}"
+    if info.class_kind == "WorkloadPriorityClass" and follows_workload_priority_class(release):
+        why = (f"Kueue {release} writes the WorkloadPriorityClass value into spec.priority (at every start of the "
+               "manager and whenever the value changes)")
+        used = info.class_value
+    elif info.class_kind == "WorkloadPriorityClass":
+        why = f"Kueue {release} copied the class value when it created the Workload and does not follow class changes"
+        used = info.spec_value
+    else:
+        why = "Kueue copied the class value when it created the Workload and does not follow PriorityClass changes"
+        used = info.spec_value
+    return f"{head}; {why}, so it schedules and preempts this Workload with priority {used}"
+
+
+def _named_class(cluster: KueueCluster, ref) -> tuple[WorkloadPriorityClass | PriorityClass | None, str | None]:
+    """The class ``ref`` names when the input holds it with a value, and its kind."""
+    if ref is None or not ref.name:
+        return None, None
+    if ref.is_workload_priority_class:
+        cls, kind = cluster.workload_priority_classes.get(ref.name), "WorkloadPriorityClass"
+    elif ref.is_pod_priority_class:
+        cls, kind = cluster.priority_classes.get(ref.name), "PriorityClass"
+    else:
+        return None, None
+    if cls is None or cls.value is None:
+        return None, None
+    return cls, kind
+
+
+def _boost(wl: Workload, gates: FeatureGates | None) -> int:
+    """The kueue.x-k8s.io/priority-boost annotation, when PriorityBoost is on (kueue pkg/util/priority
+    PriorityBoost; the webhook refuses a value that is not an int32, read here as 0)."""
+    if gates is None or not gates.enabled("PriorityBoost"):
+        return 0
+    raw = wl.annotations.get(PRIORITY_BOOST_ANNOTATION)
+    try:
+        return int(raw) if raw is not None else 0
+    except ValueError:
+        return 0
 
 
 def parse_time(text: str | None) -> datetime | None:

@@ -144,6 +144,21 @@ def pending(name, queue, requests=None, count=1, priority=0, created=1000, ns="d
             "spec": {"queueName": queue, "priority": priority, "podSets": spec_sets}}
 
 
+def workload_priority_class(name, value):
+    return {"apiVersion": V, "kind": "WorkloadPriorityClass", "metadata": {"name": name}, "value": value}
+
+
+def priority_class(name, value):
+    return {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": name}, "value": value}
+
+
+def naming_class(wl: dict, kind: str, name: str) -> dict:
+    """``wl`` with spec.priorityClassRef naming a WorkloadPriorityClass or a PriorityClass."""
+    group = "kueue.x-k8s.io" if kind == "WorkloadPriorityClass" else "scheduling.k8s.io"
+    wl["spec"]["priorityClassRef"] = {"group": group, "kind": kind, "name": name}
+    return wl
+
+
 def configuration(fair_sharing=False, strategies=None):
     fs = {"enable": fair_sharing}
     if strategies:

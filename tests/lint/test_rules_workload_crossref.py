@@ -399,7 +399,31 @@ metadata: {name: high}
 value: 1000
 """
     hits = by_code(lint_text(tmp_path, text), "KQ420")
-    assert len(hits) == 1 and hits[0].severity == Severity.WARNING and "never updates" in hits[0].message
+    assert len(hits) == 1 and hits[0].severity == Severity.WARNING
+    # v0.15+: the WorkloadPriorityClass controller writes the class value into spec.priority.
+    assert hits[0].message.endswith("so it schedules and preempts this Workload with priority 1000")
+    assert "writes the WorkloadPriorityClass value into spec.priority" in hits[0].message
+    # v0.14 had no such controller: the value copied at creation stays.
+    old = by_code(lint_text(tmp_path, text, kueue_version="v0.14"), "KQ420")
+    assert len(old) == 1 and old[0].message.endswith("with priority 5")
+    assert "does not follow class changes" in old[0].message
+
+
+def test_priority_differs_from_pod_priority_class(tmp_path):
+    text = wl(spec="  priorityClassRef: {group: scheduling.k8s.io, kind: PriorityClass, name: pc}\n"
+                   "  priority: 7") + """
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: pc}
+value: 70
+"""
+    hits = by_code(lint_text(tmp_path, text), "KQ420")
+    assert len(hits) == 1 and hits[0].message == (
+        "spec.priority is 7 but PriorityClass pc has value 70; Kueue copied the class value when it created the "
+        "Workload and does not follow PriorityClass changes, so it schedules and preempts this Workload with "
+        "priority 7")
+    assert not by_code(lint_text(tmp_path, text.replace("value: 70", "value: 7")), "KQ420")
 
 
 def test_resource_usage_divisibility_uses_kueue_units(tmp_path):
