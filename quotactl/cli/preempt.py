@@ -80,8 +80,9 @@ def preempt_command(
     inp.refuse_mixed()
     if inp.dialects == {Dialect.YUNIKORN}:
         from quotactl.cli.yunikorn_cmds import run_preempt  # the YuniKorn engine
+        from quotactl.jobs.resolve import pod_name
 
-        raise typer.Exit(run_preempt(inp.loaded, workload, output, direct=direct, wide=wide))
+        raise typer.Exit(run_preempt(inp.loaded, pod_name(workload), output, direct=direct, wide=wide))
     if direct:
         fail_usage("--direct is for YuniKorn input; Kueue's preemption always follows the scheduler's path")
     pinned = _parse_pins(flavor or [])
