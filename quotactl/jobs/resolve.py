@@ -34,6 +34,7 @@ class JobLookup:
     is_job: bool  # the query names a job kind
     suggestions: tuple[str, ...] = ()
     ambiguous: tuple[str, ...] = ()
+    ref: str | None = None  # the job found (kind/namespace/name)
 
 
 def resolve_jobs(objects: list[KubeObject]) -> ResolvedJobs:
@@ -74,11 +75,11 @@ def find_job(resolved: ResolvedJobs, query: str) -> JobLookup:
     if rest.count("/") == 1:
         ref = f"{kind}/{rest}"
         if ref in resolved.workload_of:
-            return JobLookup(resolved.workload_of[ref], True)
+            return JobLookup(resolved.workload_of[ref], True, ref=ref)
     else:
         hits = [r for r in refs if r.startswith(f"{kind}/") and r.rsplit("/", 1)[1] == rest]
         if len(hits) == 1:
-            return JobLookup(resolved.workload_of[hits[0]], True)
+            return JobLookup(resolved.workload_of[hits[0]], True, ref=hits[0])
         if len(hits) > 1:
             return JobLookup(None, True, ambiguous=tuple(hits))
     close = difflib.get_close_matches(f"{kind}/{rest}", refs, n=5, cutoff=0.6)
@@ -134,8 +135,7 @@ def find_named(resolved: ResolvedJobs, query: str) -> NameLookup:
     keys = _workload_keys(resolved.objects)
     if kind not in (None, WORKLOAD):
         found = find_job(resolved, query)
-        return NameLookup(found.workload, None if found.workload is None else f"{kind}/{rest}",
-                          ambiguous=found.ambiguous, suggestions=found.suggestions, typed_job=True)
+        return NameLookup(found.workload, found.ref, ambiguous=found.ambiguous, suggestions=found.suggestions, typed_job=True)
     hits = _named(keys, rest)
     if kind == WORKLOAD or hits:
         lookup = NameLookup(hits[0]) if len(hits) == 1 else NameLookup(None, ambiguous=tuple(hits))
