@@ -163,6 +163,7 @@ def job_workload(jobs, query: str) -> str:
         fail_usage(f"name {query!r} is ambiguous: " + ", ".join(found.ambiguous)
                    + " (give namespace/name, or kind/namespace/name for a job)")
     hint = f"; did you mean {', '.join(found.suggestions)}?" if found.suggestions else ""
-    what = "job {!r} with a Workload" if found.typed_job else "workload or job {!r}"
-    fail_usage(f"no {what.format(query)} in the input{hint}")
+    if found.typed_job:
+        fail_usage(f"no job {query!r} with a Workload in the input{hint}")
+    fail_usage(f"no workload {'or job ' if jobs.workload_of else ''}{query!r} in the input{hint}")
     raise AssertionError  # unreachable: fail_usage exits

@@ -38,7 +38,8 @@ class Selection:
 
 @dataclass(frozen=True)
 class Shown:
-    """What a report shows of what it would show unfiltered: per list, (list, shown, total)."""
+    """What a report shows of what it would show unfiltered: per list (named as in the JSON
+    document), (list, shown, total)."""
 
     selection: Selection
     counts: tuple[tuple[str, int, int], ...]
@@ -90,8 +91,15 @@ def restrict_simulation(result, selection: Selection, keys: frozenset[str]):
     return replace(result, workloads=workloads, pending=pending, shown=shown)
 
 
+def restrict_heads(heads: tuple, tree, selection: Selection, keys: frozenset[str]) -> tuple[tuple, object]:
+    """``shares``' queue heads of the selected workloads (their order numbers stay those of the
+    whole tournament), and the tree that says so; the tree's nodes stay whole."""
+    mine = kept(heads, keys)
+    return mine, replace(tree, shown=Shown(selection, (("heads", len(mine), len(heads)),)))
+
+
 def selected_pending(pending: list[Workload], selection: Selection, keys: frozenset[str]) -> tuple[list, Shown]:
     """``explain --all``'s selected pending workloads (each is still explained against the whole
     input), and what that shows."""
     out = [wl for wl in pending if wl.key in keys]
-    return out, Shown(selection, (("pending", len(out), len(pending)),))
+    return out, Shown(selection, (("workloads", len(out), len(pending)),))

@@ -259,7 +259,7 @@ def _all_table(explanations: list[Explanation], view: View, extra: dict | None =
 def _all_summary(explanations: list[Explanation], shown: Shown | None = None) -> Text:
     n = len(explanations)
     if shown is not None:  # filtered: say so, so that "none" never reads as an empty cluster
-        head = shown_line(shown)
+        head = shown_line(shown, "pending workloads")
         if not n:
             return Text(head, style="bold")
     elif not n:

@@ -19,18 +19,19 @@ def filter_text(selection: Selection) -> str:
     return ", ".join(parts)
 
 
-def shown_line(shown: Shown, noun: str = "workloads") -> str:
-    """``3 of 12 pending workloads shown (namespace team-a)``; several lists:
-    ``shown (namespace team-a): 1 of 4 admitted, 0 of 1 preempted, 2 of 5 pending``."""
+def shown_line(shown: Shown, label: str) -> str:
+    """One list: ``3 of 12 pending workloads shown (namespace team-a)`` (``label``: "pending
+    workloads"); several: ``workloads shown (namespace team-a): 1 of 4 admitted, 2 of 5 pending``."""
     if len(shown.counts) == 1:
-        what, n, total = shown.counts[0]
-        return f"{n} of {total} {what} {noun} shown ({filter_text(shown.selection)})"
+        _what, n, total = shown.counts[0]
+        return f"{n} of {total} {label} shown ({filter_text(shown.selection)})"
     counts = ", ".join(f"{n} of {total} {what}" for what, n, total in shown.counts)
-    return f"{noun} shown ({filter_text(shown.selection)}): {counts}"
+    return f"{label} shown ({filter_text(shown.selection)}): {counts}"
 
 
 def filter_doc(shown: Shown) -> dict:
-    """The ``filter`` object of a JSON document: the filters and, per list, shown and total."""
+    """The ``filter`` object of a JSON document: the filters and, per list of the document (by
+    its name there), how many entries it shows and how many there are."""
     s = shown.selection
     return {"namespace": s.namespace, "clusterQueues": list(s.cluster_queues), "selector": s.selector_text,
             "shown": {what: n for what, n, _total in shown.counts},

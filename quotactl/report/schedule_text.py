@@ -39,7 +39,7 @@ def summary_line(r: ScheduleResult) -> str:
         end = f"fixpoint after {r.cycles_run} cycle(s) (last change in cycle {r.last_change})"
     return (f"{len(r.admitted)} admitted, {len(r.preempted)} preempted, {len(r.pending)} pending; {end}"
             + (" [fair sharing]" if r.fair_sharing else "")
-            + (f"\n{shown_line(r.shown)}" if r.shown is not None else ""))
+            + (f"\n{shown_line(r.shown, 'workloads')}" if r.shown is not None else ""))
 
 
 def _bar(row: UsageRow) -> tuple[str, float]:

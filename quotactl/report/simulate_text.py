@@ -73,7 +73,7 @@ def summary_line(r: SimulationResult) -> str:
     if r.overdue:
         extra.append(f"{r.overdue} overdue finished at t0")
     if r.shown is not None:
-        extra.append(shown_line(r.shown) + "; the statistics count every workload")
+        extra.append(shown_line(r.shown, "workloads") + "; the statistics count every workload")
     return line + (f"; {'; '.join(extra)}" if extra else "")
 
 

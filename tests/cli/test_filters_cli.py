@@ -61,7 +61,7 @@ def test_explain_all_json_carries_the_filter_and_validates():
     jsonschema.validate(doc, _schema("explain"))
     assert [r["workload"] for r in doc["workloads"]] == ["ml/eval-llm"]
     assert doc["filter"] == {"namespace": "ml", "clusterQueues": ["team-ml", "team-a"], "selector": "!tier",
-                             "shown": {"pending": 1}, "total": {"pending": 4}}
+                             "shown": {"workloads": 1}, "total": {"workloads": 4}}
     assert doc["summary"]["pending"] == 1
 
 
@@ -80,7 +80,7 @@ def test_selector_matches_the_labels_of_the_job_a_workload_stands_for(tmp_path):
     assert out.returncode == 0, out.stderr
     doc = json.loads(out.stdout)
     assert [r["workload"].split("/")[1].rsplit("-", 1)[0] for r in doc["workloads"]] == ["job-gold-1"]
-    assert doc["filter"]["total"]["pending"] == 3  # train-42's Workload, and the two jobs'
+    assert doc["filter"]["total"]["workloads"] == 3  # train-42's Workload, and the two jobs'
 
 
 @pytest.mark.parametrize(("selector", "said"), [
@@ -109,6 +109,22 @@ def test_schedule_namespace_on_files():
     assert [a["workload"] for a in doc["admitted"]] == ["team-a/sweep-17"]
     assert doc["filter"]["total"] == {"admitted": 4, "preempted": 1, "pending": 1}
     assert set(doc["usage"]["clusterQueues"]) >= {"team-b", "team-ml"}  # cluster-scoped: whole
+
+
+def test_shares_namespace_keeps_the_tournament_order():
+    out = run_subprocess("shares", "-f", CLUSTER, "-n", "ml", "-o", "json")
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    jsonschema.validate(doc, _schema("shares"))
+    assert [(h["order"], h["workload"]) for h in doc["heads"]] == [(4, "ml/eval-llm")]
+    assert doc["filter"]["total"] == {"heads": 4}
+    text = run_subprocess("shares", "-f", CLUSTER, "-n", "ml")
+    assert "1 of 4 queue heads shown (namespace ml)" in text.stdout
+
+
+def test_diff_namespace_still_needs_a_cluster():
+    out = run_subprocess("diff", "--base", CLUSTER, "--head", CLUSTER, "-n", "ml")
+    assert out.returncode == 2 and "-n/--namespace is for reading a cluster: add --from-cluster" in out.stderr
 
 
 def test_simulate_namespace_on_files():

@@ -1,5 +1,5 @@
 """A filter cuts the report, never the computation: on random clusters spread over two
-namespaces, the report of ``explain --all``, ``schedule`` and ``simulate`` with ``-n`` (and
+namespaces, the report of ``explain --all``, ``schedule``, ``shares`` and ``simulate`` with ``-n`` (and
 ``explain --all`` with ``--cluster-queue`` and ``-l``) is exactly the unfiltered report restricted
 to the selected workloads, and the two commands agree on which workloads a namespace has pending."""
 
@@ -76,8 +76,8 @@ def test_a_filtered_report_is_the_report_restricted(objs, ns, selector, picked):
         every = _json("explain", "--all", *f)
         mine = _json("explain", "--all", "-n", ns, *f)
         assert mine["workloads"] == [r for r in every["workloads"] if _in(ns, r["workload"])]
-        assert mine["filter"]["total"] == {"pending": len(every["workloads"])}
-        assert mine["filter"]["shown"] == {"pending": len(mine["workloads"])}
+        assert mine["filter"]["total"] == {"workloads": len(every["workloads"])}
+        assert mine["filter"]["shown"] == {"workloads": len(mine["workloads"])}
 
         cqs = sorted(picked)
         chosen = _json("explain", "--all", *f, "-l", selector, *(a for c in cqs for a in ("--cluster-queue", c)))
@@ -98,6 +98,10 @@ def test_a_filtered_report_is_the_report_restricted(objs, ns, selector, picked):
         # every workload explain --all lists for the namespace is admitted or left pending by schedule
         ran = {r["workload"] for r in run_mine["admitted"] + run_mine["pending"]}
         assert {r["workload"] for r in mine["workloads"]} <= ran
+
+        shares, shares_mine = _json("shares", *f), _json("shares", "-n", ns, *f)
+        assert shares_mine["heads"] == [h for h in shares["heads"] if _in(ns, h["workload"])]
+        assert _without_filter(shares_mine, {"heads"}) == _without_filter(shares, {"heads"})
 
         sim = _json("simulate", "--default-runtime", "60", *f)
         sim_mine = _json("simulate", "--default-runtime", "60", "-n", ns, *f)
