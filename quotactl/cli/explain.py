@@ -39,8 +39,9 @@ SIM_OPTIONS = simulation_options("With --eta: ")
 @cluster_options
 def explain_command(
     workload: str = typer.Argument(None, metavar="[WORKLOAD]",
-                                   help="The workload: namespace/name, or name when that is unique; or a job in "
-                                        "the input: kind/namespace/name (job/ml/train-42), or kind/name."),
+                                   help="The workload: namespace/name, or name when that is unique; or a job by "
+                                        "its namespace/name, or typed as in kubectl: job/ml/train-42, "
+                                        "jobs.batch/train-42, workload/ml/name."),
     files: list[str] = FileOption,
     all_pending: bool = typer.Option(False, "--all", help="Explain every pending workload in one table."),
     cluster_queues: list[str] = ClusterQueueOption,
@@ -131,11 +132,16 @@ def explain_command(
             finish("explain-all-eta", ExplainedAll(tuple(explanations), etas, shown), output, wide=wide)
         finish("explain-all", explanations if shown is None else Outcome(explanations, shown), output, wide=wide)
     if submitted:
+        pairs, shown = submitted_workloads(cluster, inp.jobs), None
+        if selection:  # -n: the namespace's jobs (--fail-if-pending looks at those only)
+            keys = selected(cluster, selection)
+            shown = selected_pending([wl for _job, wl in pairs], selection, keys)[1]
+            pairs = [(job, wl) for job, wl in pairs if wl.key in keys]
         queues = QueueIndex(cluster, options)
-        answers = [JobAnswer(job, explain_workload(cluster, snapshot, wl, top=top, queues=queues))
-                   for job, wl in submitted_workloads(cluster, inp.jobs)]
+        answers = [JobAnswer(job, explain_workload(cluster, snapshot, wl, top=top, queues=queues)) for job, wl in pairs]
         stays = fail_if_pending and any(stays_pending(a.explanation) for a in answers)
-        finish("explain-jobs", answers, output, EXIT_FINDINGS if stays else EXIT_OK, wide)
+        finish("explain-jobs", answers if shown is None else Outcome(answers, shown), output,
+               EXIT_FINDINGS if stays else EXIT_OK, wide)
 
     target = require_workload(cluster, workload)
     explanation = explain_workload(cluster, snapshot, target, top=top)

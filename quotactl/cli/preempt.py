@@ -44,7 +44,8 @@ def _parse_pins(values: list[str]) -> dict[tuple[str | None, str], str]:
 def preempt_command(
     workload: str = typer.Argument(..., metavar="WORKLOAD",
                                    help="The pending workload: namespace/name, or name when that is unique "
-                                        "(YuniKorn: the pod); or a job in the input: kind/namespace/name."),
+                                        "(YuniKorn: the pod); or a job by its namespace/name, or typed as in kubectl: "
+                                        "job/ml/train-42, jobs.batch/train-42, workload/ml/name."),
     files: list[str] = FileOption,
     output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
     wide: bool = WideOption,

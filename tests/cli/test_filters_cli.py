@@ -138,3 +138,22 @@ def test_simulate_namespace_on_files():
     total = doc["filter"]["total"]["workloads"]
     assert f"simulated {total} workload(s)" in text.stdout
     assert f"workloads shown (namespace web): {len(doc['workloads'])} of {total} workloads" in text.stdout
+
+
+def test_namespace_filters_job_manifests_explained_without_a_workload():
+    new_jobs = str(FIXTURES / "jobs" / "my-job.yaml")  # two Jobs of namespace ml; sweep-9 can never fit
+    out = run_subprocess("explain", "-f", SNAPSHOT, "-f", new_jobs, "-n", "web", "--fail-if-pending", "-o", "json")
+    assert out.returncode == 0, out.stderr  # nothing of namespace web stays pending
+    doc = json.loads(out.stdout)
+    jsonschema.validate(doc, _schema("explain"))
+    assert doc["workloads"] == [] and doc["filter"]["total"] == {"workloads": 2}
+    assert run_subprocess("explain", "-f", SNAPSHOT, "-f", new_jobs, "-n", "ml", "--fail-if-pending").returncode == 1
+
+
+def test_explain_all_eta_is_filtered_too():
+    out = run_subprocess("explain", "--all", "--eta", "-f", CLUSTER, "-n", "ml", "-o", "json")
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    jsonschema.validate(doc, _schema("explain"))
+    assert [r["workload"] for r in doc["workloads"]] == ["ml/eval-llm"] and "eta" in doc["workloads"][0]
+    assert doc["filter"]["shown"] == {"workloads": 1}
