@@ -184,8 +184,9 @@ _CLUSTER_OPTIONS: dict[str, tuple[type, object]] = {
                                      help="The kubeconfig file (default: $KUBECONFIG, else ~/.kube/config).")),
     "namespace": (str, typer.Option(None, "--namespace", "-n", metavar="NS", rich_help_panel=CLUSTER_PANEL,
                                     help="Report the workloads of this namespace only (explain --all, schedule, "
-                                         "simulate, shares; the rest still count); explain/preempt: the namespace "
-                                         "of a bare WORKLOAD name; with --from-cluster, read only this namespace.")),
+                                         "simulate, shares, diff; the rest still count); explain/preempt: the "
+                                         "namespace of a bare WORKLOAD name; with --from-cluster, read only this "
+                                         "namespace.")),
     "all_namespaces": (bool, typer.Option(False, "--all-namespaces", "-A", rich_help_panel=CLUSTER_PANEL,
                                           help="Every namespace (the default; files hold every namespace).")),
     "request_timeout": (str, typer.Option("30s", "--request-timeout", metavar="DURATION",

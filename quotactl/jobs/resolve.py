@@ -135,7 +135,8 @@ def find_named(resolved: ResolvedJobs, query: str) -> NameLookup:
     keys = _workload_keys(resolved.objects)
     if kind not in (None, WORKLOAD):
         found = find_job(resolved, query)
-        return NameLookup(found.workload, found.ref, ambiguous=found.ambiguous, suggestions=found.suggestions, typed_job=True)
+        return NameLookup(found.workload, found.ref, ambiguous=found.ambiguous, suggestions=found.suggestions,
+                          typed_job=True)
     hits = _named(keys, rest)
     if kind == WORKLOAD or hits:
         lookup = NameLookup(hits[0]) if len(hits) == 1 else NameLookup(None, ambiguous=tuple(hits))

@@ -82,6 +82,17 @@ def restrict_schedule(result, selection: Selection, keys: frozenset[str]):
                    final_admitted=final, shown=shown)
 
 
+def restrict_diff(result, selection: Selection, keys: frozenset[str]):
+    """``diff``'s result with only the selected workloads' changes (and both runs restricted as
+    ``schedule``'s); capacity and usage changes stay whole. ``--fail-on`` then gates on these."""
+    changes = kept(result.workloads, keys)
+    shown = Shown(selection, (("workloads", len(changes), len(result.workloads)),))
+    return replace(result, base=restrict_schedule(result.base, selection, keys),
+                   head=restrict_schedule(result.head, selection, keys), workloads=changes,
+                   only_in_base=kept(result.only_in_base, keys, key=str),
+                   only_in_head=kept(result.only_in_head, keys, key=str), shown=shown)
+
+
 def restrict_simulation(result, selection: Selection, keys: frozenset[str]):
     """``simulate``'s result with only the selected workloads' rows and pending entries; the
     statistics per ClusterQueue and class stay those of every workload."""

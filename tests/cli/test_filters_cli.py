@@ -122,9 +122,20 @@ def test_shares_namespace_keeps_the_tournament_order():
     assert "1 of 4 queue heads shown (namespace ml)" in text.stdout
 
 
-def test_diff_namespace_still_needs_a_cluster():
-    out = run_subprocess("diff", "--base", CLUSTER, "--head", CLUSTER, "-n", "ml")
-    assert out.returncode == 2 and "-n/--namespace is for reading a cluster: add --from-cluster" in out.stderr
+def test_diff_namespace_reports_and_gates_on_its_changes():
+    ci = FIXTURES / "ci-diff"  # the change evicts and starves team-b's workloads, admits one of team-a's
+    args = ("diff", "--base", str(ci / "before"), "--head", str(ci / "after"), "-f", str(ci / "workloads.yaml"),
+            "--fail-on", "evictions,starvation")
+    every = json.loads(run_subprocess(*args, "-o", "json").stdout)
+    team_a = run_subprocess(*args, "-n", "team-a", "-o", "json")
+    assert team_a.returncode == 0, team_a.stderr  # none of team-a's workloads is evicted or starved
+    doc = json.loads(team_a.stdout)
+    jsonschema.validate(doc, _schema("diff"))
+    assert doc["workloads"] == [w for w in every["workloads"] if w["workload"].startswith("team-a/")]
+    assert doc["capacity"] == every["capacity"] and doc["usage"] == every["usage"]
+    assert doc["filter"]["shown"] == {"workloads": 1} and doc["filter"]["total"] == {"workloads": 5}
+    team_b = run_subprocess(*args, "-n", "team-b")
+    assert team_b.returncode == 1 and "4 of 5 workload changes shown (namespace team-b)" in team_b.stdout
 
 
 def test_simulate_namespace_on_files():
