@@ -183,11 +183,12 @@ _CLUSTER_OPTIONS: dict[str, tuple[type, object]] = {
     "kubeconfig": (str, typer.Option(None, "--kubeconfig", metavar="PATH", rich_help_panel=CLUSTER_PANEL,
                                      help="The kubeconfig file (default: $KUBECONFIG, else ~/.kube/config).")),
     "namespace": (str, typer.Option(None, "--namespace", "-n", metavar="NS", rich_help_panel=CLUSTER_PANEL,
-                                    help="Read namespaced objects (Workloads, LocalQueues, jobs, pods) of this "
-                                         "namespace only; explain/preempt: the namespace of a bare WORKLOAD "
-                                         "name.")),
+                                    help="Report the workloads of this namespace only (explain --all, schedule, "
+                                         "simulate, shares, diff; the rest still count); explain/preempt: the "
+                                         "namespace of a bare WORKLOAD name; with --from-cluster, read only this "
+                                         "namespace.")),
     "all_namespaces": (bool, typer.Option(False, "--all-namespaces", "-A", rich_help_panel=CLUSTER_PANEL,
-                                          help="Read every namespace (the default with --from-cluster).")),
+                                          help="Every namespace (the default; files hold every namespace).")),
     "request_timeout": (str, typer.Option("30s", "--request-timeout", metavar="DURATION",
                                           rich_help_panel=CLUSTER_PANEL,
                                           help="Give up on a request after this long (30s, 2m, or seconds).")),

@@ -16,8 +16,10 @@ from quotactl.cli.common import (
     fail_usage,
     split_codes,
 )
+from quotactl.cli.filters import selected, selection_of
 from quotactl.cli.inputs import check_cluster_args, finish, kueue_input
 from quotactl.kueue.diff import diff
+from quotactl.kueue.selection import restrict_diff
 from quotactl.report.renderers import Outcome
 
 FAIL_ON = {"EVICTIONS", "STARVATION", "LIVELOCK", "ANY"}
@@ -55,9 +57,12 @@ def diff_command(
 
     quotactl diff --from-cluster --head pr/kueue/ --fail-on evictions
 
+    -n NS reports (and --fail-on gates on) the changes to one namespace's workloads.
+
     Exit status: 0, 1 when a --fail-on condition is hit, 2 unusable input.
     """
-    check_cluster_args(cluster)
+    check_cluster_args(cluster, filters=True)
+    selection = selection_of(cluster)
     if cluster.from_cluster and base:
         fail_usage("--base is the cluster itself with --from-cluster; give only --head PATH")
     if not head or not (base or cluster.from_cluster):
@@ -73,6 +78,8 @@ def diff_command(
     ch, oh = kueue_input(list(head) + shared, max_file_size, fair_sharing, feature_gates, "--head", cluster,
                          overlay=True, release=kueue_version)
     d = diff(cb, ob, ch, oh, max_cycles=max_cycles)
+    if selection:  # the namespace's changes; --fail-on gates on them
+        d = restrict_diff(d, selection, selected(cb, selection) | selected(ch, selection))
     failed = []
     if ("EVICTIONS" in codes or "ANY" in codes) and d.evictions:
         failed.append("evictions")

@@ -149,17 +149,21 @@ def require_workload(cluster, name: str):
 
 
 def job_workload(jobs, query: str) -> str:
-    """``query`` itself, or the namespace/name of the Workload of the job it names
-    (``kind/namespace/name`` or ``kind/name``); exits 2 with close names for an unknown job."""
-    from quotactl.jobs.resolve import find_job
+    """The namespace/name of the Workload ``query`` names: a Workload (``ns/name``, a unique
+    ``name``, ``workload/...``) or a job (``kind/namespace/name``, ``job.batch/name``, or a job's
+    ``ns/name`` no Workload has); exits 2 with close names of both when it names none."""
+    from quotactl.jobs.resolve import find_named
 
-    found = find_job(jobs, query)
-    if not found.is_job:
-        return query
+    found = find_named(jobs, query)
+    if found.note:
+        typer.echo(f"quotactl: note: {found.note}", err=True)
     if found.workload is not None:
         return found.workload
     if found.ambiguous:
-        fail_usage(f"job name {query!r} is ambiguous: " + ", ".join(found.ambiguous) + " (give kind/namespace/name)")
+        fail_usage(f"name {query!r} is ambiguous: " + ", ".join(found.ambiguous)
+                   + " (give namespace/name, or kind/namespace/name for a job)")
     hint = f"; did you mean {', '.join(found.suggestions)}?" if found.suggestions else ""
-    fail_usage(f"no job {query!r} with a Workload in the input{hint}")
+    if found.typed_job:
+        fail_usage(f"no job {query!r} with a Workload in the input{hint}")
+    fail_usage(f"no workload {'or job ' if jobs.workload_of else ''}{query!r} in the input{hint}")
     raise AssertionError  # unreachable: fail_usage exits

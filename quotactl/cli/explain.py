@@ -20,15 +20,18 @@ from quotactl.cli.common import (
     simulation_options,
 )
 from quotactl.cli.engine_input import require_workload
+from quotactl.cli.filters import ClusterQueueOption, SelectorOption, selected, selection_of
 from quotactl.cli.inputs import NO_SNAPSHOT, check_cluster_args, engine_input, finish, qualified
 from quotactl.kueue.explain import ADMITTED, explain_workload
 from quotactl.kueue.lookup import pending_workloads
 from quotactl.kueue.queueing import QueueIndex
 from quotactl.kueue.quota import build_snapshot
 from quotactl.kueue.scope import scoped_cluster
+from quotactl.kueue.selection import selected_pending
 from quotactl.load.objects import Dialect
 from quotactl.model.kueue import build_cluster
 from quotactl.report.explain_jobs import JobAnswer
+from quotactl.report.renderers import Outcome
 
 SIM_OPTIONS = simulation_options("With --eta: ")
 
@@ -36,10 +39,13 @@ SIM_OPTIONS = simulation_options("With --eta: ")
 @cluster_options
 def explain_command(
     workload: str = typer.Argument(None, metavar="[WORKLOAD]",
-                                   help="The workload: namespace/name, or name when that is unique; or a job in "
-                                        "the input: kind/namespace/name (job/ml/train-42), or kind/name."),
+                                   help="The workload: namespace/name, or name when that is unique; or a job by "
+                                        "its namespace/name, or typed as in kubectl: job/ml/train-42, "
+                                        "jobs.batch/train-42, workload/ml/name."),
     files: list[str] = FileOption,
     all_pending: bool = typer.Option(False, "--all", help="Explain every pending workload in one table."),
+    cluster_queues: list[str] = ClusterQueueOption,
+    selector: str = SelectorOption,
     output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
     wide: bool = WideOption,
     fair_sharing: bool = FairSharingOption,
@@ -70,6 +76,8 @@ def explain_command(
     (admitted now, after preemption, or pending and why):
     quotactl explain -f snapshot.yaml -f my-job.yaml --fail-if-pending
 
+    Only some of them: quotactl explain --all -f snapshot.yaml -n team-a --cluster-queue cq-a -l app=train
+
     When will it start, and what will it preempt? quotactl explain ns/name -f snapshot.yaml --eta
 
     Exit status: 0 (a pending workload is a result), 1 with --fail-if-pending when a job would stay
@@ -81,6 +89,9 @@ def explain_command(
     workload = qualified(workload, cluster)
     if workload and all_pending:
         fail_usage("give either a WORKLOAD or --all, not both")
+    if (cluster_queues or selector is not None) and not all_pending:
+        fail_usage("--cluster-queue and -l/--selector choose among the workloads of --all")
+    selection = selection_of(cluster, cluster_queues, selector)
     inp = engine_input(files, max_file_size, feature_gates, cluster=cluster, release=kueue_version)
     inp.refuse_mixed()
     submitted = not workload and not all_pending and Dialect.YUNIKORN not in inp.dialects and inp.jobs.submitted
@@ -96,8 +107,9 @@ def explain_command(
         if sim is not None:
             fail_usage("--eta simulates Kueue's scheduler; the input holds YuniKorn objects")
         from quotactl.cli.yunikorn_cmds import run_explain  # the YuniKorn engine
+        from quotactl.jobs.resolve import pod_name
 
-        raise typer.Exit(run_explain(loaded, workload, output, wide=wide))
+        raise typer.Exit(run_explain(loaded, pod_name(workload), output, wide=wide))
     workload = inp.workload_name(workload) if workload else workload
     cluster = None if all_pending or submitted else scoped_cluster(loaded.objects, workload)
     if cluster is None:
@@ -108,21 +120,28 @@ def explain_command(
     snapshot = build_snapshot(cluster, options)
 
     if all_pending:
+        pending, shown = pending_workloads(cluster), None
+        if selection:  # each selected workload is still explained against the whole input
+            pending, shown = selected_pending(pending, selection, selected(cluster, selection, inp.jobs))
         queues = QueueIndex(cluster, options)
-        explanations = [explain_workload(cluster, snapshot, wl, top=top, queues=queues)
-                        for wl in pending_workloads(cluster)]
+        explanations = [explain_workload(cluster, snapshot, wl, top=top, queues=queues) for wl in pending]
         if sim is not None:
             from quotactl.simulate.eta import ExplainedAll
 
-            etas = _etas(cluster, options, sim, pending_workloads(cluster))
-            finish("explain-all-eta", ExplainedAll(tuple(explanations), etas), output, wide=wide)
-        finish("explain-all", explanations, output, wide=wide)
+            etas = _etas(cluster, options, sim, pending)
+            finish("explain-all-eta", ExplainedAll(tuple(explanations), etas, shown), output, wide=wide)
+        finish("explain-all", explanations if shown is None else Outcome(explanations, shown), output, wide=wide)
     if submitted:
+        pairs, shown = submitted_workloads(cluster, inp.jobs), None
+        if selection:  # -n: the namespace's jobs (--fail-if-pending looks at those only)
+            keys = selected(cluster, selection)
+            shown = selected_pending([wl for _job, wl in pairs], selection, keys)[1]
+            pairs = [(job, wl) for job, wl in pairs if wl.key in keys]
         queues = QueueIndex(cluster, options)
-        answers = [JobAnswer(job, explain_workload(cluster, snapshot, wl, top=top, queues=queues))
-                   for job, wl in submitted_workloads(cluster, inp.jobs)]
+        answers = [JobAnswer(job, explain_workload(cluster, snapshot, wl, top=top, queues=queues)) for job, wl in pairs]
         stays = fail_if_pending and any(stays_pending(a.explanation) for a in answers)
-        finish("explain-jobs", answers, output, EXIT_FINDINGS if stays else EXIT_OK, wide)
+        finish("explain-jobs", answers if shown is None else Outcome(answers, shown), output,
+               EXIT_FINDINGS if stays else EXIT_OK, wide)
 
     target = require_workload(cluster, workload)
     explanation = explain_workload(cluster, snapshot, target, top=top)

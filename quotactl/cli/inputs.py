@@ -172,27 +172,32 @@ def parse_timeout(text: str) -> float:
     return seconds
 
 
-def check_cluster_args(cluster: ClusterArgs, names_workload: bool = False) -> None:
-    """Options that only mean something with --from-cluster, and -n with -A; exits 2."""
+def check_cluster_args(cluster: ClusterArgs, names_workload: bool = False, filters: bool = False) -> None:
+    """Options that only mean something with --from-cluster, and -n with -A; exits 2. ``-A`` is
+    what files give anyway; ``-n`` means something on files to a command that qualifies a bare
+    WORKLOAD name with it (``names_workload``) or filters its report by it (``filters``)."""
     if cluster.namespace and cluster.all_namespaces:
         fail_usage("give either -n/--namespace or -A/--all-namespaces, not both")
     if cluster.from_cluster:
         return
     given = [name for name, on in (("--context", cluster.context), ("--kubeconfig", cluster.kubeconfig),
-                                   ("-A/--all-namespaces", cluster.all_namespaces),
                                    ("--scheduler", cluster.scheduler != "auto"),
                                    ("--system-namespace", cluster.system_namespace),
                                    ("--request-timeout", cluster.request_timeout != "30s"),
-                                   ("-n/--namespace", cluster.namespace and not names_workload)) if on]
+                                   ("-n/--namespace", cluster.namespace and not (names_workload or filters))) if on]
     if given:
         fail_usage(f"{given[0]} is for reading a cluster: add --from-cluster")
 
 
 def qualified(name: str | None, cluster: ClusterArgs) -> str | None:
-    """A bare WORKLOAD name in the namespace of -n (``name`` -> ``ns/name``)."""
-    if name and cluster.namespace and "/" not in name:
-        return f"{cluster.namespace}/{name}"
-    return name
+    """A bare WORKLOAD name in the namespace of -n (``name`` -> ``ns/name``, ``job/name`` ->
+    ``job/ns/name``)."""
+    if not name or not cluster.namespace:
+        return name
+    from quotactl.jobs.resolve import typed_name
+
+    _kind, rest = typed_name(name)
+    return name if "/" in rest else f"{name[:len(name) - len(rest)]}{cluster.namespace}/{rest}"
 
 
 def overlaid(loaded: LoadResult, cluster_name: str) -> LoadResult:

@@ -44,7 +44,8 @@ def _parse_pins(values: list[str]) -> dict[tuple[str | None, str], str]:
 def preempt_command(
     workload: str = typer.Argument(..., metavar="WORKLOAD",
                                    help="The pending workload: namespace/name, or name when that is unique "
-                                        "(YuniKorn: the pod); or a job in the input: kind/namespace/name."),
+                                        "(YuniKorn: the pod); or a job by its namespace/name, or typed as in kubectl: "
+                                        "job/ml/train-42, jobs.batch/train-42, workload/ml/name."),
     files: list[str] = FileOption,
     output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
     wide: bool = WideOption,
@@ -80,8 +81,9 @@ def preempt_command(
     inp.refuse_mixed()
     if inp.dialects == {Dialect.YUNIKORN}:
         from quotactl.cli.yunikorn_cmds import run_preempt  # the YuniKorn engine
+        from quotactl.jobs.resolve import pod_name
 
-        raise typer.Exit(run_preempt(inp.loaded, workload, output, direct=direct, wide=wide))
+        raise typer.Exit(run_preempt(inp.loaded, pod_name(workload), output, direct=direct, wide=wide))
     if direct:
         fail_usage("--direct is for YuniKorn input; Kueue's preemption always follows the scheduler's path")
     pinned = _parse_pins(flavor or [])

@@ -16,8 +16,10 @@ from quotactl.cli.common import (
     WideOption,
     cluster_options,
 )
+from quotactl.cli.filters import selected, selection_of
 from quotactl.cli.inputs import check_cluster_args, finish, kueue_input
 from quotactl.kueue.cycle import schedule
+from quotactl.kueue.selection import restrict_schedule
 
 
 @cluster_options
@@ -42,9 +44,15 @@ def schedule_command(
     kubectl get resourceflavors,clusterqueues,cohorts,localqueues,workloads,workloadpriorityclasses -A -o yaml
     | quotactl schedule -f -      (or: quotactl schedule --from-cluster)
 
+    -n NS reports the workloads of one namespace (every namespace's workloads are still scheduled).
+
     Exit status: 0 (pending workloads and livelocks are results), 2 unusable input.
     """
-    check_cluster_args(cluster)
+    check_cluster_args(cluster, filters=True)
+    selection = selection_of(cluster)
     model, options = kueue_input(files, max_file_size, fair_sharing, feature_gates, cluster=cluster,
                                  release=kueue_version)
-    finish("schedule", schedule(model, options, cycles=cycles, max_cycles=max_cycles), output, wide=wide)
+    result = schedule(model, options, cycles=cycles, max_cycles=max_cycles)
+    if selection:
+        result = restrict_schedule(result, selection, selected(model, selection))
+    finish("schedule", result, output, wide=wide)

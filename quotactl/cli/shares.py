@@ -20,9 +20,11 @@ from quotactl.cli.common import (
     cluster_options,
     fail_usage,
 )
+from quotactl.cli.filters import selected, selection_of
 from quotactl.cli.inputs import check_cluster_args, engine_input, finish
 from quotactl.kueue.fairshare import ShareTree, ranked_heads, share_tree
 from quotactl.kueue.quota import build_snapshot
+from quotactl.kueue.selection import restrict_heads
 from quotactl.load.objects import Dialect
 from quotactl.model.kueue import build_cluster
 from quotactl.report.renderers import Outcome
@@ -63,9 +65,12 @@ def shares_command(
 
     kubectl get resourceflavors,clusterqueues,cohorts,localqueues,workloads -A -o yaml | quotactl shares -f -
 
+    -n NS lists the queue heads of one namespace, in the places the whole tournament gives them.
+
     Exit status: 0, or 2 for unusable input.
     """
-    check_cluster_args(cluster)
+    check_cluster_args(cluster, filters=True)
+    selection = selection_of(cluster)
     inp = engine_input(files, max_file_size, feature_gates, cluster=cluster, release=kueue_version)
     if Dialect.YUNIKORN in inp.dialects:
         fail_usage("'quotactl shares' shows Kueue's fair-share tree; for YuniKorn queues use 'quotactl queues'")
@@ -83,4 +88,6 @@ def shares_command(
     if cohort:
         names = {n.name for n in tree.nodes if n.kind == "ClusterQueue"}
         ranked = tuple(replace(h, order=i) for i, h in enumerate((h for h in ranked if h.cluster_queue in names), 1))
+    if selection:  # the heads of the namespace, in the places the whole tournament gives them
+        ranked, tree = restrict_heads(ranked, tree, selection, selected(cluster, selection))
     finish("shares", Outcome(tree, ranked), output, wide=wide)

@@ -21,8 +21,10 @@ from quotactl.cli.common import (
     fail_usage,
     simulation_options,
 )
+from quotactl.cli.filters import selected, selection_of
 from quotactl.cli.inputs import EngineInput, check_cluster_args, engine_input, finish
 from quotactl.cli.simulate_progress import progress_bar, write_html
+from quotactl.kueue.selection import restrict_simulation
 from quotactl.load.objects import Dialect, LoadResult
 from quotactl.model.gc_pause import one_shot_collector_off
 from quotactl.report.renderers import Outcome
@@ -77,6 +79,8 @@ def simulate_command(
     kubectl get resourceflavors,clusterqueues,cohorts,localqueues,workloads -A -o yaml
     | quotactl simulate -f - --until 24h
 
+    -n NS reports the workloads of one namespace (every namespace's workloads are still simulated).
+
     Exit status: 0 (pending workloads and livelocks are results), 2 unusable input.
     """
     from quotactl.simulate.errors import SimulationInputError
@@ -85,7 +89,8 @@ def simulate_command(
 
     one_shot_collector_off()
 
-    check_cluster_args(cluster)
+    check_cluster_args(cluster, filters=True)
+    selection = selection_of(cluster)
     if not files and not cluster.from_cluster and not generator:
         fail_usage(NO_INPUT)
     sim = SimulationOptions(start=_start(start), until=_until(until),
@@ -102,6 +107,8 @@ def simulate_command(
     except SimulationInputError as exc:
         fail_usage(str(exc))
         raise  # unreachable: fail_usage exits
+    if selection:
+        result = restrict_simulation(result, selection, selected(model, selection, inp.jobs))
     opts = PlotOptions(plot=not no_plot, per_queue=plot_per_queue, html=html)
     if html is not None:
         write_html(html, result, opts)

@@ -186,6 +186,7 @@ class ScheduleResult:
     last_change: int  # the last cycle that admitted or preempted (0: none)
     fair_sharing: bool
     stopped: str  # fixpoint | cycles | livelock | limit
+    shown: object = None  # selection.Shown when -n/--cluster-queue/-l cut the report's lists
 
     @property
     def cycles_run(self) -> int:

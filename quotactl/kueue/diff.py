@@ -61,6 +61,7 @@ class DiffResult:
     usage: tuple[UsageChange, ...]
     only_in_base: tuple[str, ...]  # workloads only one side knows
     only_in_head: tuple[str, ...]
+    shown: object = None  # selection.Shown when -n cut the report's workloads
 
     def of_kind(self, *kinds: str) -> tuple[WorkloadChange, ...]:
         return tuple(w for w in self.workloads if w.kind in kinds)

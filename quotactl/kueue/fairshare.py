@@ -86,6 +86,7 @@ class ShareNode:
 class ShareTree:
     nodes: tuple[ShareNode, ...]  # depth-first, each root followed by its subtree
     fair_sharing: bool
+    shown: object = None  # selection.Shown when -n cut the queue heads of the report
 
     def node(self, name: str, kind: str | None = None) -> ShareNode | None:
         return next((n for n in self.nodes if n.name == name and (kind is None or n.kind == kind)), None)

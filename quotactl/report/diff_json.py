@@ -6,6 +6,7 @@ import json
 
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.diff import DiffResult
+from quotactl.report.filter_note import filter_doc
 from quotactl.report.renderers import register
 from quotactl.report.schedule_json import document as schedule_document
 
@@ -19,7 +20,7 @@ def document(d: DiffResult, failed: tuple[str, ...] = ()) -> dict:
         doc = schedule_document(r)
         return {k: doc[k] for k in ("cycles", "converged", "admitted", "preempted", "pending", "finalAdmitted")
                 } | ({"livelock": doc["livelock"]} if "livelock" in doc else {})
-    return {
+    doc = {
         "version": 1,
         "workloads": [{"workload": w.workload, "change": w.kind, "before": w.before, "after": w.after,
                        **({"detail": w.detail} if w.detail else {})} for w in d.workloads],
@@ -37,6 +38,9 @@ def document(d: DiffResult, failed: tuple[str, ...] = ()) -> dict:
         "base": side(d.base),
         "head": side(d.head),
     }
+    if d.shown is not None:
+        doc["filter"] = filter_doc(d.shown)
+    return doc
 
 
 def render(d: DiffResult, failed: tuple[str, ...] = ()) -> str:

@@ -7,6 +7,7 @@ from rich.text import Text
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.diff import DiffResult
 from quotactl.report.console import FIXED, ID, TEXT, Col, Sheet, View, plain_text, render_to_text
+from quotactl.report.filter_note import shown_line
 from quotactl.report.renderers import register
 
 TITLES = {"losesAdmission": "loses admission", "newlyPreempted": "newly preempted",
@@ -26,6 +27,8 @@ def summary_line(d: DiffResult, failed: tuple[str, ...] = ()) -> str:
             s += f"; {side} livelocks on " + ", ".join(r.livelock.workloads)
     if failed:
         s += "; FAILED: " + ", ".join(failed)
+    if d.shown is not None:
+        s += "\n" + shown_line(d.shown, "workload changes")
     return s
 
 

@@ -36,7 +36,7 @@ def render(x: Explained) -> str:
 
 
 def render_all(x: ExplainedAll) -> str:
-    doc = all_document(list(x.explanations))
+    doc = all_document(list(x.explanations), x.shown)
     for row in doc["workloads"]:
         eta = x.etas.get(row["workload"])
         if eta is not None:

@@ -93,7 +93,7 @@ def render(x: Explained, view: View = View(), plain: bool = False) -> str:
 
 def render_all(x: ExplainedAll, view: View = View(), plain: bool = False) -> str:
     column = {key: eta_cell(eta) for key, eta in x.etas.items()}
-    sections = all_sections(list(x.explanations), PLAIN_VIEW if plain else view, {"ETA": column})
+    sections = all_sections(list(x.explanations), PLAIN_VIEW if plain else view, {"ETA": column}, x.shown)
     return render_to_text(sections, view=view, plain=plain)
 
 

@@ -14,6 +14,7 @@ from quotactl.kueue.explain import ADMITTED, Explanation
 from quotactl.report.console import PLAIN_VIEW, Hanging, View, render_to_text
 from quotactl.report.explain_json import all_document
 from quotactl.report.explain_text import all_sections
+from quotactl.report.filter_note import unpacked
 from quotactl.report.renderers import register
 
 
@@ -47,17 +48,20 @@ def answer(a: JobAnswer) -> str:
     return f"{a.job}: stays pending ({e.reason or e.status}): {e.verdict}" + (f"; would admit it: {change}" if change else "")
 
 
-def render_json(answers: list[JobAnswer]) -> str:
-    doc = all_document([a.explanation for a in answers])
+def render_json(x) -> str:
+    answers, shown = unpacked(x)
+    doc = all_document([a.explanation for a in answers], shown)
     for row, a in zip(doc["workloads"], answers, strict=True):
         row.update({"job": a.job, "flavors": flavors(a.explanation), "victims": victims(a.explanation)})
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
-def render_text(answers: list[JobAnswer], plain: bool, view: View = View()) -> str:
+def render_text(x, plain: bool, view: View = View()) -> str:
+    answers, shown = unpacked(x)
     lines = [Text("If submitted now", style="bold")] + [Hanging("  ", answer(a)) for a in answers]
     view = PLAIN_VIEW if plain else view
-    return render_to_text(all_sections([a.explanation for a in answers], view) + lines, view=view, plain=plain)
+    return render_to_text(all_sections([a.explanation for a in answers], view, shown=shown) + lines, view=view,
+                          plain=plain)
 
 
 register("explain-jobs", "json", lambda answers, view: render_json(answers))

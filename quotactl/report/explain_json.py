@@ -10,6 +10,8 @@ from quotactl.kueue.assign import Assignment, FlavorAttempt, Mode, PodSetAssignm
 from quotactl.kueue.counterfactual import Change
 from quotactl.kueue.explain import ADMITTED, Explanation, Holders, Holding, PreemptionVerdict
 from quotactl.kueue.quota import QuotaView
+from quotactl.kueue.selection import Shown
+from quotactl.report.filter_note import filter_doc, unpacked
 from quotactl.report.renderers import register
 
 SCHEMA_VERSION = 1
@@ -196,13 +198,14 @@ def render(e: Explanation) -> str:
     return json.dumps(explanation_dict(e), indent=2, ensure_ascii=False) + "\n"
 
 
-def render_all(explanations: list[Explanation]) -> str:
-    return json.dumps(all_document(explanations), indent=2, ensure_ascii=False) + "\n"
+def render_all(x) -> str:
+    return json.dumps(all_document(*unpacked(x)), indent=2, ensure_ascii=False) + "\n"
 
 
-def all_document(explanations: list[Explanation]) -> dict:
-    """``explain --all``'s document: one row per workload and the summary."""
-    return {
+def all_document(explanations: list[Explanation], shown: Shown | None = None) -> dict:
+    """``explain --all``'s document: one row per workload and the summary (``shown``: the filter
+    that cut the rows, and how many there were)."""
+    doc = {
         "version": SCHEMA_VERSION,
         "workloads": [{
             "workload": e.workload.key, "clusterQueue": e.workload.cluster_queue, "status": e.status,
@@ -212,6 +215,9 @@ def all_document(explanations: list[Explanation]) -> dict:
         } for e in explanations],
         "summary": _summary(explanations),
     }
+    if shown is not None:
+        doc["filter"] = filter_doc(shown)
+    return doc
 
 
 def _summary(explanations: list[Explanation]) -> dict:

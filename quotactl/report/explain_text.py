@@ -8,6 +8,7 @@ from rich.text import Text
 
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.explain import ADMITTED, PENDING, Explanation, quota_rows
+from quotactl.kueue.selection import Shown
 from quotactl.report.console import (
     FIXED,
     ID,
@@ -20,6 +21,7 @@ from quotactl.report.console import (
     render_to_text,
     sectioned,
 )
+from quotactl.report.filter_note import shown_line, unpacked
 from quotactl.report.renderers import register
 
 
@@ -254,29 +256,38 @@ def _all_table(explanations: list[Explanation], view: View, extra: dict | None =
     return t
 
 
-def _all_summary(explanations: list[Explanation]) -> Text:
+def _all_summary(explanations: list[Explanation], shown: Shown | None = None) -> Text:
     n = len(explanations)
-    if not n:
+    if shown is not None:  # filtered: say so, so that "none" never reads as an empty cluster
+        head = shown_line(shown, "pending workloads")
+        if not n:
+            return Text(head, style="bold")
+    elif not n:
         return Text("no pending workloads", style="bold")
+    else:
+        head = f"{n} pending workload{'s' if n != 1 else ''}"
     by: dict[str, int] = {}
     for e in explanations:
         k = e.reason or ("fits now" if e.representative_mode == "Fit" else e.status)
         by[k] = by.get(k, 0) + 1
-    return Text(f"{n} pending workload{'s' if n != 1 else ''}: " + ", ".join(f"{v} {k}" for k, v in sorted(by.items())),
-                style="bold")
+    return Text(f"{head}: " + ", ".join(f"{v} {k}" for k, v in sorted(by.items())), style="bold")
 
 
-def all_sections(explanations: list[Explanation], view: View, extra: dict | None = None) -> list:
-    """``explain --all``'s table (``extra``: more columns, see ``_all_table``) and summary line."""
-    return [_all_table(explanations, view, extra), _all_summary(explanations)]
+def all_sections(explanations: list[Explanation], view: View, extra: dict | None = None,
+                 shown: Shown | None = None) -> list:
+    """``explain --all``'s table (``extra``: more columns, see ``_all_table``) and summary line
+    (``shown``: what -n/--cluster-queue/-l left of it)."""
+    return [_all_table(explanations, view, extra), _all_summary(explanations, shown)]
 
 
-def render_all_plain(explanations: list[Explanation], view: View = View()) -> str:
-    return render_to_text(all_sections(explanations, PLAIN_VIEW), plain=True)
+def render_all_plain(x, view: View = View()) -> str:
+    explanations, shown = unpacked(x)
+    return render_to_text(all_sections(explanations, PLAIN_VIEW, shown=shown), plain=True)
 
 
-def render_all_table(explanations: list[Explanation], view: View = View()) -> str:
-    return render_to_text(all_sections(explanations, view), view=view)
+def render_all_table(x, view: View = View()) -> str:
+    explanations, shown = unpacked(x)
+    return render_to_text(all_sections(explanations, view, shown=shown), view=view)
 
 
 register("explain", "table", render_table)

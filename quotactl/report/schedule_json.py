@@ -7,6 +7,7 @@ import json
 
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.cycle import ScheduleResult
+from quotactl.report.filter_note import filter_doc
 from quotactl.report.renderers import register
 
 SCHEMA_VERSION = 1
@@ -56,6 +57,8 @@ def document(result: ScheduleResult) -> dict:
                            "trees": [{"tree": t.tree, "workloads": list(t.workloads), "period": t.period,
                                       "repeatsStateOfCycle": t.first_cycle, "why": list(t.why)}
                                      for t in result.livelock.trees]}
+    if result.shown is not None:
+        doc["filter"] = filter_doc(result.shown)
     return doc
 
 

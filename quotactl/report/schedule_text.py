@@ -8,6 +8,7 @@ from rich.text import Text
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.cycle import ADMITTED, ScheduleResult, UsageRow
 from quotactl.report.console import FIXED, ID, TEXT, Col, Sheet, View, plain_text, render_to_text
+from quotactl.report.filter_note import shown_line
 from quotactl.report.renderers import register
 
 BAR = 20
@@ -37,7 +38,8 @@ def summary_line(r: ScheduleResult) -> str:
     else:
         end = f"fixpoint after {r.cycles_run} cycle(s) (last change in cycle {r.last_change})"
     return (f"{len(r.admitted)} admitted, {len(r.preempted)} preempted, {len(r.pending)} pending; {end}"
-            + (" [fair sharing]" if r.fair_sharing else ""))
+            + (" [fair sharing]" if r.fair_sharing else "")
+            + (f"\n{shown_line(r.shown, 'workloads')}" if r.shown is not None else ""))
 
 
 def _bar(row: UsageRow) -> tuple[str, float]:

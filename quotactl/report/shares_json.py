@@ -7,6 +7,7 @@ import json
 
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.fairshare import RankedHead, ShareNode, ShareTree
+from quotactl.report.filter_note import filter_doc
 from quotactl.report.renderers import register
 
 SCHEMA_VERSION = 1
@@ -38,13 +39,16 @@ def _node(n: ShareNode) -> dict:
 
 
 def shares_dict(tree: ShareTree, heads: tuple[RankedHead, ...] = ()) -> dict:
-    return {
+    doc = {
         "version": SCHEMA_VERSION,
         "fairSharing": tree.fair_sharing,
         "nodes": [_node(n) for n in tree.nodes],
         "heads": [{"order": h.order, "workload": h.workload, "clusterQueue": h.cluster_queue, "mode": h.mode,
                    "priority": h.priority, "share": _round(h.share), "borrowing": h.borrowing} for h in heads],
     }
+    if tree.shown is not None:
+        doc["filter"] = filter_doc(tree.shown)
+    return doc
 
 
 def render(tree: ShareTree, heads: tuple[RankedHead, ...] = ()) -> str:

@@ -8,6 +8,7 @@ from rich.text import Text
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.fairshare import RankedHead, ShareNode, ShareTree
 from quotactl.report.console import FIXED, ID, PLAIN_VIEW, Col, Hanging, Sheet, View, render_to_text
+from quotactl.report.filter_note import shown_line
 from quotactl.report.renderers import register
 
 
@@ -111,6 +112,8 @@ def renderables(tree: ShareTree, heads: tuple[RankedHead, ...], view: View) -> l
                  _tree_table(tree, view)]
     if heads:
         out += [Text(""), _heads_table(heads, view)]
+    if tree.shown is not None:
+        out.append(Text(shown_line(tree.shown, "queue heads"), style="bold"))
     out += [Text("")] + _legend(tree)
     return out
 

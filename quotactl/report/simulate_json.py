@@ -7,6 +7,7 @@ import json
 from functools import lru_cache
 from json.encoder import encode_basestring_ascii as _quoted  # json's own string escaper (ensure_ascii)
 
+from quotactl.report.filter_note import filter_doc
 from quotactl.report.renderers import register
 from quotactl.simulate.clock import rfc3339, seconds
 from quotactl.simulate.result import SimulationResult, WaitStats, WorkloadRun
@@ -72,6 +73,8 @@ def document(r: SimulationResult) -> dict:
     if r.livelock is not None:
         doc["livelock"] = {"workloads": list(r.livelock.workloads), "period": r.livelock.period,
                            "at": seconds(r.livelock_at), "why": list(r.livelock.why)}
+    if r.shown is not None:
+        doc["filter"] = filter_doc(r.shown)
     return doc
 
 

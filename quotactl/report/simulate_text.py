@@ -12,6 +12,7 @@ from rich.text import Text
 
 from quotactl.report.console import View, render_to_text
 from quotactl.report.durations import human_duration
+from quotactl.report.filter_note import shown_line
 from quotactl.report.renderers import Outcome, register
 from quotactl.report.simulate_plot import PlotOptions, charts, terminal_plot
 from quotactl.simulate.clock import US, rfc3339
@@ -63,13 +64,16 @@ def summary_line(r: SimulationResult) -> str:
     if r.admission_cost:
         mode += f", {human_duration(r.admission_cost)} per admission"
     mode += "".join(f", {text}" for text in _limit_texts(r.limits))
-    line = (f"simulated {len(r.workloads)} workload(s) from {rfc3339(r.start)} for {human_duration(r.end)} "
+    simulated = r.shown.counts[0][2] if r.shown is not None else len(r.workloads)  # every workload ran
+    line = (f"simulated {simulated} workload(s) from {rfc3339(r.start)} for {human_duration(r.end)} "
             f"({r.cycles} cycle(s), {mode}); stopped: {r.stopped}")
     extra = []
     if r.no_runtime:
         extra.append(f"{r.no_runtime} without a runtime never finish")
     if r.overdue:
         extra.append(f"{r.overdue} overdue finished at t0")
+    if r.shown is not None:
+        extra.append(shown_line(r.shown, "workloads") + "; the statistics count every workload")
     return line + (f"; {'; '.join(extra)}" if extra else "")
 
 

@@ -77,6 +77,7 @@ class ExplainedAll:
 
     explanations: tuple
     etas: dict
+    shown: object = None  # kueue.selection.Shown when -n/--cluster-queue/-l cut the rows
 
 
 def estimate(cluster: KueueCluster, options: EngineOptions, sim: SimulationOptions,

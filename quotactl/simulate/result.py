@@ -107,3 +107,4 @@ class SimulationResult:
     overdue: int
     nominal: dict = field(default_factory=dict)  # ClusterQueue -> resource -> nominal quota (to total the usage)
     limits: dict = field(default_factory=dict)  # the cadence's other limits in force (writeRate, ...): none are 0
+    shown: object = None  # kueue.selection.Shown when -n cut the report's lists of workloads

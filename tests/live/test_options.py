@@ -14,18 +14,27 @@ CLUSTER = str(FIXTURES / "cluster")
 
 
 def test_schedule_n_is_no_longer_cycles():
+    # -n is a namespace (a report filter on files), never a cycle count
     result = run_cli("schedule", "-n", "3", "-f", CLUSTER)
-    assert result.exit_code == 2
-    assert "-n/--namespace is for reading a cluster: add --from-cluster" in result.stderr
+    assert result.exit_code == 0
+    assert "no workload of the input is in namespace '3'" in result.stderr
     assert run_cli("schedule", "--cycles", "1", "-f", CLUSTER).exit_code == 0
 
 
-@pytest.mark.parametrize("args", [("--context", "prod"), ("--kubeconfig", "kc"), ("-A",), ("--scheduler", "kueue"),
+@pytest.mark.parametrize("args", [("--context", "prod"), ("--kubeconfig", "kc"), ("--scheduler", "kueue"),
                                   ("--system-namespace", "kueue"), ("--request-timeout", "5s")])
 def test_cluster_options_need_from_cluster(args):
     result = run_cli("shares", "-f", CLUSTER, *args)
     assert result.exit_code == 2
     assert "add --from-cluster" in result.stderr
+
+
+@pytest.mark.parametrize("command", [("shares",), ("schedule",), ("explain", "--all")])
+def test_all_namespaces_is_what_files_give(command):
+    # -A on files: every namespace, which is what a file holds anyway (kubectl users type it by habit)
+    plain = run_cli(*command, "-f", CLUSTER, "-o", "json")
+    assert plain.exit_code == 0
+    assert run_cli(*command, "-A", "-f", CLUSTER, "-o", "json").stdout == plain.stdout
 
 
 def test_namespace_and_all_namespaces_exclude_each_other():
