@@ -248,7 +248,8 @@ def test_example_runs_as_shown(example: Example, shell):
                     f"  output (first 30 lines):\n{head}", pytrace=False)
     problems = unmatched_lines(example, output)
     if problems:
-        pytest.fail(f"{example.where}: `{example.command}`: lines the document shows are not what it prints\n"
+        pytest.fail(f"{example.where}: `{example.command}`: lines the document shows are not what it prints "
+                    "(if the output changed on purpose, update the document's lines)\n"
                     + "\n".join(problems) + f"\n  actual output (first 30 lines):\n{head}", pytrace=False)
 
 
