@@ -48,8 +48,8 @@ def _bar(row: UsageRow) -> tuple[str, float]:
     nominal_pos = min(BAR, round(BAR * row.nominal / cap)) if cap else 0
     filled = min(BAR, round(BAR * frac))
     cells = ["#" if i < filled else "." for i in range(BAR)]
-    if 0 < nominal_pos < BAR:
-        cells[nominal_pos] = "|" if cells[nominal_pos] == "." else cells[nominal_pos]
+    if 0 < nominal_pos < BAR:  # in the filled part too: where a borrowing queue's nominal quota ends
+        cells[nominal_pos] = "|"
     return "[" + "".join(cells) + "]", frac
 
 

@@ -86,7 +86,8 @@ def test_diff_keeps_brackets(tmp_path):
 def test_schedule_usage_bars_are_drawn(captured):
     table = draw(captured["schedule"], "table", 120)
     assert "[####" in table or "[...." in table
-    assert "[" + "#" * 20 + "]" in table  # cq[bold] holds 6 of its 4 cpu: a full bar
+    # cq[bold] holds 6 of its 4 cpu: a full bar, `|` where its nominal quota ends (4/6 of 20 cells)
+    assert "[" + "#" * 13 + "|" + "#" * 6 + "]" in table
 
 
 def test_rule_page_keeps_angle_brackets():
