@@ -44,6 +44,7 @@ def build_app(commands=tuple(COMMANDS)):
         no_args_is_help=True,
         add_completion=True,
         pretty_exceptions_enable=False,
+        rich_markup_mode=None,  # plain help (cli/help.py): brackets are text, not rich markup
         context_settings={"help_option_names": ["-h", "--help"]},
     )
 
@@ -53,9 +54,11 @@ def build_app(commands=tuple(COMMANDS)):
     ) -> None:
         """Lint, explain and dry-run Kueue and Apache YuniKorn queue configurations."""
 
+    from quotactl.cli.help import QuotactlCommand
+
     for name in commands:
         module, function = COMMANDS[name]
-        built.command(name)(getattr(importlib.import_module(module), function))
+        built.command(name, cls=QuotactlCommand)(getattr(importlib.import_module(module), function))
     return built
 
 

@@ -33,7 +33,7 @@ def diff_command(
                                       help="Exit 1 when the change preempts workloads the base would not "
                                            "(evictions), leaves workloads pending that the base admits "
                                            "(starvation), livelocks (head only), or changes anything (any)."),
-    max_cycles: int = typer.Option(10_000, "--max-cycles", min=1, help="Give up a run after this many cycles."),
+    max_cycles: int = typer.Option(10_000, "--max-cycles", min=1, metavar="N", help="Give up a run after this many cycles."),
     output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
     wide: bool = WideOption,
     fair_sharing: bool = typer.Option(None, "--fair-sharing/--no-fair-sharing", help="Override fair sharing."),
@@ -47,13 +47,16 @@ def diff_command(
     would lose admission or be preempted, workloads that would newly fit, capacity changes, and
     usage per ClusterQueue and cohort before/after.
 
-    quotactl diff --base main/kueue/ --head pr/kueue/ -f workloads.yaml --fail-on evictions,starvation
+    \b
+      quotactl diff --base main/kueue/ --head pr/kueue/ -f workloads.yaml \\
+          --fail-on evictions,starvation
 
     Against the cluster, as `kubectl diff -f` does: the cluster as it is, and the cluster with
     the --head files applied (an object in them replaces the cluster's object of the same kind
     and name; every other object, the Workloads too, stays):
 
-    quotactl diff --from-cluster --head pr/kueue/ --fail-on evictions
+    \b
+      quotactl diff --from-cluster --head pr/kueue/ --fail-on evictions
 
     Exit status: 0, 1 when a --fail-on condition is hit, 2 unusable input.
     """

@@ -36,7 +36,7 @@ CONFIG_PANEL = "Configuration and suppressions"
 
 @cluster_options
 def lint_command(
-    paths: list[str] = typer.Argument(None, metavar="[PATH]...", help="Files or directories to check ('-' = stdin)."),
+    paths: list[str] = typer.Argument(None, metavar="PATH", help="Files or directories to check ('-' = stdin)."),
     files: list[str] = FileOption,
     output: LintFormat = typer.Option(None, "--output", "-o", show_default=False,
                                       help="Output format (default: the config file's output, else table)."),

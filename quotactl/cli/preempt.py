@@ -69,8 +69,10 @@ def preempt_command(
     candidate considered and why it was skipped or put back, and the resulting usage.  When nothing
     can be preempted, the rule that stops it.
 
-    kubectl get resourceflavors,clusterqueues,cohorts,localqueues,workloads -A -o yaml
-    | quotactl preempt ns/name -f -      (or: quotactl preempt ns/name --from-cluster)
+    \b
+      kubectl get resourceflavors,clusterqueues,cohorts,localqueues,workloads \\
+          -A -o yaml | quotactl preempt ns/name -f -
+      quotactl preempt ns/name --from-cluster
 
     Exit status: 0 (no victims is a result too), 2 unknown workload or unusable input.
     """

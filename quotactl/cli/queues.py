@@ -32,7 +32,7 @@ class QueuesFormat(str, Enum):
 
 @cluster_options
 def queues_command(
-    paths: list[str] = typer.Argument(None, metavar="[PATH]...", help="queues.yaml or ConfigMap files ('-' = stdin)."),
+    paths: list[str] = typer.Argument(None, metavar="PATH", help="queues.yaml or ConfigMap files ('-' = stdin)."),
     files: list[str] = FileOption,
     output: QueuesFormat = typer.Option(QueuesFormat.table, "--output", "-o",
                                         help="table (rich table), tree (every effective setting), plain, json."),

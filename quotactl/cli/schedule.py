@@ -23,8 +23,8 @@ from quotactl.kueue.cycle import schedule
 @cluster_options
 def schedule_command(
     files: list[str] = FileOption,
-    cycles: int = typer.Option(None, "--cycles", min=1, help="Run exactly N cycles (default: to the fixpoint)."),
-    max_cycles: int = typer.Option(10_000, "--max-cycles", min=1, help="Give up after this many cycles."),
+    cycles: int = typer.Option(None, "--cycles", min=1, metavar="N", help="Run exactly N cycles (default: to the fixpoint)."),
+    max_cycles: int = typer.Option(10_000, "--max-cycles", min=1, metavar="N", help="Give up after this many cycles."),
     output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
     wide: bool = WideOption,
     fair_sharing: bool = FairSharingOption,
@@ -39,8 +39,10 @@ def schedule_command(
     or when Kueue itself would flop forever (a livelock: the same workloads preempted and
     re-admitted), or after --cycles N.
 
-    kubectl get resourceflavors,clusterqueues,cohorts,localqueues,workloads,workloadpriorityclasses -A -o yaml
-    | quotactl schedule -f -      (or: quotactl schedule --from-cluster)
+    \b
+      kubectl get resourceflavors,clusterqueues,cohorts,localqueues,\\
+      workloads,workloadpriorityclasses -A -o yaml | quotactl schedule -f -
+      quotactl schedule --from-cluster
 
     Exit status: 0 (pending workloads and livelocks are results), 2 unusable input.
     """

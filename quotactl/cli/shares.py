@@ -61,7 +61,9 @@ def shares_command(
     usage, borrowed amount, share per resource and dominant share, and each node's rank among
     its siblings (who the tournament admits first and preemption takes from last).
 
-    kubectl get resourceflavors,clusterqueues,cohorts,localqueues,workloads -A -o yaml | quotactl shares -f -
+    \b
+      kubectl get resourceflavors,clusterqueues,cohorts,localqueues,workloads \\
+          -A -o yaml | quotactl shares -f -
 
     Exit status: 0, or 2 for unusable input.
     """

@@ -74,8 +74,10 @@ def simulate_command(
     full.  Reports every workload's admissions, evictions, finish and wait, and per ClusterQueue
     and class: admissions, preemptions, lost work, wait statistics and usage of nominal quota.
 
-    kubectl get resourceflavors,clusterqueues,cohorts,localqueues,workloads -A -o yaml
-    | quotactl simulate -f - --until 24h
+    \b
+      kubectl get resourceflavors,clusterqueues,cohorts,localqueues,workloads \\
+          -A -o yaml | quotactl simulate -f - --until 24h
+      quotactl simulate --generator generator.yaml --cadence kueue-harness
 
     Exit status: 0 (pending workloads and livelocks are results), 2 unusable input.
     """
