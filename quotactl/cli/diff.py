@@ -11,6 +11,7 @@ from quotactl.cli.common import (
     KueueVersionOption,
     MaxFileSizeOption,
     OutputFormat,
+    OutputOption,
     WideOption,
     cluster_options,
     fail_usage,
@@ -34,7 +35,7 @@ def diff_command(
                                            "(evictions), leaves workloads pending that the base admits "
                                            "(starvation), livelocks (head only), or changes anything (any)."),
     max_cycles: int = typer.Option(10_000, "--max-cycles", min=1, metavar="N", help="Give up a run after this many cycles."),
-    output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
+    output: OutputFormat = OutputOption,
     wide: bool = WideOption,
     fair_sharing: bool = typer.Option(None, "--fair-sharing/--no-fair-sharing", help="Override fair sharing."),
     feature_gates: str = typer.Option(None, "--feature-gates", metavar="A=true,B=false", help="Kueue feature gates."),

@@ -15,6 +15,7 @@ from quotactl.cli.common import (
     KueueVersionOption,
     MaxFileSizeOption,
     OutputFormat,
+    OutputOption,
     WideOption,
     cluster_options,
     fail_usage,
@@ -46,7 +47,7 @@ def preempt_command(
                                    help="The pending workload: namespace/name, or name when that is unique "
                                         "(YuniKorn: the pod); or a job in the input: kind/namespace/name."),
     files: list[str] = FileOption,
-    output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
+    output: OutputFormat = OutputOption,
     wide: bool = WideOption,
     fair_sharing: bool = typer.Option(None, "--fair-sharing/--no-fair-sharing",
                                       help="Kueue: treat fair sharing as on/off (default: from the input's "

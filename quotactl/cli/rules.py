@@ -14,7 +14,9 @@ from quotactl.lint.rule import registry
 class RulesFormat(str, Enum):
     table = "table"
     plain = "plain"
+    wide = "wide"
     json = "json"
+    yaml = "yaml"
     markdown = "markdown"
 
 

@@ -13,6 +13,7 @@ from quotactl.cli.common import (
     KueueVersionOption,
     MaxFileSizeOption,
     OutputFormat,
+    OutputOption,
     WideOption,
     cluster_options,
 )
@@ -25,7 +26,7 @@ def schedule_command(
     files: list[str] = FileOption,
     cycles: int = typer.Option(None, "--cycles", min=1, metavar="N", help="Run exactly N cycles (default: to the fixpoint)."),
     max_cycles: int = typer.Option(10_000, "--max-cycles", min=1, metavar="N", help="Give up after this many cycles."),
-    output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
+    output: OutputFormat = OutputOption,
     wide: bool = WideOption,
     fair_sharing: bool = FairSharingOption,
     feature_gates: str = FeatureGatesOption,

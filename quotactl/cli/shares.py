@@ -16,6 +16,7 @@ from quotactl.cli.common import (
     KueueVersionOption,
     MaxFileSizeOption,
     OutputFormat,
+    OutputOption,
     WideOption,
     cluster_options,
     fail_usage,
@@ -45,7 +46,7 @@ def _only(tree: ShareTree, name: str) -> ShareTree | None:
 @cluster_options
 def shares_command(
     files: list[str] = FileOption,
-    output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
+    output: OutputFormat = OutputOption,
     wide: bool = WideOption,
     cohort: str = typer.Option(None, "--cohort", "-c", metavar="NAME",
                                help="Show only the tree holding this cohort (or ClusterQueue)."),
