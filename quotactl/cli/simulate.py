@@ -17,8 +17,10 @@ from quotactl.cli.common import (
     KueueVersionOption,
     MaxFileSizeOption,
     OutputFormat,
+    OutputOption,
     cluster_options,
     fail_usage,
+    is_document,
     simulation_options,
 )
 from quotactl.cli.inputs import EngineInput, check_cluster_args, engine_input, finish
@@ -28,7 +30,7 @@ from quotactl.model.gc_pause import one_shot_collector_off
 from quotactl.report.renderers import Outcome
 from quotactl.report.simulate_plot import PlotOptions
 from quotactl.simulate.cadence import FIXPOINT, Cadence, preset
-from quotactl.simulate.clock import parse_duration, parse_instant, rfc3339
+from quotactl.simulate.clock import parse_duration, parse_instant, rfc3339, until_micros
 
 NO_INPUT = ("no input: give the cluster with -f FILE (or -f - for stdin, or --from-cluster), "
             "a generator config with --generator FILE, or both")
@@ -55,7 +57,7 @@ def simulate_command(
     jobs: int = typer.Option(0, "--jobs", "-j", min=0, max=256, metavar="N",
                              help="Worker processes for independent cohort trees in fixpoint mode (the answer is "
                                   "the same): 0, the default, one per CPU; 1, a single process."),
-    output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
+    output: OutputFormat = OutputOption,
     html: str = typer.Option(None, "--html", metavar="FILE",
                              help="Also write the report (tables and charts) as one self-contained HTML page."),
     no_plot: bool = typer.Option(False, "--no-plot", help="No terminal plot of pending workloads and usage."),
@@ -99,7 +101,7 @@ def simulate_command(
         model, t0 = _model(inp, generator, sim.start)
         if isinstance(sim.until, datetime) and sim.until < t0:
             fail_usage(f"--until {until} is before the start of the simulation ({rfc3339(t0)})")
-        with progress_bar(output.value) as progress:
+        with progress_bar(is_document(output), until_micros(t0, sim.until)) as progress:
             result = simulate(model, inp.kueue_options(model, fair_sharing), sim, t0=t0, progress=progress)
     except SimulationInputError as exc:
         fail_usage(str(exc))
@@ -107,7 +109,7 @@ def simulate_command(
     opts = PlotOptions(plot=not no_plot, per_queue=plot_per_queue, html=html)
     if html is not None:
         write_html(html, result, opts)
-    finish("simulate", result if output == OutputFormat.json else Outcome(result, opts), output)
+    finish("simulate", result if is_document(output) else Outcome(result, opts), output)
 
 
 def _loaded(files, max_file_size, feature_gates, cluster: ClusterArgs, release: str) -> EngineInput:
