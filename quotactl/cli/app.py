@@ -124,7 +124,7 @@ def _leave(code) -> None:
 
 def _run_command() -> None:
     try:
-        build_app(commands_for(sys.argv[1:]))()
+        build_app(commands_for(sys.argv[1:]))(prog_name="quotactl")  # also under `python -m quotactl`
     except KeyboardInterrupt:
         sys.stderr.write("quotactl: interrupted\n")
         sys.exit(130)
