@@ -3,17 +3,14 @@ an ETA, from in-order reports (one process) and out-of-order ones (forked parts,
 
 from __future__ import annotations
 
-import os
-import pty
 import re
-import subprocess
 import sys
 
 import pytest
 
 from quotactl.cli.simulate_progress import ProgressModel, eta_text
 from quotactl.simulate.clock import US, parse_duration
-from tests.helpers import ROOT
+from tests.helpers import run_with_stderr_on_a_terminal
 from tests.simulate.test_split import GENERATOR
 
 
@@ -48,25 +45,8 @@ def test_eta_is_the_wall_time_left_at_the_rate_so_far():
 
 
 def _frames_on_a_terminal(*args: str) -> tuple[int, list[str]]:
-    """The bar's frames, with stderr a pseudo-terminal (stdout to /dev/null: no pipe to fill)."""
-    master, slave = pty.openpty()
-    env = {**os.environ, "TERM": "xterm", "COLUMNS": "120"}
-    env.pop("NO_COLOR", None)
-    proc = subprocess.Popen([sys.executable, "-m", "quotactl", *args], stdout=subprocess.DEVNULL, stderr=slave,
-                            cwd=ROOT, env=env)
-    os.close(slave)
-    chunks = []
-    while True:
-        try:
-            data = os.read(master, 65536)
-        except OSError:  # the child closed the terminal
-            break
-        if not data:
-            break
-        chunks.append(data)
-    code = proc.wait(timeout=300)
-    os.close(master)
-    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", b"".join(chunks).decode(errors="replace"))
+    code, _out, err = run_with_stderr_on_a_terminal(*args, columns=120)
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", err)
     return code, [f.strip() for f in re.split(r"[\r\n]", text) if "simulating" in f]
 
 
