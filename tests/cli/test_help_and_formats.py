@@ -57,6 +57,15 @@ def test_help_fits_80_columns_and_names_no_boolean_type(command, snapshot):
     assert text == snapshot
 
 
+def test_top_level_help_lists_every_command_on_one_line_each(snapshot):
+    r = run_subprocess("--help", env={"COLUMNS": "80"})
+    lines = r.stdout.splitlines()
+    assert r.returncode == 0 and max(len(line) for line in lines) <= 80
+    listed = lines[lines.index("Commands:") + 1:]
+    assert [line.split()[0] for line in listed] == list(COMMANDS) and not any(line.endswith("...") for line in listed)
+    assert r.stdout == snapshot
+
+
 @pytest.mark.parametrize("command", ["lint", "explain", "simulate"])
 def test_help_at_200_columns_is_the_same_page(command):
     assert _help(command, 200) == _help(command, 80)
