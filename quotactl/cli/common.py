@@ -87,10 +87,15 @@ KueueVersionLintOption = typer.Option(
     help=f"Kueue release to check against: served API versions, feature gates (default: the config file's "
          f"kueue-version, else {DEFAULT_RELEASE}).",
 )
-WideOption = typer.Option(
-    False, "--wide",
-    help="Human output: more columns, and no cell folded to fit the terminal (the same as -o wide).",
-)
+def flag(*names: str, help: str, **settings):
+    """An on/off option: ``flag("--strict", help=...)``, off unless given; ``flag("--x/--no-x",
+    ...)`` for a pair.  Shown without a type in --help, and a value after it (``--strict true``)
+    is a usage error (cli/help.py): one style for every flag."""
+    return typer.Option(None if "/" in names[0] else False, *names, help=help, **settings)
+
+
+WideOption = flag("--wide", help="Human output: more columns, and no cell folded to fit the terminal (the same as "
+                                 "-o wide).")
 FORMATS_HELP = "table (plain when piped), wide (every column, like --wide), yaml (the json document as YAML)"
 OutputOption = typer.Option(OutputFormat.table, "--output", "-o", help=f"Output format: {FORMATS_HELP}.")
 
