@@ -53,14 +53,14 @@ def flag_given_a_value(params, args: list[str]) -> str | None:
         if word == "--":
             break
         if word in flags and following.lower() in BOOL_WORDS:
-            return f"{word} is a flag and takes no value (got {following!r}): give {word} alone" + _negation_hint(
-                flags[word], word)
+            return f"{word} takes no value ({following!r}): give {_alternatives(flags[word], word)}"
     return None
 
 
-def _negation_hint(param, word: str) -> str:
-    other = [o for o in (*param.opts, *param.secondary_opts) if o != word and o.startswith("--no-") != word.startswith("--no-")]
-    return f", or {other[0]} for the opposite" if other else ""
+def _alternatives(param, word: str) -> str:
+    """``--strict or --no-strict`` for a pair of flags, ``-A alone`` for one."""
+    pair = [o for o in (*param.opts, *param.secondary_opts) if o.startswith("--")]
+    return " or ".join(pair) if len(pair) == 2 else f"{word} alone"
 
 
 def help_sections(params, ctx) -> list[tuple[str, list[tuple[str, str]]]]:
