@@ -6,12 +6,13 @@ from __future__ import annotations
 import json
 import re
 
+import jsonschema
 import pytest
 from ruamel.yaml import YAML
 
 from quotactl.cli.app import COMMANDS
 from quotactl.cli.common import OutputFormat
-from tests.helpers import run_cli, run_subprocess
+from tests.helpers import ROOT, run_cli, run_subprocess
 
 CLUSTER = ["-f", "fixtures/cluster", "-f", "tests/kueue/data/explain-extra.yaml"]
 YK = ["-f", "fixtures/yunikorn/clean/queues.yaml", "-f", "fixtures/yunikorn/clean/state.yaml"]
@@ -136,6 +137,15 @@ def test_yaml_is_the_json_document(report):
     loaded = YAML(typ="safe", pure=True).load(as_yaml.stdout)
     assert loaded == document
     assert list(loaded) == list(document)  # the keys in the JSON document's order
+
+
+@pytest.mark.parametrize("report, schema", [("schedule", "schedule"), ("yunikorn-preempt", "yunikorn-preempt"),
+                                            ("simulate", "simulate")])
+def test_the_json_schemas_describe_the_yaml_documents(report, schema):
+    r = run_subprocess(*DOCUMENTS[report], "-o", "yaml")
+    document = YAML(typ="safe", pure=True).load(r.stdout)
+    spec = json.loads((ROOT / "schemas" / "output" / f"{schema}.json").read_text())
+    jsonschema.Draft202012Validator(spec).validate(document)
 
 
 @pytest.mark.parametrize("argv", [["explain", "--all", *CLUSTER], ["shares", *CLUSTER], ["schedule", *CLUSTER],
