@@ -18,7 +18,7 @@ from typer.core import TyperCommand
 
 OPTIONS_PANEL = "Options"
 FIRST_COLUMN = 30  # a longer option name puts its help on the next line (click's layout)
-BOOL_WORDS = frozenset({"true", "false", "yes", "no", "on", "off", "1", "0", "y", "n", "t", "f"})
+BOOL_WORDS = frozenset({"true", "false", "yes", "no", "on", "off", "1", "0"})  # what a flag value would be
 
 
 class QuotactlCommand(TyperCommand):
