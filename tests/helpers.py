@@ -33,3 +33,31 @@ def run_subprocess(*args: str, input: str | None = None, timeout: float = 120, e
     full_env = {**os.environ, "NO_COLOR": "1", **(env or {})}
     return subprocess.run([sys.executable, "-m", "quotactl", *map(str, args)], capture_output=True, text=True,
                           input=input, timeout=timeout, cwd=ROOT, env=full_env)
+
+
+def run_with_stderr_on_a_terminal(*args: str, columns: int = 100, timeout: float = 300) -> tuple[int, str, str]:
+    """(exit code, stdout, stderr): stdout to a file (not a terminal, and no pipe a big report
+    could fill), stderr a pseudo-terminal, read back as written (progress bars)."""
+    import pty
+    import tempfile
+
+    master, slave = pty.openpty()
+    env = {**os.environ, "TERM": "xterm", "COLUMNS": str(columns)}
+    env.pop("NO_COLOR", None)
+    with tempfile.TemporaryFile() as out:
+        proc = subprocess.Popen([sys.executable, "-m", "quotactl", *map(str, args)], stdout=out, stderr=slave,
+                                cwd=ROOT, env=env)
+        os.close(slave)
+        chunks = []
+        while True:
+            try:
+                data = os.read(master, 65536)
+            except OSError:  # the child closed the terminal
+                break
+            if not data:
+                break
+            chunks.append(data)
+        code = proc.wait(timeout=timeout)
+        os.close(master)
+        out.seek(0)
+        return code, out.read().decode(), b"".join(chunks).decode(errors="replace")

@@ -26,6 +26,23 @@ COMMANDS = {
 }
 
 
+# The one line `quotactl --help` gives each command (at most 64 characters: 80 columns).
+SUMMARIES = {
+    "lint": "Check Kueue objects or a YuniKorn queues.yaml.",
+    "rules": "List the lint rules, or document one.",
+    "explain": "Why a workload is pending (or admitted), as the scheduler decides.",
+    "queues": "The YuniKorn queue tree as YuniKorn runs it.",
+    "preempt": "Which workloads would be preempted for a pending one, and why.",
+    "schedule": "Dry-run Kueue's scheduling cycles on a cluster snapshot.",
+    "simulate": "Simulate Kueue in virtual time: arrivals, runs, preemptions.",
+    "diff": "What a Kueue configuration change does to every workload.",
+    "shares": "Kueue's fair-share tree and the order it admits queue heads.",
+    "workload": "The Workloads Kueue would create for job manifests.",
+    "snapshot": "Write what quotactl reads from a cluster, to replay offline.",
+    "convert": "Convert Kueue manifests to v1beta2, as Kueue's webhook does.",
+}
+
+
 def _version(value: bool) -> None:
     import typer
 
@@ -44,6 +61,7 @@ def build_app(commands=tuple(COMMANDS)):
         no_args_is_help=True,
         add_completion=True,
         pretty_exceptions_enable=False,
+        rich_markup_mode=None,  # plain help (cli/help.py): brackets are text, not rich markup
         context_settings={"help_option_names": ["-h", "--help"]},
     )
 
@@ -53,9 +71,12 @@ def build_app(commands=tuple(COMMANDS)):
     ) -> None:
         """Lint, explain and dry-run Kueue and Apache YuniKorn queue configurations."""
 
+    from quotactl.cli.help import QuotactlCommand
+
     for name in commands:
         module, function = COMMANDS[name]
-        built.command(name)(getattr(importlib.import_module(module), function))
+        command = getattr(importlib.import_module(module), function)
+        built.command(name, cls=QuotactlCommand, short_help=SUMMARIES[name])(command)
     return built
 
 
@@ -121,7 +142,7 @@ def _leave(code) -> None:
 
 def _run_command() -> None:
     try:
-        build_app(commands_for(sys.argv[1:]))()
+        build_app(commands_for(sys.argv[1:]))(prog_name="quotactl")  # also under `python -m quotactl`
     except KeyboardInterrupt:
         sys.stderr.write("quotactl: interrupted\n")
         sys.exit(130)

@@ -17,16 +17,23 @@ from quotactl.report.console import stdout_is_tty, use_color
 from quotactl.report.renderers import render
 
 
+# Each command's -o choices are exactly the formats it has renderers for (a test checks it): an
+# unknown one is click's usage error listing them.  ``wide`` is the table with --wide; ``yaml`` the
+# JSON document as YAML (report/yaml_out.py).
 class OutputFormat(str, Enum):
     table = "table"
     plain = "plain"
+    wide = "wide"
     json = "json"
+    yaml = "yaml"
 
 
 class LintFormat(str, Enum):
     table = "table"
     plain = "plain"
+    wide = "wide"
     json = "json"
+    yaml = "yaml"
     sarif = "sarif"
     github = "github"
 
@@ -80,10 +87,19 @@ KueueVersionLintOption = typer.Option(
     help=f"Kueue release to check against: served API versions, feature gates (default: the config file's "
          f"kueue-version, else {DEFAULT_RELEASE}).",
 )
-WideOption = typer.Option(
-    False, "--wide",
-    help="Human output: more columns, and no cell folded to fit the terminal (kubectl's -o wide).",
-)
+def flag(*names: str, help: str, **settings):
+    """An on/off option: ``flag("--strict", help=...)``, off unless given; ``flag("--x/--no-x",
+    ...)`` for a pair.  Shown without a type in --help, and a value after it (``--strict true``)
+    is a usage error (cli/help.py): one style for every flag."""
+    return typer.Option(None if "/" in names[0] else False, *names, help=help, **settings)
+
+
+WideOption = flag("--wide", help="Human output: more columns, and no cell folded to fit the terminal (the same as "
+                                 "-o wide).")
+FORMATS_HELP = "table (plain when piped), wide (every column, like --wide), yaml (the json document as YAML)"
+OutputOption = typer.Option(OutputFormat.table, "--output", "-o", help=f"Output format: {FORMATS_HELP}.")
+
+
 def simulation_options(prefix: str = "") -> dict:
     """The clock options ``simulate`` and ``explain --eta`` share (``prefix``: "With --eta: ")."""
     return {
@@ -125,8 +141,16 @@ def write(text: str) -> None:
 
 def emit(command: str, result: object, output: Enum, wide: bool = False) -> None:
     """Write ``command``'s result in the chosen format; rich tables (colour when allowed) only on a
-    terminal, plain text when piped; ``wide``: the --wide view."""
-    write(render(command, shown_format(output.value), result, color=use_color(), wide=wide))
+    terminal, plain text when piped; ``wide`` (or ``-o wide``): the --wide view."""
+    fmt = output.value
+    if fmt == "wide":  # kubectl's -o wide: plain when piped, as the table is (plain has every column)
+        fmt = "wide" if shown_format("table") == "table" else "plain"
+    write(render(command, shown_format(fmt), result, color=use_color(), wide=wide))
+
+
+def is_document(output: Enum) -> bool:
+    """-o json or -o yaml: one machine-readable document (no progress bar, no Outcome wrapper)."""
+    return output.value in ("json", "yaml")
 
 
 def shown_format(fmt: str) -> str:

@@ -18,7 +18,7 @@ STDIN = "<stdin>"
 
 
 def convert_command(
-    paths: list[str] = typer.Argument(None, metavar="PATH...", help="Files or directories ('-' = stdin)."),
+    paths: list[str] = typer.Argument(None, metavar="PATH", help="Files or directories ('-' = stdin)."),
     to: str = typer.Option(None, "--to", metavar="VERSION", help="The version to convert to: v1beta2 (required)."),
     in_place: bool = typer.Option(False, "--in-place", "-i", help="Rewrite the files instead of printing them."),
     check: bool = typer.Option(False, "--check", help="Write nothing; exit 1 if any file would change (for CI)."),
@@ -32,8 +32,9 @@ def convert_command(
     (cohort -> cohortName, priorityClassName/Source -> priorityClassRef, ...). Comments, key order,
     quoting and every other document of the file stay as they are; JSON stays JSON.
 
-    quotactl convert --to v1beta2 manifests/ --diff        # review
-    quotactl convert --to v1beta2 manifests/ --in-place    # apply
+    \b
+      quotactl convert --to v1beta2 manifests/ --diff        # review
+      quotactl convert --to v1beta2 manifests/ --in-place    # apply
 
     Exit status: 0 done, 1 a file would change (--check) or would lose a field (see --force), 2 bad input.
     """

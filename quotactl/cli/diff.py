@@ -11,6 +11,7 @@ from quotactl.cli.common import (
     KueueVersionOption,
     MaxFileSizeOption,
     OutputFormat,
+    OutputOption,
     WideOption,
     cluster_options,
     fail_usage,
@@ -35,8 +36,8 @@ def diff_command(
                                       help="Exit 1 when the change preempts workloads the base would not "
                                            "(evictions), leaves workloads pending that the base admits "
                                            "(starvation), livelocks (head only), or changes anything (any)."),
-    max_cycles: int = typer.Option(10_000, "--max-cycles", min=1, help="Give up a run after this many cycles."),
-    output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
+    max_cycles: int = typer.Option(10_000, "--max-cycles", min=1, metavar="N", help="Give up a run after this many cycles."),
+    output: OutputFormat = OutputOption,
     wide: bool = WideOption,
     fair_sharing: bool = typer.Option(None, "--fair-sharing/--no-fair-sharing", help="Override fair sharing."),
     feature_gates: str = typer.Option(None, "--feature-gates", metavar="A=true,B=false", help="Kueue feature gates."),
@@ -49,13 +50,16 @@ def diff_command(
     would lose admission or be preempted, workloads that would newly fit, capacity changes, and
     usage per ClusterQueue and cohort before/after.
 
-    quotactl diff --base main/kueue/ --head pr/kueue/ -f workloads.yaml --fail-on evictions,starvation
+    \b
+      quotactl diff --base main/kueue/ --head pr/kueue/ -f workloads.yaml \\
+          --fail-on evictions,starvation
 
     Against the cluster, as `kubectl diff -f` does: the cluster as it is, and the cluster with
     the --head files applied (an object in them replaces the cluster's object of the same kind
     and name; every other object, the Workloads too, stays):
 
-    quotactl diff --from-cluster --head pr/kueue/ --fail-on evictions
+    \b
+      quotactl diff --from-cluster --head pr/kueue/ --fail-on evictions
 
     -n NS reports (and --fail-on gates on) the changes to one namespace's workloads.
 

@@ -14,6 +14,7 @@ from quotactl.cli.common import (
     KueueVersionOption,
     MaxFileSizeOption,
     OutputFormat,
+    OutputOption,
     WideOption,
     cluster_options,
     fail_usage,
@@ -46,12 +47,12 @@ def explain_command(
     all_pending: bool = typer.Option(False, "--all", help="Explain every pending workload in one table."),
     cluster_queues: list[str] = ClusterQueueOption,
     selector: str = SelectorOption,
-    output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
+    output: OutputFormat = OutputOption,
     wide: bool = WideOption,
     fair_sharing: bool = FairSharingOption,
     feature_gates: str = FeatureGatesOption,
     kueue_version: str = KueueVersionOption,
-    top: int = typer.Option(5, "--top", min=1, help="How many quota holders to list per resource."),
+    top: int = typer.Option(5, "--top", min=1, metavar="N", help="How many quota holders to list per resource."),
     fail_if_pending: bool = typer.Option(False, "--fail-if-pending",
                                          help="With job manifests and no WORKLOAD: exit 1 when any of them "
                                               "would stay pending."),
@@ -66,19 +67,29 @@ def explain_command(
     """Explain a Kueue workload the way Kueue's scheduler decides it: flavor assignment, borrowing,
     preemption, the reason it is pending, who holds the quota and what change would admit it.
 
-    Or read the cluster: quotactl explain ns/name --from-cluster [--context NAME]
+    Read the cluster, or pipe a snapshot in:
 
-    Pipe a snapshot in: kubectl get resourceflavors,clusterqueues,cohorts,localqueues,workloads -A -o yaml
-    | quotactl explain ns/name -f -
+    \b
+      quotactl explain ns/name --from-cluster [--context NAME]
+      kubectl get resourceflavors,clusterqueues,cohorts,localqueues,workloads \\
+          -A -o yaml | quotactl explain ns/name -f -
 
     Would it be admitted? Give job manifests (Job, JobSet, RayJob, PyTorchJob, ...) with the snapshot
     and no WORKLOAD: every job with no Workload in the snapshot is explained as newly submitted
-    (admitted now, after preemption, or pending and why):
-    quotactl explain -f snapshot.yaml -f my-job.yaml --fail-if-pending
+    (admitted now, after preemption, or pending and why).
 
-    Only some of them: quotactl explain --all -f snapshot.yaml -n team-a --cluster-queue cq-a -l app=train
+    \b
+      quotactl explain -f snapshot.yaml -f my-job.yaml --fail-if-pending
 
-    When will it start, and what will it preempt? quotactl explain ns/name -f snapshot.yaml --eta
+    Only some of them:
+
+    \b
+      quotactl explain --all -f snapshot.yaml -n team-a --cluster-queue cq-a -l app=train
+
+    When will it start, and what will it preempt?
+
+    \b
+      quotactl explain ns/name -f snapshot.yaml --eta
 
     Exit status: 0 (a pending workload is a result), 1 with --fail-if-pending when a job would stay
     pending, 2 unknown workload or job, or unusable input.

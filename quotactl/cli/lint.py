@@ -11,6 +11,7 @@ from quotactl.cli.common import (
     EXIT_INTERNAL,
     EXIT_OK,
     EXIT_USAGE,
+    FORMATS_HELP,
     ClusterArgs,
     FairSharingOption,
     FeatureGatesOption,
@@ -36,10 +37,11 @@ CONFIG_PANEL = "Configuration and suppressions"
 
 @cluster_options
 def lint_command(
-    paths: list[str] = typer.Argument(None, metavar="[PATH]...", help="Files or directories to check ('-' = stdin)."),
+    paths: list[str] = typer.Argument(None, metavar="PATH", help="Files or directories to check ('-' = stdin)."),
     files: list[str] = FileOption,
     output: LintFormat = typer.Option(None, "--output", "-o", show_default=False,
-                                      help="Output format (default: the config file's output, else table)."),
+                                      help=f"Output format (default: the config file's output, else table): {FORMATS_HELP}; "
+                                           "sarif, github: for code scanning and annotations."),
     wide: bool = WideOption,
     select: list[str] = typer.Option(None, "--select", metavar="CODES",
                                      help="Only report these codes or prefixes (e.g. KQ1,KQ501); repeatable. "

@@ -15,6 +15,7 @@ from quotactl.cli.common import (
     KueueVersionOption,
     MaxFileSizeOption,
     OutputFormat,
+    OutputOption,
     WideOption,
     cluster_options,
     fail_usage,
@@ -47,7 +48,7 @@ def preempt_command(
                                         "(YuniKorn: the pod); or a job by its namespace/name, or typed as in kubectl: "
                                         "job/ml/train-42, jobs.batch/train-42, workload/ml/name."),
     files: list[str] = FileOption,
-    output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
+    output: OutputFormat = OutputOption,
     wide: bool = WideOption,
     fair_sharing: bool = typer.Option(None, "--fair-sharing/--no-fair-sharing",
                                       help="Kueue: treat fair sharing as on/off (default: from the input's "
@@ -70,8 +71,10 @@ def preempt_command(
     candidate considered and why it was skipped or put back, and the resulting usage.  When nothing
     can be preempted, the rule that stops it.
 
-    kubectl get resourceflavors,clusterqueues,cohorts,localqueues,workloads -A -o yaml
-    | quotactl preempt ns/name -f -      (or: quotactl preempt ns/name --from-cluster)
+    \b
+      kubectl get resourceflavors,clusterqueues,cohorts,localqueues,workloads \\
+          -A -o yaml | quotactl preempt ns/name -f -
+      quotactl preempt ns/name --from-cluster
 
     Exit status: 0 (no victims is a result too), 2 unknown workload or unusable input.
     """

@@ -9,6 +9,7 @@ import typer
 
 from quotactl.cli.common import (
     EXIT_USAGE,
+    FORMATS_HELP,
     ClusterArgs,
     FileOption,
     MaxFileSizeOption,
@@ -27,15 +28,17 @@ class QueuesFormat(str, Enum):
     table = "table"
     tree = "tree"
     plain = "plain"
+    wide = "wide"
     json = "json"
+    yaml = "yaml"
 
 
 @cluster_options
 def queues_command(
-    paths: list[str] = typer.Argument(None, metavar="[PATH]...", help="queues.yaml or ConfigMap files ('-' = stdin)."),
+    paths: list[str] = typer.Argument(None, metavar="PATH", help="queues.yaml or ConfigMap files ('-' = stdin)."),
     files: list[str] = FileOption,
     output: QueuesFormat = typer.Option(QueuesFormat.table, "--output", "-o",
-                                        help="table (rich table), tree (every effective setting), plain, json."),
+                                        help=f"tree: every effective setting; {FORMATS_HELP}."),
     wide: bool = WideOption,
     partition: str = typer.Option(None, "--partition", "-p", metavar="NAME", help="Show only this partition."),
     max_file_size: str = MaxFileSizeOption,

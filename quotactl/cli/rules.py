@@ -14,12 +14,14 @@ from quotactl.lint.rule import registry
 class RulesFormat(str, Enum):
     table = "table"
     plain = "plain"
+    wide = "wide"
     json = "json"
+    yaml = "yaml"
     markdown = "markdown"
 
 
 def rules_command(
-    code: str = typer.Argument(None, help="A rule code (e.g. KQ104) to show its documentation."),
+    code: str = typer.Argument(None, metavar="CODE", help="A rule code (e.g. KQ104) to show its documentation."),
     output: RulesFormat = typer.Option(
         RulesFormat.table, "--output", "-o",
         help="Output format; markdown: the whole catalogue as one document (docs/rules.md), or one rule's page.",

@@ -13,6 +13,7 @@ from quotactl.cli.common import (
     KueueVersionOption,
     MaxFileSizeOption,
     OutputFormat,
+    OutputOption,
     WideOption,
     cluster_options,
 )
@@ -25,9 +26,9 @@ from quotactl.kueue.selection import restrict_schedule
 @cluster_options
 def schedule_command(
     files: list[str] = FileOption,
-    cycles: int = typer.Option(None, "--cycles", min=1, help="Run exactly N cycles (default: to the fixpoint)."),
-    max_cycles: int = typer.Option(10_000, "--max-cycles", min=1, help="Give up after this many cycles."),
-    output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
+    cycles: int = typer.Option(None, "--cycles", min=1, metavar="N", help="Run exactly N cycles (default: to the fixpoint)."),
+    max_cycles: int = typer.Option(10_000, "--max-cycles", min=1, metavar="N", help="Give up after this many cycles."),
+    output: OutputFormat = OutputOption,
     wide: bool = WideOption,
     fair_sharing: bool = FairSharingOption,
     feature_gates: str = FeatureGatesOption,
@@ -41,8 +42,10 @@ def schedule_command(
     or when Kueue itself would flop forever (a livelock: the same workloads preempted and
     re-admitted), or after --cycles N.
 
-    kubectl get resourceflavors,clusterqueues,cohorts,localqueues,workloads,workloadpriorityclasses -A -o yaml
-    | quotactl schedule -f -      (or: quotactl schedule --from-cluster)
+    \b
+      kubectl get resourceflavors,clusterqueues,cohorts,localqueues,\\
+      workloads,workloadpriorityclasses -A -o yaml | quotactl schedule -f -
+      quotactl schedule --from-cluster
 
     -n NS reports the workloads of one namespace (every namespace's workloads are still scheduled).
 

@@ -16,6 +16,7 @@ from quotactl.cli.common import (
     KueueVersionOption,
     MaxFileSizeOption,
     OutputFormat,
+    OutputOption,
     WideOption,
     cluster_options,
     fail_usage,
@@ -47,7 +48,7 @@ def _only(tree: ShareTree, name: str) -> ShareTree | None:
 @cluster_options
 def shares_command(
     files: list[str] = FileOption,
-    output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
+    output: OutputFormat = OutputOption,
     wide: bool = WideOption,
     cohort: str = typer.Option(None, "--cohort", "-c", metavar="NAME",
                                help="Show only the tree holding this cohort (or ClusterQueue)."),
@@ -63,7 +64,9 @@ def shares_command(
     usage, borrowed amount, share per resource and dominant share, and each node's rank among
     its siblings (who the tournament admits first and preemption takes from last).
 
-    kubectl get resourceflavors,clusterqueues,cohorts,localqueues,workloads -A -o yaml | quotactl shares -f -
+    \b
+      kubectl get resourceflavors,clusterqueues,cohorts,localqueues,workloads \\
+          -A -o yaml | quotactl shares -f -
 
     -n NS lists the queue heads of one namespace, in the places the whole tournament gives them.
 

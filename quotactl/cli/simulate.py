@@ -17,8 +17,10 @@ from quotactl.cli.common import (
     KueueVersionOption,
     MaxFileSizeOption,
     OutputFormat,
+    OutputOption,
     cluster_options,
     fail_usage,
+    is_document,
     simulation_options,
 )
 from quotactl.cli.filters import selected, selection_of
@@ -30,7 +32,7 @@ from quotactl.model.gc_pause import one_shot_collector_off
 from quotactl.report.renderers import Outcome
 from quotactl.report.simulate_plot import PlotOptions
 from quotactl.simulate.cadence import FIXPOINT, Cadence, preset
-from quotactl.simulate.clock import parse_duration, parse_instant, rfc3339
+from quotactl.simulate.clock import parse_duration, parse_instant, rfc3339, until_micros
 
 NO_INPUT = ("no input: give the cluster with -f FILE (or -f - for stdin, or --from-cluster), "
             "a generator config with --generator FILE, or both")
@@ -57,7 +59,7 @@ def simulate_command(
     jobs: int = typer.Option(0, "--jobs", "-j", min=0, max=256, metavar="N",
                              help="Worker processes for independent cohort trees in fixpoint mode (the answer is "
                                   "the same): 0, the default, one per CPU; 1, a single process."),
-    output: OutputFormat = typer.Option(OutputFormat.table, "--output", "-o", help="Output format."),
+    output: OutputFormat = OutputOption,
     html: str = typer.Option(None, "--html", metavar="FILE",
                              help="Also write the report (tables and charts) as one self-contained HTML page."),
     no_plot: bool = typer.Option(False, "--no-plot", help="No terminal plot of pending workloads and usage."),
@@ -76,8 +78,10 @@ def simulate_command(
     full.  Reports every workload's admissions, evictions, finish and wait, and per ClusterQueue
     and class: admissions, preemptions, lost work, wait statistics and usage of nominal quota.
 
-    kubectl get resourceflavors,clusterqueues,cohorts,localqueues,workloads -A -o yaml
-    | quotactl simulate -f - --until 24h
+    \b
+      kubectl get resourceflavors,clusterqueues,cohorts,localqueues,workloads \\
+          -A -o yaml | quotactl simulate -f - --until 24h
+      quotactl simulate --generator generator.yaml --cadence kueue-harness
 
     -n NS reports the workloads of one namespace (every namespace's workloads are still simulated).
 
@@ -102,7 +106,7 @@ def simulate_command(
         model, t0 = _model(inp, generator, sim.start)
         if isinstance(sim.until, datetime) and sim.until < t0:
             fail_usage(f"--until {until} is before the start of the simulation ({rfc3339(t0)})")
-        with progress_bar(output.value) as progress:
+        with progress_bar(is_document(output), until_micros(t0, sim.until)) as progress:
             result = simulate(model, inp.kueue_options(model, fair_sharing), sim, t0=t0, progress=progress)
     except SimulationInputError as exc:
         fail_usage(str(exc))
@@ -112,7 +116,7 @@ def simulate_command(
     opts = PlotOptions(plot=not no_plot, per_queue=plot_per_queue, html=html)
     if html is not None:
         write_html(html, result, opts)
-    finish("simulate", result if output == OutputFormat.json else Outcome(result, opts), output)
+    finish("simulate", result if is_document(output) else Outcome(result, opts), output)
 
 
 def _loaded(files, max_file_size, feature_gates, cluster: ClusterArgs, release: str) -> EngineInput:

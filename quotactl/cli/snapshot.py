@@ -26,7 +26,9 @@ def snapshot_command(
     YuniKorn: its ConfigMaps, Nodes and Pods) as one kind: List, in a fixed order with sorted
     keys: the same cluster gives the same bytes.
 
-    quotactl snapshot --from-cluster -o yaml > snap.yaml; quotactl explain ns/name -f snap.yaml
+    \b
+      quotactl snapshot --from-cluster -o yaml > snap.yaml
+      quotactl explain ns/name -f snap.yaml
 
     Lists the credentials may not read are named on stderr and in the List's
     quotactl.io/skipped annotation. Exit status: 0, or 2 when the cluster cannot be read.

@@ -31,13 +31,16 @@ class WorkloadFormat(str, Enum):
     yaml = "yaml"
     json = "json"
     table = "table"
+    plain = "plain"
+    wide = "wide"
 
 
 @cluster_options
 def workload_command(
     files: list[str] = FileOption,
     output: WorkloadFormat = typer.Option(WorkloadFormat.yaml, "--output", "-o",
-                                          help="yaml (a kind: List of Workloads), json, or table."),
+                                          help="yaml (a kind: List of Workloads), json, or a table: table (plain when piped), "
+                                               "plain, wide (every column, like --wide)."),
     wide: bool = WideOption,
     max_file_size: str = MaxFileSizeOption,
     cluster: ClusterArgs = ClusterArgs(),
@@ -65,7 +68,7 @@ def workload_command(
         sys.stderr.write(f"{d.location()}: {d.severity.value}: {d.object}: {d.field}: {d.message} [{d.code}]\n")
     if not (workloads or skipped or diagnostics):
         fail_usage("input holds no job objects (Job, JobSet, RayJob, PyTorchJob, Pod, Deployment, ...)")
-    if output == WorkloadFormat.table:
+    if output not in (WorkloadFormat.yaml, WorkloadFormat.json):
         emit("workload", Outcome((workloads, skipped), build_cluster(loaded.objects)), output, wide)
     else:
         doc = workload_out.document(workloads, skipped, diagnostics)

@@ -22,7 +22,7 @@ from quotactl.lint.globs import Glob, GlobSet, glob_set
 CONFIG_NAMES = (".quotactl.yaml", ".quotactl.yml")
 PYPROJECT = "pyproject.toml"
 TABLE = ("tool", "quotactl")
-OUTPUT_FORMATS = ("table", "plain", "json", "sarif", "github")  # lint's -o choices (a test keeps them equal)
+OUTPUT_FORMATS = ("table", "plain", "wide", "json", "yaml", "sarif", "github")  # lint's -o choices (a test keeps them equal)
 SEVERITY_LEVELS = ("error", "warning", "info")
 SEVERITY_OVERRIDES = (*SEVERITY_LEVELS, "off")
 KEYS = ("select", "ignore", "per-file-ignores", "severity", "kueue-version", "output", "exclude",

@@ -2,7 +2,8 @@
 
 A renderer is ``fn(result, view) -> str`` (``view``: a ``console.View``, colour and ``--wide``;
 machine formats ignore it); each report module registers its own at import, so a new format or
-command is one module.  ``render`` finds them all.
+command is one module.  ``render`` finds them all.  A JSON renderer brings its YAML twin
+(``yaml_out``), a table renderer its ``wide`` view.
 
     register("schedule", "json", lambda result, view: render(result))
 """
@@ -12,10 +13,11 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from quotactl.report.console import View
+from quotactl.report.yaml_out import as_yaml
 
 Renderer = Callable[[object, View], str]
 
@@ -35,6 +37,10 @@ def register(command: str, fmt: str, fn: Renderer) -> None:
     if (command, fmt) in _RENDERERS:
         raise ValueError(f"duplicate renderer for {command} -o {fmt}")
     _RENDERERS[(command, fmt)] = fn
+    if fmt == "json":  # every JSON document is also printed as YAML (-o yaml), one generic renderer
+        register(command, "yaml", as_yaml(fn))
+    if fmt == "table":  # kubectl's -o wide: the table with every column, as --wide
+        register(command, "wide", lambda result, view: fn(result, replace(view, wide=True)))
 
 
 def render(command: str, fmt: str, result: object, color: bool = False, wide: bool = False,

@@ -3,16 +3,14 @@ table of owner -> pod sets -> per-pod requests -> queue -> ClusterQueue.  Format
 
 from __future__ import annotations
 
-import io
 import json
-
-from ruamel.yaml import YAML
 
 from quotactl.jobs import SkippedObject
 from quotactl.load.objects import KubeObject
 from quotactl.model.kueue import KueueCluster, build_workload
 from quotactl.report.console import FIXED, ID, PLAIN_VIEW, TEXT, Col, Sheet, View, render_to_text
 from quotactl.report.renderers import Outcome, register
+from quotactl.report.yaml_out import yaml_text
 
 OWNER_ANNOTATION = "quotactl.io/owner"
 
@@ -35,12 +33,7 @@ def render_json(doc: dict) -> str:
 
 
 def render_yaml(doc: dict) -> str:
-    yaml = YAML(typ="safe", pure=True)
-    yaml.default_flow_style = False
-    yaml.sort_base_mapping_type_on_output = False
-    buf = io.StringIO()
-    yaml.dump(doc, buf)
-    return buf.getvalue()
+    return yaml_text(doc)
 
 
 def owner_of(workload: KubeObject) -> str:

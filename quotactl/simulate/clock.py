@@ -71,6 +71,11 @@ def micros_between(t0: datetime, t: datetime) -> int:
     return (d.days * 86400 + d.seconds) * US + d.microseconds
 
 
+def until_micros(t0: datetime, until: datetime | int | None) -> int | None:
+    """--until (a time, or microseconds from t0) in microseconds from t0."""
+    return micros_between(t0, until) if isinstance(until, datetime) else until
+
+
 def at(t0: datetime, us: int) -> datetime:
     return t0 + timedelta(microseconds=us)
 

@@ -22,24 +22,30 @@ class Instant(NamedTuple):
 
 
 class EventQueue:
-    __slots__ = ("_heap",)
+    __slots__ = ("_heap", "latest")
 
     def __init__(self):
         self._heap: list[tuple[int, int, str, int]] = []  # (time, kind, workload, token)
+        self.latest = 0  # the latest time an event was ever queued for: the progress bar's horizon
 
     def __len__(self) -> int:
         return len(self._heap)
 
     def finish(self, at: int, key: str, token: int) -> None:
         heapq.heappush(self._heap, (at, FINISH, key, token))
+        if at > self.latest:
+            self.latest = at
 
     def arrive(self, at: int, key: str) -> None:
         heapq.heappush(self._heap, (at, ARRIVE, key, 0))
+        if at > self.latest:
+            self.latest = at
 
     def load_arrivals(self, arrivals: list[tuple[int, str]]) -> None:
         """Many arrivals at once (the whole trace): one heapify instead of a push each."""
         self._heap.extend((at, ARRIVE, key, 0) for at, key in arrivals)
         heapq.heapify(self._heap)
+        self.latest = max([self.latest] + [at for at, _key in arrivals])
 
     def split(self, part_of: dict[str, int], parts: int) -> list[list]:
         """The events in ``parts`` heaps, by ``part_of`` their workload (0 when it has none):

@@ -28,7 +28,7 @@ from quotactl.kueue.cycle import ADMITTED, CycleReport, Scheduler, TreeWatch, fe
 from quotactl.kueue.options import EngineOptions
 from quotactl.model.kueue import KueueCluster
 from quotactl.simulate.cadence import FIXPOINT, Cadence
-from quotactl.simulate.clock import micros_between, seconds
+from quotactl.simulate.clock import seconds, until_micros
 from quotactl.simulate.events import EventQueue
 from quotactl.simulate.limits import BatchedRequeue, WriteBucket
 from quotactl.simulate.result import (
@@ -94,11 +94,11 @@ class _Track:
 
 
 def simulate(cluster: KueueCluster, options: EngineOptions, sim: SimulationOptions = SimulationOptions(), *,
-             t0: datetime | None = None, progress: Callable[[int, int], None] | None = None,
+             t0: datetime | None = None, progress: Callable[[int, int, int], None] | None = None,
              on_cycle=None) -> SimulationResult:
     """Run the clock over ``cluster`` (``t0``: already decided by the caller, e.g. before adding
-    generated workloads; else from ``sim.start`` and the input).  ``progress(now, events_left)``
-    is called after every instant; ``on_cycle(scheduler, report)`` after every cycle (property
+    generated workloads; else from ``sim.start`` and the input).  ``progress(now, events_left,
+    horizon)`` (horizon: the latest event time queued so far) is called after every instant; ``on_cycle(scheduler, report)`` after every cycle (property
     tests check invariants there).  Raises SimulationInputError on a bad runtime annotation."""
     with fewer_gc_pauses():
         t0 = t0 if t0 is not None else start_time(cluster, sim.start)
@@ -118,7 +118,7 @@ class _Run:
                  progress, on_cycle):
         self.cluster, self.sim, self.t0, self.progress, self.on_cycle = cluster, sim, t0, progress, on_cycle
         self.cadence = sim.cadence
-        self.until = micros_between(t0, sim.until) if isinstance(sim.until, datetime) else sim.until
+        self.until = until_micros(t0, sim.until)
         self.s = Scheduler(cluster, options, queue_pending=False)
         self.watch = TreeWatch(self.s)
         self.events = EventQueue()
@@ -364,7 +364,7 @@ class _Run:
                 Sample(self.now, len(q.active) + len(q.inadmissible), self.ledger.fractions_now(cq)))
         self.touched.clear()
         if self.progress is not None:
-            self.progress(self.now, len(self.events))
+            self.progress(self.now, len(self.events), self.events.latest)
 
     def result(self) -> SimulationResult:
         self.begin()

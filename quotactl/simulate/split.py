@@ -42,7 +42,7 @@ from quotactl.simulate.run import RUN_ORDER, _Track, frozen_result
 MIN_WORKLOADS = 2_000  # below this a fork costs more than it saves
 CHUNKS_PER_JOB = 8  # enough chunks to even out the cores, few enough that forks cost nothing
 POLL_SECONDS = 0.05  # how often the parent looks at its workers while it waits (progress bar)
-_SLOT = struct.Struct("qq")  # a chunk's (now, events left); events left -1: done
+_SLOT = struct.Struct("qqq")  # a chunk's (now, events left, horizon); events left -1: done
 _DONE = struct.Struct("Ii")  # (chunk, exit code), written to the parent as its process ends
 
 
@@ -165,37 +165,37 @@ def _tree_owners(run, chunks: int) -> tuple[dict[str, int], list[set[str]]]:
 
 # -- the workers ---------------------------------------------------------------------------
 class _Board:
-    """Each chunk's clock and events left, in memory the processes share (the progress bar).
-    A chunk not started yet shows clock -1; a finished one, events left -1."""
+    """Each chunk's clock, events left and horizon, in memory the processes share (the progress
+    bar).  A chunk not started yet shows clock -1; a finished one, events left -1."""
 
-    def __init__(self, chunks: int, start: int):
+    def __init__(self, chunks: int, start: int, horizon: int = 0):
         self.mem = mmap.mmap(-1, _SLOT.size * chunks)
-        self.chunks, self.start = chunks, start
+        self.chunks, self.start, self.horizon = chunks, start, horizon
         for i in range(chunks):
             self.put(i, -1, 0)
 
-    def put(self, i: int, now: int, left: int) -> None:
-        _SLOT.pack_into(self.mem, i * _SLOT.size, now, left)
+    def put(self, i: int, now: int, left: int, horizon: int = 0) -> None:
+        _SLOT.pack_into(self.mem, i * _SLOT.size, now, left, horizon)
 
-    def merged(self) -> tuple[int, int]:
+    def merged(self) -> tuple[int, int, int]:
         """(the clock of the run so far: the earliest among the running chunks, else the latest
-        any reached; every event not yet run)."""
+        any reached; every event not yet run; the latest event time any chunk queued)."""
         slots = [_SLOT.unpack_from(self.mem, i * _SLOT.size) for i in range(self.chunks)]
-        running = [now for now, left in slots if now >= 0 and left >= 0]
-        now = min(running) if running else max([self.start] + [now for now, _ in slots])
-        return now, sum(max(0, left) for _, left in slots)
+        running = [now for now, left, _h in slots if now >= 0 and left >= 0]
+        now = min(running) if running else max([self.start] + [now for now, _l, _h in slots])
+        return now, sum(max(0, left) for _n, left, _h in slots), max([self.horizon] + [h for _n, _l, h in slots])
 
 
 def _work(run, owner: dict[str, int], i: int, keys: set[str], board: _Board, events: list) -> _Part:
     """Chunk ``i``'s trees (and workloads, ``keys``; ``events``: theirs, a heap) to the end of
     the run."""
     run.events.take(events)
-    board.put(i, run.now, len(events))
+    board.put(i, run.now, len(events), run.events.latest)
     run.instant_cycles = []
-    run.progress = lambda now, left: board.put(i, now, left)
+    run.progress = lambda now, left, horizon: board.put(i, now, left, horizon)
     run.s.gap_reads = []
     run.run_instants()
-    board.put(i, run.now, -1)
+    board.put(i, run.now, -1, run.events.latest)
     snap = run.s.snapshot
     cqs = [name for name in sorted(snap.cluster_queues) if owner.get(run.s.tree_of(name), 0) == i]
     return _Part(run.now, run.stopped, run.instant_cycles, [run.track[k].packed() for k in sorted(keys)],
@@ -230,7 +230,7 @@ class _Pool:
 
     def __init__(self, run, owner: dict[str, int], shares: list[set[str]]):
         self.run, self.owner, self.shares = run, owner, shares
-        self.board = _Board(len(shares), run.now)
+        self.board = _Board(len(shares), run.now, run.events.latest)
         self.outs: list = []
         try:
             for _ in shares:

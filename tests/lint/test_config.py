@@ -104,7 +104,7 @@ def _resolved(found: Path | None, cwd: Path) -> Path | None:
     (".quotactl.yaml", "severity:\n  KQ211: fatal\n", ":2: severity of KQ211: 'fatal' is not one of error, warning, info, off"),
     (".quotactl.yaml", "severity:\n  KQ2111: error\n", ":2: severity: unknown rule code 'KQ2111'"),
     (".quotactl.yaml", "per-file-ignores:\n  a/*: [XX1]\n", ":2: per-file-ignores 'a/*': unknown rule code 'XX1'"),
-    (".quotactl.yaml", "output: xml\n", ":1: output: 'xml' is not one of table, plain, json, sarif, github"),
+    (".quotactl.yaml", "output: xml\n", ":1: output: 'xml' is not one of table, plain, wide, json, yaml, sarif, github"),
     (".quotactl.yaml", "strict: 'yes'\n", ":1: strict: give true or false, not 'yes'"),
     (".quotactl.yaml", "kueue-version: '9.9'\n", ":1: kueue-version: quotactl does not know Kueue 9.9"),
     (".quotactl.yaml", "exclude: {a: 1}\n", ":1: exclude: give a list of path globs"),

@@ -14,8 +14,8 @@ COMMANDS = {
     "queues": QueuesFormat,
     "rules": RulesFormat,
     "rule": RulesFormat,
-    **{c: OutputFormat for c in ("explain", "explain-all", "explain-jobs", "preempt", "schedule", "simulate", "shares", "diff",
-                                 "yunikorn-explain", "yunikorn-preempt")},
+    **{c: OutputFormat for c in ("explain", "explain-all", "explain-jobs", "explain-eta", "explain-all-eta", "preempt",
+                                 "schedule", "simulate", "shares", "diff", "yunikorn-explain", "yunikorn-preempt")},
 }
 
 

@@ -4,15 +4,12 @@
 from __future__ import annotations
 
 import json
-import os
-import pty
-import subprocess
 import sys
 
 import pytest
 
 from quotactl.cli import simulate_progress
-from tests.helpers import ROOT, run_subprocess
+from tests.helpers import ROOT, run_subprocess, run_with_stderr_on_a_terminal
 
 WHAT_IF = ROOT / "fixtures" / "simulate" / "what-if"
 INPUT = ["-f", str(WHAT_IF / "after.yaml"), "-f", str(WHAT_IF / "trace.yaml")]
@@ -56,33 +53,11 @@ def test_html_unwritable_is_one_line_exit_2(tmp_path):
     assert "--html" in r.stderr and len(r.stderr.strip().splitlines()) == 1
 
 
-def _run_with_stderr_on_a_terminal(*args: str) -> tuple[int, str, str]:
-    """stdout piped, stderr a pseudo-terminal: what the bar writes there is read back."""
-    master, slave = pty.openpty()
-    env = {**os.environ, "TERM": "xterm", "COLUMNS": "100"}
-    env.pop("NO_COLOR", None)
-    proc = subprocess.Popen([sys.executable, "-m", "quotactl", *args], stdout=subprocess.PIPE, stderr=slave,
-                            cwd=ROOT, env=env)
-    os.close(slave)
-    chunks = []
-    while True:
-        try:
-            data = os.read(master, 65536)
-        except OSError:  # the child closed the terminal
-            break
-        if not data:
-            break
-        chunks.append(data)
-    out, _ = proc.communicate(timeout=120)
-    os.close(master)
-    return proc.returncode, out.decode(), b"".join(chunks).decode(errors="replace")
-
-
 @pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
 def test_progress_bar_on_a_terminal_only_and_never_on_stdout():
-    code, out, err = _run_with_stderr_on_a_terminal("simulate", *INPUT, "--no-plot")
+    code, out, err = run_with_stderr_on_a_terminal("simulate", *INPUT, "--no-plot")
     assert code == 0 and "simulating" in err and "simulating" not in out
-    code, out, err = _run_with_stderr_on_a_terminal("simulate", *INPUT, "-o", "json")
+    code, out, err = run_with_stderr_on_a_terminal("simulate", *INPUT, "-o", "json")
     assert code == 0 and err == "" and json.loads(out)["version"] == 1  # a script reads the JSON: no bar
 
 
@@ -92,11 +67,11 @@ def test_progress_wanted(monkeypatch):
         monkeypatch.setattr(sys.stderr, "isatty", lambda: stderr, raising=False)
 
     monkeypatch.setenv("TERM", "xterm")
-    tty(False, False)
-    assert not simulate_progress.progress_wanted("table") and not simulate_progress.progress_wanted("json")
+    tty(False, False)  # the argument: the output is a document (-o json or yaml)
+    assert not simulate_progress.progress_wanted(False) and not simulate_progress.progress_wanted(True)
     tty(False, True)
-    assert simulate_progress.progress_wanted("plain") and not simulate_progress.progress_wanted("json")
+    assert simulate_progress.progress_wanted(False) and not simulate_progress.progress_wanted(True)
     tty(True, True)
-    assert simulate_progress.progress_wanted("json")
+    assert simulate_progress.progress_wanted(True)
     monkeypatch.setenv("TERM", "dumb")
-    assert not simulate_progress.progress_wanted("table")
+    assert not simulate_progress.progress_wanted(False)

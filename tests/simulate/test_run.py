@@ -165,5 +165,6 @@ def test_progress_is_reported_after_every_instant():
 
     cluster, options = model(one_cq(10) + [job("w1", "a", 4, 0, "10s"), job("w2", "a", 4, 5, "10s")])
     seen = []
-    simulate(cluster, options, SimulationOptions(cadence=Cadence(0)), progress=lambda now, left: seen.append((now, left)))
-    assert seen == [(0, 2), (5 * US, 2), (10 * US, 1), (15 * US, 0)]  # (now, events still queued)
+    simulate(cluster, options, SimulationOptions(cadence=Cadence(0)), progress=lambda now, left, horizon: seen.append((now, left, horizon)))
+    # (now, events still queued, the latest event time queued so far)
+    assert seen == [(0, 2, 10 * US), (5 * US, 2, 15 * US), (10 * US, 1, 15 * US), (15 * US, 0, 15 * US)]

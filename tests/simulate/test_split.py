@@ -250,20 +250,21 @@ def test_progress_covers_every_worker():
     seen = []
     cluster, options = model(_two_trees())
     with mock.patch.object(split, "MIN_WORKLOADS", 0):
-        simulate(cluster, options, SimulationOptions(jobs=2), progress=lambda now, left: seen.append((now, left)))
+        simulate(cluster, options, SimulationOptions(jobs=2), progress=lambda now, left, horizon: seen.append((now, left, horizon)))
     assert seen and seen[-1][1] >= 0
-    assert max(now for now, _ in seen) > 0
+    assert max(horizon for _, _, horizon in seen) >= max(now for now, _, _ in seen)
+    assert max(now for now, _, _ in seen) > 0
 
 
 def test_the_progress_clock_is_the_earliest_running_chunks():
-    board = split._Board(3, 4)
+    board = split._Board(3, 4, 6)
     board.put(0, -1, 7)  # not started: its events are still ahead
-    board.put(1, 5, 2)
-    board.put(2, 9, -1)  # done
-    assert board.merged() == (5, 9)
-    board.put(1, 8, -1)
-    assert board.merged() == (9, 7)  # nothing running: the furthest any chunk reached
-    assert split._Board(2, 4).merged() == (4, 0)
+    board.put(1, 5, 2, 20)
+    board.put(2, 9, -1, 12)  # done
+    assert board.merged() == (5, 9, 20)  # the horizon: the latest event any chunk queued
+    board.put(1, 8, -1, 20)
+    assert board.merged() == (9, 7, 20)  # nothing running: the furthest any chunk reached
+    assert split._Board(2, 4, 6).merged() == (4, 0, 6)
 
 
 def test_until_in_one_worker_stops_the_merged_run_at_until():
