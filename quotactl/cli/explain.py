@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from quotactl.cli.caveats import StrictOption, kueue_caveats_of, strict_code
 from quotactl.cli.common import (
     EXIT_FINDINGS,
     EXIT_OK,
@@ -29,6 +30,7 @@ from quotactl.kueue.scope import scoped_cluster
 from quotactl.load.objects import Dialect
 from quotactl.model.kueue import build_cluster
 from quotactl.report.explain_jobs import JobAnswer
+from quotactl.report.renderers import Outcome
 
 SIM_OPTIONS = simulation_options("With --eta: ")
 
@@ -54,6 +56,7 @@ def explain_command(
     default_runtime: str = SIM_OPTIONS["default_runtime"],
     cycle_interval: str = SIM_OPTIONS["cycle_interval"],
     cadence: str = SIM_OPTIONS["cadence"],
+    strict: bool = StrictOption,
     max_file_size: str = MaxFileSizeOption,
     cluster: ClusterArgs = ClusterArgs(),
 ) -> None:
@@ -73,7 +76,8 @@ def explain_command(
     When will it start, and what will it preempt? quotactl explain ns/name -f snapshot.yaml --eta
 
     Exit status: 0 (a pending workload is a result), 1 with --fail-if-pending when a job would stay
-    pending, 2 unknown workload or job, or unusable input.
+    pending or with --strict when the input holds a feature quotactl does not model (a caveat),
+    2 unknown workload or job, or unusable input.
     """
     check_cluster_args(cluster, names_workload=True)
     if not files and not cluster.from_cluster:
@@ -97,7 +101,7 @@ def explain_command(
             fail_usage("--eta simulates Kueue's scheduler; the input holds YuniKorn objects")
         from quotactl.cli.yunikorn_cmds import run_explain  # the YuniKorn engine
 
-        raise typer.Exit(run_explain(loaded, workload, output, wide=wide))
+        raise typer.Exit(run_explain(loaded, workload, output, wide=wide, strict=strict))
     workload = inp.workload_name(workload) if workload else workload
     cluster = None if all_pending or submitted else scoped_cluster(loaded.objects, workload)
     if cluster is None:
@@ -106,6 +110,10 @@ def explain_command(
         fail_usage("the input holds no Kueue Workload objects (kubectl get workloads -A -o yaml)")
     options = inp.kueue_options(cluster, fair_sharing)
     snapshot = build_snapshot(cluster, options)
+    caveats = kueue_caveats_of(loaded, cluster, options)
+
+    def report(command: str, result, code: int = EXIT_OK) -> None:
+        finish(command, Outcome(result, None, caveats), output, strict_code(code, strict, caveats), wide)
 
     if all_pending:
         queues = QueueIndex(cluster, options)
@@ -115,14 +123,14 @@ def explain_command(
             from quotactl.simulate.eta import ExplainedAll
 
             etas = _etas(cluster, options, sim, pending_workloads(cluster))
-            finish("explain-all-eta", ExplainedAll(tuple(explanations), etas), output, wide=wide)
-        finish("explain-all", explanations, output, wide=wide)
+            report("explain-all-eta", ExplainedAll(tuple(explanations), etas))
+        report("explain-all", explanations)
     if submitted:
         queues = QueueIndex(cluster, options)
         answers = [JobAnswer(job, explain_workload(cluster, snapshot, wl, top=top, queues=queues))
                    for job, wl in submitted_workloads(cluster, inp.jobs)]
         stays = fail_if_pending and any(stays_pending(a.explanation) for a in answers)
-        finish("explain-jobs", answers, output, EXIT_FINDINGS if stays else EXIT_OK, wide)
+        report("explain-jobs", answers, EXIT_FINDINGS if stays else EXIT_OK)
 
     target = require_workload(cluster, workload)
     explanation = explain_workload(cluster, snapshot, target, top=top)
@@ -131,8 +139,8 @@ def explain_command(
         from quotactl.simulate.eta import Explained
 
         eta_of = _etas(full, inp.kueue_options(full, fair_sharing), sim, [full.workloads.get(target.key, target)])
-        finish("explain-eta", Explained(explanation, eta_of[target.key]), output, wide=wide)
-    finish("explain", explanation, output, wide=wide)
+        report("explain-eta", Explained(explanation, eta_of[target.key]))
+    report("explain", explanation)
 
 
 def _eta_options(eta: bool, submitted, default_runtime, cycle_interval, cadence):

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import typer
 
+from quotactl.cli.caveats import StrictOption, strict_code
 from quotactl.cli.common import (
+    EXIT_OK,
     ClusterArgs,
     FairSharingOption,
     FeatureGatesOption,
@@ -18,6 +20,7 @@ from quotactl.cli.common import (
 )
 from quotactl.cli.inputs import check_cluster_args, finish, kueue_input
 from quotactl.kueue.cycle import schedule
+from quotactl.report.renderers import Outcome
 
 
 @cluster_options
@@ -30,6 +33,7 @@ def schedule_command(
     fair_sharing: bool = FairSharingOption,
     feature_gates: str = FeatureGatesOption,
     kueue_version: str = KueueVersionOption,
+    strict: bool = StrictOption,
     max_file_size: str = MaxFileSizeOption,
     cluster: ClusterArgs = ClusterArgs(),
 ) -> None:
@@ -42,9 +46,11 @@ def schedule_command(
     kubectl get resourceflavors,clusterqueues,cohorts,localqueues,workloads,workloadpriorityclasses -A -o yaml
     | quotactl schedule -f -      (or: quotactl schedule --from-cluster)
 
-    Exit status: 0 (pending workloads and livelocks are results), 2 unusable input.
+    Exit status: 0 (pending workloads and livelocks are results), 1 with --strict when the input
+    holds a feature quotactl does not model (a caveat), 2 unusable input.
     """
     check_cluster_args(cluster)
-    model, options = kueue_input(files, max_file_size, fair_sharing, feature_gates, cluster=cluster,
-                                 release=kueue_version)
-    finish("schedule", schedule(model, options, cycles=cycles, max_cycles=max_cycles), output, wide=wide)
+    model, options, caveats = kueue_input(files, max_file_size, fair_sharing, feature_gates, cluster=cluster,
+                                          release=kueue_version)
+    result = schedule(model, options, cycles=cycles, max_cycles=max_cycles)
+    finish("schedule", Outcome(result, None, caveats), output, strict_code(EXIT_OK, strict, caveats), wide=wide)

@@ -43,6 +43,7 @@ from quotactl.model.podspec import (
     parse_taints,
     parse_tolerations,
     pod_spec_info,
+    resource_claim_names,
     resource_holders,
 )
 from quotactl.model.quantity import Quantity
@@ -190,6 +191,8 @@ class ClusterQueue(KueueObject):
     fair_sharing: FairSharing | None = None
     admission_mode: str | None = None
     concurrent_admission_policy: dict | None = None
+    # status.effectiveQuotas is set (Dynamic Quota Orchestration rewrote the quota Kueue uses)
+    has_effective_quotas: bool = False
 
     @property
     def flavor_names(self) -> list[str]:
@@ -401,6 +404,12 @@ class KueueConfiguration(KueueObject):
     transformations: tuple[ResourceTransformation, ...] = ()
     # waitForPodsReady.requeuingStrategy.timestamp when it is Eviction or Creation, else None
     requeuing_timestamp: str | None = None
+    # waitForPodsReady is on: v1beta1 ``enable: true``; v1beta2 the section is present (Kueue's
+    # Convert_v1beta1_Configuration_To_v1beta2_Configuration drops it unless enabled); the gate
+    # DisableWaitForPodsReady can still turn it off
+    wait_for_pods_ready: bool = False
+    admission_fair_sharing: bool = False  # the admissionFairSharing section is present
+    device_class_mappings: tuple[str, ...] = ()  # resources.deviceClassMappings[].name (DRA)
 
 
 # --------------------------------------------------------------------------- builders --------
@@ -526,6 +535,7 @@ def build_cluster_queue(obj: KubeObject) -> ClusterQueue:
         admission_mode=as_str(as_dict(spec.get("admissionScope")).get("admissionMode")),
         concurrent_admission_policy=spec.get("concurrentAdmissionPolicy")
         if isinstance(spec.get("concurrentAdmissionPolicy"), dict) else None,
+        has_effective_quotas=bool(as_dict(obj.data.get("status")).get("effectiveQuotas")),
     )
 
 
@@ -727,6 +737,43 @@ def workload_route(obj: KubeObject) -> WorkloadRoute | None:
                          admitted if reserved else None)
 
 
+# Pod template annotations Kueue's job integrations turn into a pod set's topologyRequest
+# (kueue pkg/controller/jobframework/tas.go; apis/kueue/v1beta2 constants).
+TOPOLOGY_ANNOTATIONS = (
+    "kueue.x-k8s.io/podset-required-topology",
+    "kueue.x-k8s.io/podset-preferred-topology",
+    "kueue.x-k8s.io/podset-unconstrained-topology",
+    "kueue.x-k8s.io/podset-slice-required-topology",
+    "kueue.x-k8s.io/podset-slice-size",
+)
+
+
+@dataclass(frozen=True)
+class WorkloadTraits:
+    """What the caveats (kueue/caveats.py) need of a Workload, read without building it: explain
+    models only the Workloads of one cohort tree, the caveats are those of the whole input."""
+
+    display: str  # Workload/namespace/name
+    topology_request: bool  # a pod set has a topologyRequest, or Kueue's topology annotations
+    resource_claims: bool  # a pod set's template has DRA resource claims
+    check_states: tuple[tuple[str | None, str | None], ...]  # status.admissionChecks (name, state)
+
+
+def workload_traits(obj: KubeObject) -> WorkloadTraits:
+    traits = [_pod_set_traits(as_dict(ps)) for ps in as_list(as_dict(obj.data.get("spec")).get("podSets"))]
+    checks = tuple((as_str(as_dict(c).get("name")), as_str(as_dict(c).get("state")))
+                   for c in as_list(as_dict(obj.data.get("status")).get("admissionChecks")))
+    return WorkloadTraits(obj.display, any(t for t, _ in traits), any(c for _, c in traits), checks)
+
+
+def _pod_set_traits(ps: dict) -> tuple[bool, bool]:
+    """(topology requested, resource claims) of one pod set."""
+    template = as_dict(ps.get("template"))
+    annotations = as_dict(as_dict(template.get("metadata")).get("annotations"))
+    topology = isinstance(ps.get("topologyRequest"), dict) or any(a in annotations for a in TOPOLOGY_ANNOTATIONS)
+    return topology, bool(resource_claim_names(as_dict(template.get("spec"))))
+
+
 def build_configuration(obj: KubeObject) -> KueueConfiguration:
     data = obj.data
     fs = data.get("fairSharing")
@@ -748,7 +795,17 @@ def build_configuration(obj: KubeObject) -> KueueConfiguration:
         quota_check_strategy=_enum(resources.get("quotaCheckStrategy"), "BlockUndeclared"),
         transformations=tuple(_transformation(t) for t in as_list(resources.get("transformations"))),
         requeuing_timestamp=_requeuing_timestamp(data),
+        wait_for_pods_ready=_wait_for_pods_ready(obj),
+        admission_fair_sharing=isinstance(data.get("admissionFairSharing"), dict),
+        device_class_mappings=tuple(str(as_dict(m).get("name")) for m in as_list(resources.get("deviceClassMappings"))),
     )
+
+
+def _wait_for_pods_ready(obj: KubeObject) -> bool:
+    wfpr = obj.data.get("waitForPodsReady")
+    if obj.version == "v1beta1":
+        return isinstance(wfpr, dict) and wfpr.get("enable") is True
+    return isinstance(wfpr, dict)
 
 
 def _transformation(raw) -> ResourceTransformation:

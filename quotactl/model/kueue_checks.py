@@ -64,6 +64,19 @@ class ProvisioningRequestConfig(KueueObject):
     name: str | None = None
 
 
+@dataclass(frozen=True)
+class AlphaObject(KueueObject):
+    """An object of a Kueue alpha kind quotactl recognises but does not model
+    (``load.objects.KUEUE_ALPHA_KINDS``: PreemptionConfig, DynamicQuotaOrchestrator, ...)."""
+
+    kind: str = ""
+    name: str | None = None
+
+
+def build_alpha_object(obj: KubeObject) -> AlphaObject:
+    return AlphaObject(source=obj, kind=obj.kind, name=obj.name)
+
+
 def build_admission_check(obj: KubeObject) -> AdmissionCheck:
     spec = as_dict(obj.data.get("spec"))
     conditions = as_list(as_dict(obj.data.get("status")).get("conditions"))

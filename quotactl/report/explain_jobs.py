@@ -11,10 +11,11 @@ from dataclasses import dataclass
 from rich.text import Text
 
 from quotactl.kueue.explain import ADMITTED, Explanation
+from quotactl.report.caveats import above, with_caveats
 from quotactl.report.console import PLAIN_VIEW, Hanging, View, render_to_text
 from quotactl.report.explain_json import all_document
 from quotactl.report.explain_text import all_sections
-from quotactl.report.renderers import register
+from quotactl.report.renderers import outcome, register
 
 
 @dataclass(frozen=True)
@@ -47,8 +48,8 @@ def answer(a: JobAnswer) -> str:
     return f"{a.job}: stays pending ({e.reason or e.status}): {e.verdict}" + (f"; would admit it: {change}" if change else "")
 
 
-def render_json(answers: list[JobAnswer]) -> str:
-    doc = all_document([a.explanation for a in answers])
+def render_json(answers: list[JobAnswer], caveats: tuple = ()) -> str:
+    doc = with_caveats(all_document([a.explanation for a in answers]), caveats)
     for row, a in zip(doc["workloads"], answers, strict=True):
         row.update({"job": a.job, "flavors": flavors(a.explanation), "victims": victims(a.explanation)})
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
@@ -60,6 +61,6 @@ def render_text(answers: list[JobAnswer], plain: bool, view: View = View()) -> s
     return render_to_text(all_sections([a.explanation for a in answers], view) + lines, view=view, plain=plain)
 
 
-register("explain-jobs", "json", lambda answers, view: render_json(answers))
-register("explain-jobs", "table", lambda answers, view: render_text(answers, False, view))
-register("explain-jobs", "plain", lambda answers, view: render_text(answers, True, view))
+register("explain-jobs", "json", lambda x, view: render_json(outcome(x).result, outcome(x).caveats))
+register("explain-jobs", "table", lambda x, view: above(render_text(outcome(x).result, False, view), outcome(x).caveats))
+register("explain-jobs", "plain", lambda x, view: above(render_text(outcome(x).result, True, view), outcome(x).caveats))

@@ -10,7 +10,8 @@ from quotactl.kueue.assign import Assignment, FlavorAttempt, Mode, PodSetAssignm
 from quotactl.kueue.counterfactual import Change
 from quotactl.kueue.explain import ADMITTED, Explanation, Holders, Holding, PreemptionVerdict
 from quotactl.kueue.quota import QuotaView
-from quotactl.report.renderers import register
+from quotactl.report.caveats import with_caveats
+from quotactl.report.renderers import outcome, register
 
 SCHEMA_VERSION = 1
 
@@ -192,12 +193,12 @@ def _holder(h, resource: str) -> dict:
             "amount": format_amount(resource, h.amount), "clusterQueueBorrowing": h.cq_borrowing}
 
 
-def render(e: Explanation) -> str:
-    return json.dumps(explanation_dict(e), indent=2, ensure_ascii=False) + "\n"
+def render(e: Explanation, caveats: tuple = ()) -> str:
+    return json.dumps(with_caveats(explanation_dict(e), caveats), indent=2, ensure_ascii=False) + "\n"
 
 
-def render_all(explanations: list[Explanation]) -> str:
-    return json.dumps(all_document(explanations), indent=2, ensure_ascii=False) + "\n"
+def render_all(explanations: list[Explanation], caveats: tuple = ()) -> str:
+    return json.dumps(with_caveats(all_document(explanations), caveats), indent=2, ensure_ascii=False) + "\n"
 
 
 def all_document(explanations: list[Explanation]) -> dict:
@@ -222,5 +223,5 @@ def _summary(explanations: list[Explanation]) -> dict:
     return {"pending": len(explanations), "byReason": dict(sorted(by_reason.items()))}
 
 
-register("explain", "json", lambda e, view: render(e))
-register("explain-all", "json", lambda explanations, view: render_all(explanations))
+register("explain", "json", lambda x, view: render(outcome(x).result, outcome(x).caveats))
+register("explain-all", "json", lambda x, view: render_all(outcome(x).result, outcome(x).caveats))

@@ -8,6 +8,7 @@ from rich.text import Text
 
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.explain import ADMITTED, PENDING, Explanation, quota_rows
+from quotactl.report.caveats import above, under_first_line
 from quotactl.report.console import (
     FIXED,
     ID,
@@ -20,7 +21,7 @@ from quotactl.report.console import (
     render_to_text,
     sectioned,
 )
-from quotactl.report.renderers import register
+from quotactl.report.renderers import outcome, register
 
 
 def fmt(resource: str, v: int | None) -> str:
@@ -279,7 +280,9 @@ def render_all_table(explanations: list[Explanation], view: View = View()) -> st
     return render_to_text(all_sections(explanations, view), view=view)
 
 
-register("explain", "table", render_table)
-register("explain", "plain", render_plain)
-register("explain-all", "table", render_all_table)
-register("explain-all", "plain", render_all_plain)
+register("explain", "table", lambda x, view: under_first_line(render_table(outcome(x).result, view),
+                                                               outcome(x).caveats))
+register("explain", "plain", lambda x, view: under_first_line(render_plain(outcome(x).result, view),
+                                                               outcome(x).caveats))
+register("explain-all", "table", lambda x, view: above(render_all_table(outcome(x).result, view), outcome(x).caveats))
+register("explain-all", "plain", lambda x, view: above(render_all_plain(outcome(x).result, view), outcome(x).caveats))

@@ -7,7 +7,8 @@ import json
 
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.cycle import ScheduleResult
-from quotactl.report.renderers import register
+from quotactl.report.caveats import with_caveats
+from quotactl.report.renderers import outcome, register
 
 SCHEMA_VERSION = 1
 
@@ -59,8 +60,8 @@ def document(result: ScheduleResult) -> dict:
     return doc
 
 
-def render(result: ScheduleResult) -> str:
-    return json.dumps(document(result), indent=2) + "\n"
+def render(result: ScheduleResult, caveats: tuple = ()) -> str:
+    return json.dumps(with_caveats(document(result), caveats), indent=2) + "\n"
 
 
-register("schedule", "json", lambda result, view: render(result))
+register("schedule", "json", lambda x, view: render(outcome(x).result, outcome(x).caveats))

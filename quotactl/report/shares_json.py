@@ -7,6 +7,7 @@ import json
 
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.fairshare import RankedHead, ShareNode, ShareTree
+from quotactl.report.caveats import with_caveats
 from quotactl.report.renderers import register
 
 SCHEMA_VERSION = 1
@@ -47,8 +48,8 @@ def shares_dict(tree: ShareTree, heads: tuple[RankedHead, ...] = ()) -> dict:
     }
 
 
-def render(tree: ShareTree, heads: tuple[RankedHead, ...] = ()) -> str:
-    return json.dumps(shares_dict(tree, heads), indent=2, ensure_ascii=False) + "\n"
+def render(tree: ShareTree, heads: tuple[RankedHead, ...] = (), caveats: tuple = ()) -> str:
+    return json.dumps(with_caveats(shares_dict(tree, heads), caveats), indent=2, ensure_ascii=False) + "\n"
 
 
-register("shares", "json", lambda o, view: render(o.result, o.context))
+register("shares", "json", lambda o, view: render(o.result, o.context, o.caveats))

@@ -10,9 +10,10 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
+from quotactl.report.caveats import above
 from quotactl.report.console import View, render_to_text
 from quotactl.report.durations import human_duration
-from quotactl.report.renderers import Outcome, register
+from quotactl.report.renderers import Outcome, outcome, register
 from quotactl.report.simulate_plot import PlotOptions, charts, terminal_plot
 from quotactl.simulate.clock import US, rfc3339
 from quotactl.simulate.result import ClassStats, QueueStats, SimulationResult, WaitStats
@@ -192,12 +193,12 @@ def _unwrapped(x) -> tuple[SimulationResult, PlotOptions]:
 
 def _table_renderer(x, view: View) -> str:
     r, opts = _unwrapped(x)
-    return render_table(r, opts, color=view.color, width=view.width)
+    return above(render_table(r, opts, color=view.color, width=view.width), outcome(x).caveats)
 
 
 def _plain_renderer(x, view: View) -> str:
     r, opts = _unwrapped(x)
-    return render_plain(r, opts, width=view.width)
+    return above(render_plain(r, opts, width=view.width), outcome(x).caveats)
 
 
 register("simulate", "plain", _plain_renderer)
