@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from quotactl.load.object_ids import object_id
 from quotactl.load.objects import KUEUE_GROUP, KubeObject
 from quotactl.model.coerce import as_dict, as_list, as_str
 from quotactl.model.kueue_base import KueueObject
@@ -71,6 +72,11 @@ class AlphaObject(KueueObject):
 
     kind: str = ""
     name: str | None = None
+
+    @property
+    def display(self) -> str:
+        """Its scope is unknown to quotactl: the namespace is shown only when given."""
+        return object_id(self.kind, self.name, self.source.namespace, known_scope=False)
 
 
 def build_alpha_object(obj: KubeObject) -> AlphaObject:
