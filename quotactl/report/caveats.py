@@ -4,29 +4,13 @@ documents, and the lines the text reports print right under their verdict or tit
 from __future__ import annotations
 
 from quotactl.caveat import Caveat
+from quotactl.report.console import Hanging, View, render_to_text
+
+LABEL = "caveat: "
 
 
 def caveat_dicts(caveats: tuple[Caveat, ...]) -> list[dict]:
     return [{"feature": c.feature, "objects": list(c.objects), "message": c.message} for c in caveats]
-
-
-def caveat_lines(caveats: tuple[Caveat, ...]) -> list[str]:
-    return [f"caveat: {c.feature} — {c.message} ({', '.join(c.objects)})" for c in caveats]
-
-
-def under_first_line(text: str, caveats: tuple[Caveat, ...]) -> str:
-    """``text`` with the caveat lines after its first line (the verdict or title)."""
-    if not caveats:
-        return text
-    first, newline, rest = text.partition("\n")
-    return "\n".join([first, *caveat_lines(caveats)]) + newline + rest
-
-
-def above(text: str, caveats: tuple[Caveat, ...]) -> str:
-    """``text`` (a report that opens with a table or a cycle log) with the caveat lines first."""
-    if not caveats:
-        return text
-    return "\n".join(caveat_lines(caveats)) + "\n" + text
 
 
 def with_caveats(doc: dict, caveats: tuple[Caveat, ...]) -> dict:
@@ -35,3 +19,30 @@ def with_caveats(doc: dict, caveats: tuple[Caveat, ...]) -> dict:
     out.update(doc)
     out.setdefault("caveats", caveat_dicts(caveats))
     return out
+
+
+def _said(c: Caveat) -> str:
+    return f"{c.feature} — {c.message} ({', '.join(c.objects)})"
+
+
+def caveat_block(caveats: tuple[Caveat, ...], view: View | None = None) -> str:
+    """One line per caveat; ``view`` (a table report): wrapped at its width, continuation lines
+    under the text; None (plain): never wrapped."""
+    if view is None:
+        return "".join(f"{LABEL}{_said(c)}\n" for c in caveats)
+    return render_to_text([Hanging(LABEL, _said(c), style="yellow") for c in caveats], view=view)
+
+
+def under_first_line(text: str, caveats: tuple[Caveat, ...], view: View | None = None) -> str:
+    """``text`` with the caveat lines after its first line (the verdict or title)."""
+    if not caveats:
+        return text
+    first, _, rest = text.partition("\n")
+    return first + "\n" + caveat_block(caveats, view) + rest
+
+
+def above(text: str, caveats: tuple[Caveat, ...], view: View | None = None) -> str:
+    """``text`` (a report that opens with a table or a cycle log) with the caveat lines first."""
+    if not caveats:
+        return text
+    return caveat_block(caveats, view) + text

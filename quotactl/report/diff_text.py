@@ -74,5 +74,5 @@ def render_table(d: DiffResult, failed: tuple[str, ...] = (), view: View = View(
     return render_to_text([w, cap, u, Text(summary_line(d, failed), style="bold")], view=view)
 
 
-register("diff", "table", lambda o, view: above(render_table(o.result, o.context, view), o.caveats))
+register("diff", "table", lambda o, view: above(render_table(o.result, o.context, view), o.caveats, view))
 register("diff", "plain", lambda o, view: above(render_plain(o.result, o.context), o.caveats))

@@ -98,9 +98,11 @@ def render_all(x: ExplainedAll, view: View = View(), plain: bool = False) -> str
     return render_to_text(sections, view=view, plain=plain)
 
 
-register("explain-eta", "table", lambda x, view: under_first_line(render(outcome(x).result, view), outcome(x).caveats))
+register("explain-eta", "table",
+         lambda x, view: under_first_line(render(outcome(x).result, view), outcome(x).caveats, view))
 register("explain-eta", "plain",
          lambda x, view: under_first_line(render(outcome(x).result, view, plain=True), outcome(x).caveats))
-register("explain-all-eta", "table", lambda x, view: above(render_all(outcome(x).result, view), outcome(x).caveats))
+register("explain-all-eta", "table",
+         lambda x, view: above(render_all(outcome(x).result, view), outcome(x).caveats, view))
 register("explain-all-eta", "plain",
          lambda x, view: above(render_all(outcome(x).result, view, plain=True), outcome(x).caveats))

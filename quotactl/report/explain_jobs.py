@@ -62,5 +62,6 @@ def render_text(answers: list[JobAnswer], plain: bool, view: View = View()) -> s
 
 
 register("explain-jobs", "json", lambda x, view: render_json(outcome(x).result, outcome(x).caveats))
-register("explain-jobs", "table", lambda x, view: above(render_text(outcome(x).result, False, view), outcome(x).caveats))
+register("explain-jobs", "table",
+         lambda x, view: above(render_text(outcome(x).result, False, view), outcome(x).caveats, view))
 register("explain-jobs", "plain", lambda x, view: above(render_text(outcome(x).result, True, view), outcome(x).caveats))

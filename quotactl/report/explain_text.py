@@ -281,8 +281,9 @@ def render_all_table(explanations: list[Explanation], view: View = View()) -> st
 
 
 register("explain", "table", lambda x, view: under_first_line(render_table(outcome(x).result, view),
-                                                               outcome(x).caveats))
+                                                               outcome(x).caveats, view))
 register("explain", "plain", lambda x, view: under_first_line(render_plain(outcome(x).result, view),
                                                                outcome(x).caveats))
-register("explain-all", "table", lambda x, view: above(render_all_table(outcome(x).result, view), outcome(x).caveats))
+register("explain-all", "table",
+         lambda x, view: above(render_all_table(outcome(x).result, view), outcome(x).caveats, view))
 register("explain-all", "plain", lambda x, view: above(render_all_plain(outcome(x).result, view), outcome(x).caveats))

@@ -214,6 +214,6 @@ def render_table(d: PreemptDecision, view: View = View()) -> str:
 
 
 register("preempt", "table", lambda x, view: under_first_line(render_table(outcome(x).result, view),
-                                                               outcome(x).caveats))
+                                                               outcome(x).caveats, view))
 register("preempt", "plain", lambda x, view: under_first_line(render_plain(outcome(x).result, view),
                                                                outcome(x).caveats))

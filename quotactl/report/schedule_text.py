@@ -133,5 +133,6 @@ def render_table(r: ScheduleResult, view: View = View()) -> str:
     return render_to_text(parts, view=view)
 
 
-register("schedule", "table", lambda x, view: above(render_table(outcome(x).result, view), outcome(x).caveats))
+register("schedule", "table",
+         lambda x, view: above(render_table(outcome(x).result, view), outcome(x).caveats, view))
 register("schedule", "plain", lambda x, view: above(render_plain(outcome(x).result), outcome(x).caveats))

@@ -124,5 +124,5 @@ def render_table(tree: ShareTree, heads: tuple[RankedHead, ...] = (), view: View
     return render_to_text(renderables(tree, heads, view), view=view)
 
 
-register("shares", "table", lambda o, view: above(render_table(o.result, o.context, view), o.caveats))
+register("shares", "table", lambda o, view: above(render_table(o.result, o.context, view), o.caveats, view))
 register("shares", "plain", lambda o, view: above(render_plain(o.result, o.context, view), o.caveats))

@@ -193,7 +193,7 @@ def _unwrapped(x) -> tuple[SimulationResult, PlotOptions]:
 
 def _table_renderer(x, view: View) -> str:
     r, opts = _unwrapped(x)
-    return above(render_table(r, opts, color=view.color, width=view.width), outcome(x).caveats)
+    return above(render_table(r, opts, color=view.color, width=view.width), outcome(x).caveats, view)
 
 
 def _plain_renderer(x, view: View) -> str:

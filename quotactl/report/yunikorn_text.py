@@ -223,7 +223,9 @@ def render_preempt_table(e: Explanation, view: View = View()) -> str:
     return render_to_text(_renderables(preempt_blocks(e), view, False), view=view)
 
 
-register("yunikorn-explain", "table", lambda o, view: under_first_line(render_explain_table(o.result, view), o.caveats))
+register("yunikorn-explain", "table",
+         lambda o, view: under_first_line(render_explain_table(o.result, view), o.caveats, view))
 register("yunikorn-explain", "plain", lambda o, view: under_first_line(render_explain_plain(o.result, view), o.caveats))
-register("yunikorn-preempt", "table", lambda o, view: under_first_line(render_preempt_table(o.result, view), o.caveats))
+register("yunikorn-preempt", "table",
+         lambda o, view: under_first_line(render_preempt_table(o.result, view), o.caveats, view))
 register("yunikorn-preempt", "plain", lambda o, view: under_first_line(render_preempt_plain(o.result, view), o.caveats))
