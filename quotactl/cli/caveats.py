@@ -22,7 +22,7 @@ def kueue_caveats_of(loaded, cluster, options) -> tuple[Caveat, ...]:
     from quotactl.model.kueue import workload_traits
     from quotactl.model.kueue_checks import build_alpha_object
 
-    workloads = tuple(workload_traits(o) for o in loaded.objects if o.kind == "Workload")
+    workloads = tuple(t for t in (workload_traits(o) for o in loaded.objects if o.kind == "Workload") if t)
     alpha = tuple(build_alpha_object(o) for o in loaded.alpha_objects)
     return kueue_caveats(cluster, options, workloads, alpha)
 

@@ -40,10 +40,10 @@ from quotactl.model.podspec import (
     ResourceHolder,
     Taint,
     Toleration,
+    has_resource_claims,
     parse_taints,
     parse_tolerations,
     pod_spec_info,
-    resource_claim_names,
     resource_holders,
 )
 from quotactl.model.quantity import Quantity
@@ -759,19 +759,25 @@ class WorkloadTraits:
     check_states: tuple[tuple[str | None, str | None], ...]  # status.admissionChecks (name, state)
 
 
-def workload_traits(obj: KubeObject) -> WorkloadTraits:
-    traits = [_pod_set_traits(as_dict(ps)) for ps in as_list(as_dict(obj.data.get("spec")).get("podSets"))]
-    checks = tuple((as_str(as_dict(c).get("name")), as_str(as_dict(c).get("state")))
-                   for c in as_list(as_dict(obj.data.get("status")).get("admissionChecks")))
-    return WorkloadTraits(obj.display, any(t for t, _ in traits), any(c for _, c in traits), checks)
+def workload_traits(obj: KubeObject) -> WorkloadTraits | None:
+    """None for a Workload with none of the traits (most of a big snapshot: read fast)."""
+    topology = claims = False
+    for ps in as_list(as_dict(obj.data.get("spec")).get("podSets")):
+        t, c = _pod_set_traits(ps) if isinstance(ps, dict) else (False, False)
+        topology, claims = topology or t, claims or c
+    raw_checks = as_dict(obj.data.get("status")).get("admissionChecks")
+    if not (topology or claims or raw_checks):
+        return None
+    checks = tuple((as_str(as_dict(c).get("name")), as_str(as_dict(c).get("state"))) for c in as_list(raw_checks))
+    return WorkloadTraits(obj.display, topology, claims, checks)
 
 
 def _pod_set_traits(ps: dict) -> tuple[bool, bool]:
     """(topology requested, resource claims) of one pod set."""
     template = as_dict(ps.get("template"))
     annotations = as_dict(as_dict(template.get("metadata")).get("annotations"))
-    topology = isinstance(ps.get("topologyRequest"), dict) or any(a in annotations for a in TOPOLOGY_ANNOTATIONS)
-    return topology, bool(resource_claim_names(as_dict(template.get("spec"))))
+    topology = isinstance(ps.get("topologyRequest"), dict) or not annotations.keys().isdisjoint(TOPOLOGY_ANNOTATIONS)
+    return topology, has_resource_claims(as_dict(template.get("spec")))
 
 
 def build_configuration(obj: KubeObject) -> KueueConfiguration:

@@ -241,6 +241,14 @@ def _inter_pod_constraints(spec: dict) -> tuple[str, ...]:
     return tuple(out)
 
 
+def has_resource_claims(spec: dict) -> bool:
+    """Whether a pod spec has Dynamic Resource Allocation claims (without listing them)."""
+    if spec.get("resourceClaims"):
+        return True
+    return any(isinstance(c, dict) and isinstance(c.get("resources"), dict) and c["resources"].get("claims")
+               for key in ("initContainers", "containers") for c in as_list(spec.get(key)))
+
+
 def resource_claim_names(spec: dict) -> tuple[str, ...]:
     """Dynamic Resource Allocation claims of a pod spec: its resourceClaims and its containers'."""
     names = [as_str(as_dict(c).get("name")) or "" for c in as_list(spec.get("resourceClaims"))]

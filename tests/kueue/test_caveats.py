@@ -23,7 +23,7 @@ def caveats(dicts, gates=None) -> dict[str, Caveat]:
     objs = objects([d for d in dicts if d["apiVersion"] != ALPHA])
     cluster = build_cluster(objs)
     options = engine_options(cluster, feature_gates=gates)
-    traits = tuple(workload_traits(o) for o in objs if o.kind == "Workload")
+    traits = tuple(t for t in (workload_traits(o) for o in objs if o.kind == "Workload") if t)
     found = kueue_caveats(cluster, options, traits, tuple(build_alpha_object(o) for o in objects(alpha)))
     return {c.feature: c for c in found}
 
