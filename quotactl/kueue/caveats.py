@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from quotactl.caveat import Caveat, caveat, run_detectors
+from quotactl.caveat import MAX_OBJECTS, Caveat, caveat, run_detectors
 from quotactl.kueue.options import EngineOptions
 from quotactl.model.features import gate_defaults
 from quotactl.model.kueue import KueueCluster, WorkloadTraits
@@ -168,7 +168,8 @@ def feature_gates(inp: KueueInput) -> Caveat | None:
     from_config = cfg is not None and any(name in cfg.feature_gates for name in off)
     from_flag = cfg is None or any(name not in cfg.feature_gates for name in off)
     names = ([cfg.display] if from_config and cfg is not None else []) + (["--feature-gates"] if from_flag else [])
-    settings = ", ".join(f"{name}={str(gates.enabled(name)).lower()}" for name in off)
+    shown = [f"{name}={str(gates.enabled(name)).lower()}" for name in off[:MAX_OBJECTS]]
+    settings = ", ".join(shown) + (f" and {len(off) - len(shown)} more" if len(off) > len(shown) else "")
     return caveat("FeatureGates", names,
                   f"quotactl answers with these gates at their default; Kueue runs with {settings}, which may "
                   "change the answer")

@@ -170,6 +170,11 @@ def test_a_gate_off_its_default_that_quotactl_does_not_honour_is_a_caveat():
     assert in_config.objects == ("Configuration/kueue",)
 
 
+def test_many_gates_are_named_up_to_five():
+    message = caveats(base(), gates={"AllAlpha": True})["FeatureGates"].message
+    assert message.count("=true") == 5 and " more, which may change the answer" in message
+
+
 def test_honoured_gates_and_gates_at_their_default_are_no_caveat():
     assert "FeatureGates" not in caveats(base(), gates={"PartialAdmission": False})
     assert "FeatureGates" not in caveats(base(), gates={"TASBalancedPlacement": False})
