@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from quotactl.cli.caveats import StrictOption, merged_caveats, strict_code
 from quotactl.cli.common import (
     EXIT_FINDINGS,
     EXIT_OK,
@@ -42,6 +43,7 @@ def diff_command(
     fair_sharing: bool = typer.Option(None, "--fair-sharing/--no-fair-sharing", help="Override fair sharing."),
     feature_gates: str = typer.Option(None, "--feature-gates", metavar="A=true,B=false", help="Kueue feature gates."),
     kueue_version: str = KueueVersionOption,
+    strict: bool = StrictOption,
     max_file_size: str = MaxFileSizeOption,
     cluster: ClusterArgs = ClusterArgs(),
 ) -> None:
@@ -63,7 +65,8 @@ def diff_command(
 
     -n NS reports (and --fail-on gates on) the changes to one namespace's workloads.
 
-    Exit status: 0, 1 when a --fail-on condition is hit, 2 unusable input.
+    Exit status: 0, 1 when a --fail-on condition is hit or, with --strict, when either side holds a
+    feature quotactl does not model (a caveat), 2 unusable input.
     """
     check_cluster_args(cluster, filters=True)
     selection = selection_of(cluster)
@@ -77,10 +80,11 @@ def diff_command(
         fail_usage(f"unknown --fail-on value(s): {', '.join(sorted(unknown)).lower()} "
                    "(use evictions, starvation, livelock, any)")
     shared = list(files or [])
-    cb, ob = kueue_input(list(base or []) + shared, max_file_size, fair_sharing, feature_gates, "--base", cluster,
-                         release=kueue_version)
-    ch, oh = kueue_input(list(head) + shared, max_file_size, fair_sharing, feature_gates, "--head", cluster,
-                         overlay=True, release=kueue_version)
+    cb, ob, base_caveats = kueue_input(list(base or []) + shared, max_file_size, fair_sharing, feature_gates,
+                                       "--base", cluster, release=kueue_version)
+    ch, oh, head_caveats = kueue_input(list(head) + shared, max_file_size, fair_sharing, feature_gates, "--head",
+                                       cluster, overlay=True, release=kueue_version)
+    caveats = merged_caveats(base_caveats, head_caveats)
     d = diff(cb, ob, ch, oh, max_cycles=max_cycles)
     if selection:  # the namespace's changes; --fail-on gates on them
         d = restrict_diff(d, selection, selected(cb, selection) | selected(ch, selection))
@@ -93,4 +97,5 @@ def diff_command(
         failed.append("livelock")
     if "ANY" in codes and (d.workloads or d.capacity) and not failed:
         failed.append("any")
-    finish("diff", Outcome(d, tuple(failed)), output, EXIT_FINDINGS if failed else EXIT_OK, wide)
+    code = strict_code(EXIT_FINDINGS if failed else EXIT_OK, strict, caveats)
+    finish("diff", Outcome(d, tuple(failed), caveats), output, code, wide)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from quotactl.cli.caveats import StrictOption, kueue_caveats_of, strict_code
 from quotactl.cli.common import (
     EXIT_FINDINGS,
     EXIT_OK,
@@ -61,6 +62,7 @@ def explain_command(
     default_runtime: str = SIM_OPTIONS["default_runtime"],
     cycle_interval: str = SIM_OPTIONS["cycle_interval"],
     cadence: str = SIM_OPTIONS["cadence"],
+    strict: bool = StrictOption,
     max_file_size: str = MaxFileSizeOption,
     cluster: ClusterArgs = ClusterArgs(),
 ) -> None:
@@ -92,7 +94,8 @@ def explain_command(
       quotactl explain ns/name -f snapshot.yaml --eta
 
     Exit status: 0 (a pending workload is a result), 1 with --fail-if-pending when a job would stay
-    pending, 2 unknown workload or job, or unusable input.
+    pending or with --strict when the input holds a feature quotactl does not model (a caveat),
+    2 unknown workload or job, or unusable input.
     """
     check_cluster_args(cluster, names_workload=True)
     if not files and not cluster.from_cluster:
@@ -120,7 +123,7 @@ def explain_command(
         from quotactl.cli.yunikorn_cmds import run_explain  # the YuniKorn engine
         from quotactl.jobs.resolve import pod_name
 
-        raise typer.Exit(run_explain(loaded, pod_name(workload), output, wide=wide))
+        raise typer.Exit(run_explain(loaded, pod_name(workload), output, wide=wide, strict=strict))
     workload = inp.workload_name(workload) if workload else workload
     cluster = None if all_pending or submitted else scoped_cluster(loaded.objects, workload)
     if cluster is None:
@@ -129,6 +132,10 @@ def explain_command(
         fail_usage("the input holds no Kueue Workload objects (kubectl get workloads -A -o yaml)")
     options = inp.kueue_options(cluster, fair_sharing)
     snapshot = build_snapshot(cluster, options)
+    caveats = kueue_caveats_of(loaded, cluster, options)
+
+    def report(command: str, result, code: int = EXIT_OK, context=None) -> None:
+        finish(command, Outcome(result, context, caveats), output, strict_code(code, strict, caveats), wide)
 
     if all_pending:
         pending, shown = pending_workloads(cluster), None
@@ -140,8 +147,8 @@ def explain_command(
             from quotactl.simulate.eta import ExplainedAll
 
             etas = _etas(cluster, options, sim, pending)
-            finish("explain-all-eta", ExplainedAll(tuple(explanations), etas, shown), output, wide=wide)
-        finish("explain-all", explanations if shown is None else Outcome(explanations, shown), output, wide=wide)
+            report("explain-all-eta", ExplainedAll(tuple(explanations), etas, shown))
+        report("explain-all", explanations, context=shown)
     if submitted:
         pairs, shown = submitted_workloads(cluster, inp.jobs), None
         if selection:  # -n: the namespace's jobs (--fail-if-pending looks at those only)
@@ -151,8 +158,7 @@ def explain_command(
         queues = QueueIndex(cluster, options)
         answers = [JobAnswer(job, explain_workload(cluster, snapshot, wl, top=top, queues=queues)) for job, wl in pairs]
         stays = fail_if_pending and any(stays_pending(a.explanation) for a in answers)
-        finish("explain-jobs", answers if shown is None else Outcome(answers, shown), output,
-               EXIT_FINDINGS if stays else EXIT_OK, wide)
+        report("explain-jobs", answers, EXIT_FINDINGS if stays else EXIT_OK, context=shown)
 
     target = require_workload(cluster, workload)
     explanation = explain_workload(cluster, snapshot, target, top=top)
@@ -161,8 +167,8 @@ def explain_command(
         from quotactl.simulate.eta import Explained
 
         eta_of = _etas(full, inp.kueue_options(full, fair_sharing), sim, [full.workloads.get(target.key, target)])
-        finish("explain-eta", Explained(explanation, eta_of[target.key]), output, wide=wide)
-    finish("explain", explanation, output, wide=wide)
+        report("explain-eta", Explained(explanation, eta_of[target.key]))
+    report("explain", explanation)
 
 
 def _eta_options(eta: bool, submitted, default_runtime, cycle_interval, cadence):

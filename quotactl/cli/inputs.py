@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 import typer
 
+from quotactl.cli.caveats import kueue_caveats_of
 from quotactl.cli.common import EXIT_OK, ClusterArgs, UsageError, emit, fail_usage
 from quotactl.cli.engine_input import job_workload, load_engine_input, warn_gate_settings, warn_skipped_jobs
 from quotactl.load.objects import Dialect, LoadResult, load
@@ -85,15 +86,16 @@ def engine_input(files: list[str] | None, max_file_size: str | None, feature_gat
 
 def kueue_input(files: list[str], max_file_size: str | None, fair_sharing: bool | None, feature_gates: str | None,
                 what: str = "input", cluster: ClusterArgs | None = None,
-                overlay: bool = False, *, release: str = DEFAULT_RELEASE) -> tuple[KueueCluster, EngineOptions]:
-    """A Kueue-only snapshot (schedule, diff), its cluster and engine options."""
+                overlay: bool = False, *, release: str = DEFAULT_RELEASE) -> tuple[KueueCluster, EngineOptions, tuple]:
+    """A Kueue-only snapshot (schedule, diff): its cluster, engine options and caveats."""
     inp = engine_input(files, max_file_size, feature_gates, what, cluster, overlay, release=release)
     if inp.dialects and inp.dialects != {Dialect.KUEUE}:
         fail_usage(f"{what}: schedule and diff simulate Kueue; the input holds YuniKorn objects")
     from quotactl.model.kueue import build_cluster
 
     cluster_model = build_cluster(inp.loaded.objects)
-    return cluster_model, inp.kueue_options(cluster_model, fair_sharing)
+    options = inp.kueue_options(cluster_model, fair_sharing)
+    return cluster_model, options, kueue_caveats_of(inp.loaded, cluster_model, options)
 
 
 def config_input(paths: list[str], max_file_size: str | None, feature_gates: str | None = None,

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import typer
 
+from quotactl.cli.caveats import StrictOption, kueue_caveats_of, strict_code
 from quotactl.cli.common import (
+    EXIT_OK,
     ClusterArgs,
     FeatureGatesOption,
     FileOption,
@@ -28,6 +30,7 @@ from quotactl.kueue.quota import build_snapshot
 from quotactl.kueue.scope import scoped_cluster
 from quotactl.load.objects import Dialect
 from quotactl.model.kueue import build_cluster
+from quotactl.report.renderers import Outcome
 
 
 def _parse_pins(values: list[str]) -> dict[tuple[str | None, str], str]:
@@ -63,6 +66,7 @@ def preempt_command(
                                      help="Kueue what-if: let the flavor assigner consider only this flavor for the "
                                           "resource group covering RESOURCE (repeatable), instead of Kueue's own "
                                           "choice."),
+    strict: bool = StrictOption,
     max_file_size: str = MaxFileSizeOption,
     cluster: ClusterArgs = ClusterArgs(),
 ) -> None:
@@ -76,7 +80,8 @@ def preempt_command(
           -A -o yaml | quotactl preempt ns/name -f -
       quotactl preempt ns/name --from-cluster
 
-    Exit status: 0 (no victims is a result too), 2 unknown workload or unusable input.
+    Exit status: 0 (no victims is a result too), 1 with --strict when the input holds a feature
+    quotactl does not model (a caveat), 2 unknown workload or unusable input.
     """
     check_cluster_args(cluster, names_workload=True)
     workload = qualified(workload, cluster)
@@ -86,7 +91,8 @@ def preempt_command(
         from quotactl.cli.yunikorn_cmds import run_preempt  # the YuniKorn engine
         from quotactl.jobs.resolve import pod_name
 
-        raise typer.Exit(run_preempt(inp.loaded, pod_name(workload), output, direct=direct, wide=wide))
+        raise typer.Exit(run_preempt(inp.loaded, pod_name(workload), output, direct=direct, wide=wide,
+                                     strict=strict))
     if direct:
         fail_usage("--direct is for YuniKorn input; Kueue's preemption always follows the scheduler's path")
     pinned = _parse_pins(flavor or [])
@@ -95,9 +101,12 @@ def preempt_command(
     if not cluster.workloads:
         fail_usage("the input holds no Kueue Workload objects (kubectl get workloads -A -o yaml)")
     target = require_workload(cluster, workload)
-    snapshot = build_snapshot(cluster, inp.kueue_options(cluster, fair_sharing))
+    options = inp.kueue_options(cluster, fair_sharing)
+    snapshot = build_snapshot(cluster, options)
     if pinned:
         problem = check_pins(snapshot, cluster_queue_of(cluster, target), pinned)
         if problem:
             fail_usage(f"--flavor: {problem}")
-    finish("preempt", decide(cluster, snapshot, target, pinned), output, wide=wide)
+    caveats = kueue_caveats_of(inp.loaded, cluster, options)
+    finish("preempt", Outcome(decide(cluster, snapshot, target, pinned), None, caveats), output,
+           strict_code(EXIT_OK, strict, caveats), wide=wide)

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import typer
 
+from quotactl.cli.caveats import StrictOption, strict_code
 from quotactl.cli.common import (
+    EXIT_OK,
     ClusterArgs,
     FairSharingOption,
     FeatureGatesOption,
@@ -21,6 +23,7 @@ from quotactl.cli.filters import selected, selection_of
 from quotactl.cli.inputs import check_cluster_args, finish, kueue_input
 from quotactl.kueue.cycle import schedule
 from quotactl.kueue.selection import restrict_schedule
+from quotactl.report.renderers import Outcome
 
 
 @cluster_options
@@ -33,6 +36,7 @@ def schedule_command(
     fair_sharing: bool = FairSharingOption,
     feature_gates: str = FeatureGatesOption,
     kueue_version: str = KueueVersionOption,
+    strict: bool = StrictOption,
     max_file_size: str = MaxFileSizeOption,
     cluster: ClusterArgs = ClusterArgs(),
 ) -> None:
@@ -49,13 +53,14 @@ def schedule_command(
 
     -n NS reports the workloads of one namespace (every namespace's workloads are still scheduled).
 
-    Exit status: 0 (pending workloads and livelocks are results), 2 unusable input.
+    Exit status: 0 (pending workloads and livelocks are results), 1 with --strict when the input
+    holds a feature quotactl does not model (a caveat), 2 unusable input.
     """
     check_cluster_args(cluster, filters=True)
     selection = selection_of(cluster)
-    model, options = kueue_input(files, max_file_size, fair_sharing, feature_gates, cluster=cluster,
-                                 release=kueue_version)
+    model, options, caveats = kueue_input(files, max_file_size, fair_sharing, feature_gates, cluster=cluster,
+                                          release=kueue_version)
     result = schedule(model, options, cycles=cycles, max_cycles=max_cycles)
     if selection:
         result = restrict_schedule(result, selection, selected(model, selection))
-    finish("schedule", result, output, wide=wide)
+    finish("schedule", Outcome(result, None, caveats), output, strict_code(EXIT_OK, strict, caveats), wide=wide)

@@ -8,7 +8,9 @@ from dataclasses import replace
 
 import typer
 
+from quotactl.cli.caveats import StrictOption, kueue_caveats_of, strict_code
 from quotactl.cli.common import (
+    EXIT_OK,
     ClusterArgs,
     FairSharingOption,
     FeatureGatesOption,
@@ -57,6 +59,7 @@ def shares_command(
     kueue_version: str = KueueVersionOption,
     heads: bool = typer.Option(True, "--heads/--no-heads",
                                help="Also rank the pending queue heads by the fair-sharing tournament."),
+    strict: bool = StrictOption,
     max_file_size: str = MaxFileSizeOption,
     cluster: ClusterArgs = ClusterArgs(),
 ) -> None:
@@ -70,7 +73,8 @@ def shares_command(
 
     -n NS lists the queue heads of one namespace, in the places the whole tournament gives them.
 
-    Exit status: 0, or 2 for unusable input.
+    Exit status: 0, 1 with --strict when the input holds a feature quotactl does not model (a
+    caveat), or 2 for unusable input.
     """
     check_cluster_args(cluster, filters=True)
     selection = selection_of(cluster)
@@ -80,7 +84,9 @@ def shares_command(
     cluster = build_cluster(inp.loaded.objects)
     if not cluster.cluster_queues:
         fail_usage("the input holds no Kueue ClusterQueue objects")
-    snapshot = build_snapshot(cluster, inp.kueue_options(cluster, fair_sharing))
+    options = inp.kueue_options(cluster, fair_sharing)
+    snapshot = build_snapshot(cluster, options)
+    caveats = kueue_caveats_of(inp.loaded, cluster, options)
     tree = share_tree(snapshot)
     if cohort:
         sub = _only(tree, cohort)
@@ -93,4 +99,4 @@ def shares_command(
         ranked = tuple(replace(h, order=i) for i, h in enumerate((h for h in ranked if h.cluster_queue in names), 1))
     if selection:  # the heads of the namespace, in the places the whole tournament gives them
         ranked, tree = restrict_heads(ranked, tree, selection, selected(cluster, selection))
-    finish("shares", Outcome(tree, ranked), output, wide=wide)
+    finish("shares", Outcome(tree, ranked, caveats), output, strict_code(EXIT_OK, strict, caveats), wide=wide)

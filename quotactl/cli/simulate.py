@@ -9,7 +9,9 @@ from datetime import datetime
 
 import typer
 
+from quotactl.cli.caveats import StrictOption, kueue_caveats_of, strict_code
 from quotactl.cli.common import (
+    EXIT_OK,
     ClusterArgs,
     FairSharingOption,
     FeatureGatesOption,
@@ -68,6 +70,7 @@ def simulate_command(
     fair_sharing: bool = FairSharingOption,
     feature_gates: str = FeatureGatesOption,
     kueue_version: str = KueueVersionOption,
+    strict: bool = StrictOption,
     max_file_size: str = MaxFileSizeOption,
     cluster: ClusterArgs = ClusterArgs(),
 ) -> None:
@@ -85,7 +88,8 @@ def simulate_command(
 
     -n NS reports the workloads of one namespace (every namespace's workloads are still simulated).
 
-    Exit status: 0 (pending workloads and livelocks are results), 2 unusable input.
+    Exit status: 0 (pending workloads and livelocks are results), 1 with --strict when the input
+    holds a feature quotactl does not model (a caveat), 2 unusable input.
     """
     from quotactl.simulate.errors import SimulationInputError
     from quotactl.simulate.run import SimulationOptions, simulate
@@ -106,8 +110,10 @@ def simulate_command(
         model, t0 = _model(inp, generator, sim.start)
         if isinstance(sim.until, datetime) and sim.until < t0:
             fail_usage(f"--until {until} is before the start of the simulation ({rfc3339(t0)})")
+        options = inp.kueue_options(model, fair_sharing)
+        caveats = kueue_caveats_of(inp.loaded, model, options)
         with progress_bar(is_document(output), until_micros(t0, sim.until)) as progress:
-            result = simulate(model, inp.kueue_options(model, fair_sharing), sim, t0=t0, progress=progress)
+            result = simulate(model, options, sim, t0=t0, progress=progress)
     except SimulationInputError as exc:
         fail_usage(str(exc))
         raise  # unreachable: fail_usage exits
@@ -116,7 +122,8 @@ def simulate_command(
     opts = PlotOptions(plot=not no_plot, per_queue=plot_per_queue, html=html)
     if html is not None:
         write_html(html, result, opts)
-    finish("simulate", result if is_document(output) else Outcome(result, opts), output)
+    finish("simulate", Outcome(result, None if is_document(output) else opts, caveats), output,
+           strict_code(EXIT_OK, strict, caveats))
 
 
 def _loaded(files, max_file_size, feature_gates, cluster: ClusterArgs, release: str) -> EngineInput:

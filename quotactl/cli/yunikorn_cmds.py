@@ -13,12 +13,14 @@ from dataclasses import dataclass
 
 import typer
 
+from quotactl.cli.caveats import strict_code
 from quotactl.cli.common import EXIT_OK, EXIT_USAGE, OutputFormat, emit
 from quotactl.cli.engine_input import MAX_LINES
 from quotactl.load.objects import Dialect, LoadResult
 from quotactl.load.yunikorn import CONFIG_KINDS, DEFAULT_CONFIG_TEXT, YuniKornInput, load_inputs, load_text
 from quotactl.model.yunikorn_cluster import ClusterObjects, build_objects
 from quotactl.report.renderers import Outcome
+from quotactl.yunikorn.caveats import yunikorn_caveats
 from quotactl.yunikorn.cluster import Cluster
 from quotactl.yunikorn.explain import Explanation, explain_pod, find_pod
 from quotactl.yunikorn.live import LiveState, live_state
@@ -29,6 +31,7 @@ from quotactl.yunikorn.shim import build_cluster, select_partition
 class Built:
     cluster: Cluster | None
     error: str | None = None
+    caveats: tuple = ()  # the input's caveats (yunikorn/caveats.py)
 
 
 def cluster_objects(loaded: LoadResult) -> ClusterObjects:
@@ -73,12 +76,13 @@ def build(loaded: LoadResult) -> Built:
         return Built(None, f"{inp.origin} ({inp.file}) has no partition")
     if not any(o.kind == "Pod" for o in loaded.objects):
         return Built(None, "the input holds no Pod objects (kubectl get nodes,pods -A -o yaml)")
-    cluster = build_cluster(partition, cluster_objects(loaded))
+    objects = cluster_objects(loaded)
+    cluster = build_cluster(partition, objects)
     if notes:
         from dataclasses import replace
 
         cluster = replace(cluster, notes=tuple(notes) + cluster.notes)
-    return Built(cluster)
+    return Built(cluster, caveats=yunikorn_caveats(objects))
 
 
 def _error(message: str) -> int:
@@ -86,40 +90,44 @@ def _error(message: str) -> int:
     return EXIT_USAGE
 
 
-def _explanation(loaded: LoadResult, pod: str | None, direct: bool) -> tuple[Explanation | None, int]:
+def _explanation(loaded: LoadResult, pod: str | None, direct: bool) -> tuple[Explanation | None, int, tuple]:
+    """The explanation (None on an error, with exit code 2) and the input's caveats."""
     if not pod:
-        return None, _error("which pod? give namespace/name")
+        return None, _error("which pod? give namespace/name"), ()
     built = build(loaded)
     if built.cluster is None:
-        return None, _error(built.error or "unusable input")
+        return None, _error(built.error or "unusable input"), ()
     found = find_pod(built.cluster, pod)
     if found.task is None:
         if found.ignored:
-            return None, _error(f"pod {pod!r} is not a YuniKorn ask: {found.ignored}")
+            return None, _error(f"pod {pod!r} is not a YuniKorn ask: {found.ignored}"), ()
         if found.ambiguous:
-            return None, _error(f"pod name {pod!r} is ambiguous: {', '.join(found.ambiguous)} (give namespace/name)")
+            return None, _error(f"pod name {pod!r} is ambiguous: {', '.join(found.ambiguous)} "
+                                "(give namespace/name)"), ()
         hint = f"; did you mean {', '.join(found.suggestions)}?" if found.suggestions else ""
-        return None, _error(f"no pod {pod!r} in the input{hint}")
-    return explain_pod(built.cluster, found.task, direct=direct), EXIT_OK
+        return None, _error(f"no pod {pod!r} in the input{hint}"), ()
+    return explain_pod(built.cluster, found.task, direct=direct), EXIT_OK, built.caveats
 
 
-def run_explain(loaded: LoadResult, pod: str, output: OutputFormat, wide: bool = False, **opts) -> int:
+def run_explain(loaded: LoadResult, pod: str, output: OutputFormat, wide: bool = False, strict: bool = False,
+                **opts) -> int:
     """``quotactl explain POD`` for YuniKorn: why the pod is pending (or what it holds)."""
-    return _report("yunikorn-explain", loaded, pod, output, bool(opts.get("direct", False)), wide)
+    return _report("yunikorn-explain", loaded, pod, output, bool(opts.get("direct", False)), wide, strict)
 
 
 def run_preempt(loaded: LoadResult, pod: str, output: OutputFormat, direct: bool = False, wide: bool = False,
-                **opts) -> int:
+                strict: bool = False, **opts) -> int:
     """``quotactl preempt POD [--direct]`` for YuniKorn: what YuniKorn would preempt for the pod."""
-    return _report("yunikorn-preempt", loaded, pod, output, direct, wide)
+    return _report("yunikorn-preempt", loaded, pod, output, direct, wide, strict)
 
 
-def _report(command: str, loaded: LoadResult, pod: str, output: OutputFormat, direct: bool, wide: bool) -> int:
-    e, code = _explanation(loaded, pod, direct)
+def _report(command: str, loaded: LoadResult, pod: str, output: OutputFormat, direct: bool, wide: bool,
+            strict: bool) -> int:
+    e, code, caveats = _explanation(loaded, pod, direct)
     if e is None:
         return code
-    emit(command, Outcome(e, direct), output, wide)
-    return EXIT_OK
+    emit(command, Outcome(e, direct, caveats), output, wide)
+    return strict_code(EXIT_OK, strict, caveats)
 
 
 def live_states(loaded: LoadResult, inputs: list[YuniKornInput]) -> list[LiveState | None]:

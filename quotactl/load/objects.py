@@ -88,6 +88,8 @@ class LoadResult:
     objects: list[KubeObject] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     alpha_kinds_noted: set[str] = field(default_factory=set)  # KUEUE_ALPHA_KINDS already reported
+    # Objects of KUEUE_ALPHA_KINDS: left out of the model, kept so that caveats can name them
+    alpha_objects: list[KubeObject] = field(default_factory=list)
 
     @property
     def dialects(self) -> set[str]:
@@ -261,6 +263,7 @@ def _collect_objects(doc: Document, data: Any, base: tuple, result: LoadResult, 
                 "IN003", Severity.INFO, f"{api_version} {kind} is a Kueue alpha kind quotactl recognises but does not "
                 "check yet (objects of this kind are skipped, and what they change is not simulated)",
                 doc.file, *_lc(ref.pos()), object=raw_object_id(kind, data, known_scope=False)))
+        result.alpha_objects.append(KubeObject(api_version, kind, data, ref, Dialect.KUEUE))
         return
     if dialect is None:
         typo = kueue_typo(api_version, kind, KUEUE_API_KINDS)

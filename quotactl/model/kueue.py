@@ -40,6 +40,7 @@ from quotactl.model.podspec import (
     ResourceHolder,
     Taint,
     Toleration,
+    has_resource_claims,
     parse_taints,
     parse_tolerations,
     pod_spec_info,
@@ -190,6 +191,8 @@ class ClusterQueue(KueueObject):
     fair_sharing: FairSharing | None = None
     admission_mode: str | None = None
     concurrent_admission_policy: dict | None = None
+    # status.effectiveQuotas is set (Dynamic Quota Orchestration rewrote the quota Kueue uses)
+    has_effective_quotas: bool = False
 
     @property
     def flavor_names(self) -> list[str]:
@@ -401,6 +404,12 @@ class KueueConfiguration(KueueObject):
     transformations: tuple[ResourceTransformation, ...] = ()
     # waitForPodsReady.requeuingStrategy.timestamp when it is Eviction or Creation, else None
     requeuing_timestamp: str | None = None
+    # waitForPodsReady is on: v1beta1 ``enable: true``; v1beta2 the section is present (Kueue's
+    # Convert_v1beta1_Configuration_To_v1beta2_Configuration drops it unless enabled); the gate
+    # DisableWaitForPodsReady can still turn it off
+    wait_for_pods_ready: bool = False
+    admission_fair_sharing: bool = False  # the admissionFairSharing section is present
+    device_class_mappings: tuple[str, ...] = ()  # resources.deviceClassMappings[].name (DRA)
 
 
 # --------------------------------------------------------------------------- builders --------
@@ -526,6 +535,7 @@ def build_cluster_queue(obj: KubeObject) -> ClusterQueue:
         admission_mode=as_str(as_dict(spec.get("admissionScope")).get("admissionMode")),
         concurrent_admission_policy=spec.get("concurrentAdmissionPolicy")
         if isinstance(spec.get("concurrentAdmissionPolicy"), dict) else None,
+        has_effective_quotas=bool(as_dict(obj.data.get("status")).get("effectiveQuotas")),
     )
 
 
@@ -727,6 +737,49 @@ def workload_route(obj: KubeObject) -> WorkloadRoute | None:
                          admitted if reserved else None)
 
 
+# Pod template annotations Kueue's job integrations turn into a pod set's topologyRequest
+# (kueue pkg/controller/jobframework/tas.go; apis/kueue/v1beta2 constants).
+TOPOLOGY_ANNOTATIONS = (
+    "kueue.x-k8s.io/podset-required-topology",
+    "kueue.x-k8s.io/podset-preferred-topology",
+    "kueue.x-k8s.io/podset-unconstrained-topology",
+    "kueue.x-k8s.io/podset-slice-required-topology",
+    "kueue.x-k8s.io/podset-slice-size",
+)
+
+
+@dataclass(frozen=True)
+class WorkloadTraits:
+    """What the caveats (kueue/caveats.py) need of a Workload, read without building it: explain
+    models only the Workloads of one cohort tree, the caveats are those of the whole input."""
+
+    display: str  # Workload/namespace/name
+    topology_request: bool  # a pod set has a topologyRequest, or Kueue's topology annotations
+    resource_claims: bool  # a pod set's template has DRA resource claims
+    check_states: tuple[tuple[str | None, str | None], ...]  # status.admissionChecks (name, state)
+
+
+def workload_traits(obj: KubeObject) -> WorkloadTraits | None:
+    """None for a Workload with none of the traits (most of a big snapshot: read fast)."""
+    topology = claims = False
+    for ps in as_list(as_dict(obj.data.get("spec")).get("podSets")):
+        t, c = _pod_set_traits(ps) if isinstance(ps, dict) else (False, False)
+        topology, claims = topology or t, claims or c
+    raw_checks = as_dict(obj.data.get("status")).get("admissionChecks")
+    if not (topology or claims or raw_checks):
+        return None
+    checks = tuple((as_str(as_dict(c).get("name")), as_str(as_dict(c).get("state"))) for c in as_list(raw_checks))
+    return WorkloadTraits(obj.display, topology, claims, checks)
+
+
+def _pod_set_traits(ps: dict) -> tuple[bool, bool]:
+    """(topology requested, resource claims) of one pod set."""
+    template = as_dict(ps.get("template"))
+    annotations = as_dict(as_dict(template.get("metadata")).get("annotations"))
+    topology = isinstance(ps.get("topologyRequest"), dict) or not annotations.keys().isdisjoint(TOPOLOGY_ANNOTATIONS)
+    return topology, has_resource_claims(as_dict(template.get("spec")))
+
+
 def build_configuration(obj: KubeObject) -> KueueConfiguration:
     data = obj.data
     fs = data.get("fairSharing")
@@ -748,7 +801,17 @@ def build_configuration(obj: KubeObject) -> KueueConfiguration:
         quota_check_strategy=_enum(resources.get("quotaCheckStrategy"), "BlockUndeclared"),
         transformations=tuple(_transformation(t) for t in as_list(resources.get("transformations"))),
         requeuing_timestamp=_requeuing_timestamp(data),
+        wait_for_pods_ready=_wait_for_pods_ready(obj),
+        admission_fair_sharing=isinstance(data.get("admissionFairSharing"), dict),
+        device_class_mappings=tuple(str(as_dict(m).get("name")) for m in as_list(resources.get("deviceClassMappings"))),
     )
+
+
+def _wait_for_pods_ready(obj: KubeObject) -> bool:
+    wfpr = obj.data.get("waitForPodsReady")
+    if obj.version == "v1beta1":
+        return isinstance(wfpr, dict) and wfpr.get("enable") is True
+    return isinstance(wfpr, dict)
 
 
 def _transformation(raw) -> ResourceTransformation:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from quotactl.load.object_ids import object_id
 from quotactl.load.objects import KUEUE_GROUP, KubeObject
 from quotactl.model.coerce import as_dict, as_list, as_str
 from quotactl.model.kueue_base import KueueObject
@@ -62,6 +63,24 @@ class MultiKueueConfig(KueueObject):
 @dataclass(frozen=True)
 class ProvisioningRequestConfig(KueueObject):
     name: str | None = None
+
+
+@dataclass(frozen=True)
+class AlphaObject(KueueObject):
+    """An object of a Kueue alpha kind quotactl recognises but does not model
+    (``load.objects.KUEUE_ALPHA_KINDS``: PreemptionConfig, DynamicQuotaOrchestrator, ...)."""
+
+    kind: str = ""
+    name: str | None = None
+
+    @property
+    def display(self) -> str:
+        """Its scope is unknown to quotactl: the namespace is shown only when given."""
+        return object_id(self.kind, self.name, self.source.namespace, known_scope=False)
+
+
+def build_alpha_object(obj: KubeObject) -> AlphaObject:
+    return AlphaObject(source=obj, kind=obj.kind, name=obj.name)
 
 
 def build_admission_check(obj: KubeObject) -> AdmissionCheck:

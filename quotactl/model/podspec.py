@@ -99,6 +99,11 @@ class PodSpecInfo:
     required_affinity: tuple[NodeSelectorTerm, ...] = ()  # ORed terms; empty = no constraint
     tolerations: tuple[Toleration, ...] = ()
     priority_class_name: str | None = None
+    # Dynamic Resource Allocation: spec.resourceClaims[].name and containers' resources.claims[].name
+    resource_claims: tuple[str, ...] = ()
+    # Scheduling constraints between pods a node filter checks: "podAffinity" / "podAntiAffinity"
+    # (required terms), "topologySpreadConstraints" (whenUnsatisfiable DoNotSchedule)
+    inter_pod_constraints: tuple[str, ...] = ()
 
 
 def parse_tolerations(raw) -> tuple[Toleration, ...]:
@@ -221,4 +226,34 @@ def pod_spec_info(spec: dict) -> PodSpecInfo:
         required_affinity=tuple(terms),
         tolerations=parse_tolerations(spec.get("tolerations")),
         priority_class_name=as_str(spec.get("priorityClassName")),
+        resource_claims=resource_claim_names(spec),
+        inter_pod_constraints=_inter_pod_constraints(spec),
     )
+
+
+def _inter_pod_constraints(spec: dict) -> tuple[str, ...]:
+    affinity = as_dict(spec.get("affinity"))
+    out = [kind for kind in ("podAffinity", "podAntiAffinity")
+           if as_list(as_dict(affinity.get(kind)).get("requiredDuringSchedulingIgnoredDuringExecution"))]
+    if any(as_dict(c).get("whenUnsatisfiable", "DoNotSchedule") == "DoNotSchedule"
+           for c in as_list(spec.get("topologySpreadConstraints"))):
+        out.append("topologySpreadConstraints")
+    return tuple(out)
+
+
+def has_resource_claims(spec: dict) -> bool:
+    """Whether a pod spec has Dynamic Resource Allocation claims (without listing them)."""
+    if spec.get("resourceClaims"):
+        return True
+    return any(isinstance(c, dict) and isinstance(c.get("resources"), dict) and c["resources"].get("claims")
+               for key in ("initContainers", "containers") for c in as_list(spec.get(key)))
+
+
+def resource_claim_names(spec: dict) -> tuple[str, ...]:
+    """Dynamic Resource Allocation claims of a pod spec: its resourceClaims and its containers'."""
+    names = [as_str(as_dict(c).get("name")) or "" for c in as_list(spec.get("resourceClaims"))]
+    for key in ("initContainers", "containers"):
+        for c in as_list(spec.get(key)):
+            claims = as_dict(as_dict(c).get("resources")).get("claims")
+            names.extend(as_str(as_dict(x).get("name")) or "" for x in as_list(claims))
+    return tuple(dict.fromkeys(names))

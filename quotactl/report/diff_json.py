@@ -6,6 +6,7 @@ import json
 
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.diff import DiffResult
+from quotactl.report.caveats import with_caveats
 from quotactl.report.filter_note import filter_doc
 from quotactl.report.renderers import register
 from quotactl.report.schedule_json import document as schedule_document
@@ -43,8 +44,8 @@ def document(d: DiffResult, failed: tuple[str, ...] = ()) -> dict:
     return doc
 
 
-def render(d: DiffResult, failed: tuple[str, ...] = ()) -> str:
-    return json.dumps(document(d, failed), indent=2) + "\n"
+def render(d: DiffResult, failed: tuple[str, ...] = (), caveats: tuple = ()) -> str:
+    return json.dumps(with_caveats(document(d, failed), caveats), indent=2) + "\n"
 
 
-register("diff", "json", lambda o, view: render(o.result, o.context))
+register("diff", "json", lambda o, view: render(o.result, o.context, o.caveats))

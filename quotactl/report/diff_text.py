@@ -6,6 +6,7 @@ from rich.text import Text
 
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.diff import DiffResult
+from quotactl.report.caveats import above
 from quotactl.report.console import FIXED, ID, TEXT, Col, Sheet, View, plain_text, render_to_text
 from quotactl.report.filter_note import shown_line
 from quotactl.report.renderers import register
@@ -76,5 +77,5 @@ def render_table(d: DiffResult, failed: tuple[str, ...] = (), view: View = View(
     return render_to_text([w, cap, u, Text(summary_line(d, failed), style="bold")], view=view)
 
 
-register("diff", "table", lambda o, view: render_table(o.result, o.context, view))
-register("diff", "plain", lambda o, view: render_plain(o.result, o.context))
+register("diff", "table", lambda o, view: above(render_table(o.result, o.context, view), o.caveats, view))
+register("diff", "plain", lambda o, view: above(render_plain(o.result, o.context), o.caveats))

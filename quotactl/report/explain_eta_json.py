@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 
+from quotactl.report.caveats import with_caveats
 from quotactl.report.explain_json import all_document, explanation_dict
-from quotactl.report.renderers import register
+from quotactl.report.renderers import outcome, register
 from quotactl.simulate.clock import at, rfc3339, seconds
 from quotactl.simulate.eta import Eta, Explained, ExplainedAll
 
@@ -29,14 +30,14 @@ def eta_dict(eta: Eta) -> dict:
     }
 
 
-def render(x: Explained) -> str:
-    doc = explanation_dict(x.explanation)
+def render(x: Explained, caveats: tuple = ()) -> str:
+    doc = with_caveats(explanation_dict(x.explanation), caveats)
     doc["eta"] = eta_dict(x.eta)
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
-def render_all(x: ExplainedAll) -> str:
-    doc = all_document(list(x.explanations), x.shown)
+def render_all(x: ExplainedAll, caveats: tuple = ()) -> str:
+    doc = with_caveats(all_document(list(x.explanations), x.shown), caveats)
     for row in doc["workloads"]:
         eta = x.etas.get(row["workload"])
         if eta is not None:
@@ -44,5 +45,5 @@ def render_all(x: ExplainedAll) -> str:
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
-register("explain-eta", "json", lambda x, view: render(x))
-register("explain-all-eta", "json", lambda x, view: render_all(x))
+register("explain-eta", "json", lambda x, view: render(outcome(x).result, outcome(x).caveats))
+register("explain-all-eta", "json", lambda x, view: render_all(outcome(x).result, outcome(x).caveats))

@@ -7,10 +7,11 @@ from __future__ import annotations
 from rich.console import Group
 from rich.text import Text
 
+from quotactl.report.caveats import above, under_first_line
 from quotactl.report.console import PLAIN_VIEW, View, render_to_text
 from quotactl.report.durations import human_duration
 from quotactl.report.explain_text import all_sections, renderables
-from quotactl.report.renderers import register
+from quotactl.report.renderers import outcome, register
 from quotactl.simulate.clock import at, rfc3339, seconds
 from quotactl.simulate.eta import ADMITTED, NEVER, RUNNING, Eta, Explained, ExplainedAll
 
@@ -97,7 +98,11 @@ def render_all(x: ExplainedAll, view: View = View(), plain: bool = False) -> str
     return render_to_text(sections, view=view, plain=plain)
 
 
-register("explain-eta", "table", render)
-register("explain-eta", "plain", lambda x, view: render(x, view, plain=True))
-register("explain-all-eta", "table", render_all)
-register("explain-all-eta", "plain", lambda x, view: render_all(x, view, plain=True))
+register("explain-eta", "table",
+         lambda x, view: under_first_line(render(outcome(x).result, view), outcome(x).caveats, view))
+register("explain-eta", "plain",
+         lambda x, view: under_first_line(render(outcome(x).result, view, plain=True), outcome(x).caveats))
+register("explain-all-eta", "table",
+         lambda x, view: above(render_all(outcome(x).result, view), outcome(x).caveats, view))
+register("explain-all-eta", "plain",
+         lambda x, view: above(render_all(outcome(x).result, view, plain=True), outcome(x).caveats))

@@ -11,11 +11,12 @@ from dataclasses import dataclass
 from rich.text import Text
 
 from quotactl.kueue.explain import ADMITTED, Explanation
+from quotactl.report.caveats import above, with_caveats
 from quotactl.report.console import PLAIN_VIEW, Hanging, View, render_to_text
 from quotactl.report.explain_json import all_document
 from quotactl.report.explain_text import all_sections
 from quotactl.report.filter_note import unpacked
-from quotactl.report.renderers import register
+from quotactl.report.renderers import outcome, register
 
 
 @dataclass(frozen=True)
@@ -48,9 +49,9 @@ def answer(a: JobAnswer) -> str:
     return f"{a.job}: stays pending ({e.reason or e.status}): {e.verdict}" + (f"; would admit it: {change}" if change else "")
 
 
-def render_json(x) -> str:
+def render_json(x, caveats: tuple = ()) -> str:
     answers, shown = unpacked(x)
-    doc = all_document([a.explanation for a in answers], shown)
+    doc = with_caveats(all_document([a.explanation for a in answers], shown), caveats)
     for row, a in zip(doc["workloads"], answers, strict=True):
         row.update({"job": a.job, "flavors": flavors(a.explanation), "victims": victims(a.explanation)})
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
@@ -64,6 +65,6 @@ def render_text(x, plain: bool, view: View = View()) -> str:
                           plain=plain)
 
 
-register("explain-jobs", "json", lambda answers, view: render_json(answers))
-register("explain-jobs", "table", lambda answers, view: render_text(answers, False, view))
-register("explain-jobs", "plain", lambda answers, view: render_text(answers, True, view))
+register("explain-jobs", "json", lambda x, view: render_json(x, outcome(x).caveats))
+register("explain-jobs", "table", lambda x, view: above(render_text(x, False, view), outcome(x).caveats, view))
+register("explain-jobs", "plain", lambda x, view: above(render_text(x, True, view), outcome(x).caveats))

@@ -11,8 +11,9 @@ from quotactl.kueue.counterfactual import Change
 from quotactl.kueue.explain import ADMITTED, Explanation, Holders, Holding, PreemptionVerdict
 from quotactl.kueue.quota import QuotaView
 from quotactl.kueue.selection import Shown
+from quotactl.report.caveats import with_caveats
 from quotactl.report.filter_note import filter_doc, unpacked
-from quotactl.report.renderers import register
+from quotactl.report.renderers import outcome, register
 
 SCHEMA_VERSION = 1
 
@@ -194,12 +195,12 @@ def _holder(h, resource: str) -> dict:
             "amount": format_amount(resource, h.amount), "clusterQueueBorrowing": h.cq_borrowing}
 
 
-def render(e: Explanation) -> str:
-    return json.dumps(explanation_dict(e), indent=2, ensure_ascii=False) + "\n"
+def render(e: Explanation, caveats: tuple = ()) -> str:
+    return json.dumps(with_caveats(explanation_dict(e), caveats), indent=2, ensure_ascii=False) + "\n"
 
 
-def render_all(x) -> str:
-    return json.dumps(all_document(*unpacked(x)), indent=2, ensure_ascii=False) + "\n"
+def render_all(x, caveats: tuple = ()) -> str:
+    return json.dumps(with_caveats(all_document(*unpacked(x)), caveats), indent=2, ensure_ascii=False) + "\n"
 
 
 def all_document(explanations: list[Explanation], shown: Shown | None = None) -> dict:
@@ -228,5 +229,5 @@ def _summary(explanations: list[Explanation]) -> dict:
     return {"pending": len(explanations), "byReason": dict(sorted(by_reason.items()))}
 
 
-register("explain", "json", lambda e, view: render(e))
-register("explain-all", "json", lambda explanations, view: render_all(explanations))
+register("explain", "json", lambda x, view: render(outcome(x).result, outcome(x).caveats))
+register("explain-all", "json", lambda x, view: render_all(x, outcome(x).caveats))

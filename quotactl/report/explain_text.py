@@ -9,6 +9,7 @@ from rich.text import Text
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.explain import ADMITTED, PENDING, Explanation, quota_rows
 from quotactl.kueue.selection import Shown
+from quotactl.report.caveats import above, under_first_line
 from quotactl.report.console import (
     FIXED,
     ID,
@@ -22,7 +23,7 @@ from quotactl.report.console import (
     sectioned,
 )
 from quotactl.report.filter_note import shown_line, unpacked
-from quotactl.report.renderers import register
+from quotactl.report.renderers import outcome, register
 
 
 def fmt(resource: str, v: int | None) -> str:
@@ -290,7 +291,9 @@ def render_all_table(x, view: View = View()) -> str:
     return render_to_text(all_sections(explanations, view, shown=shown), view=view)
 
 
-register("explain", "table", render_table)
-register("explain", "plain", render_plain)
-register("explain-all", "table", render_all_table)
-register("explain-all", "plain", render_all_plain)
+register("explain", "table", lambda x, view: under_first_line(render_table(outcome(x).result, view),
+                                                               outcome(x).caveats, view))
+register("explain", "plain", lambda x, view: under_first_line(render_plain(outcome(x).result, view),
+                                                               outcome(x).caveats))
+register("explain-all", "table", lambda x, view: above(render_all_table(x, view), outcome(x).caveats, view))
+register("explain-all", "plain", lambda x, view: above(render_all_plain(x, view), outcome(x).caveats))

@@ -39,7 +39,7 @@ def filter_doc(shown: Shown) -> dict:
 
 
 def unpacked(x) -> tuple[object, Shown | None]:
-    """A result the command passed as ``Outcome(result, Shown)`` (filtered), or bare."""
-    if isinstance(x, Outcome) and isinstance(x.context, Shown):
-        return x.result, x.context
+    """A result the command passed as ``Outcome(result, Shown)`` (filtered), as another Outcome, or bare."""
+    if isinstance(x, Outcome):
+        return x.result, x.context if isinstance(x.context, Shown) else None
     return x, None

@@ -7,7 +7,8 @@ import json
 
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.preempt_decision import PreemptDecision, Step
-from quotactl.report.renderers import register
+from quotactl.report.caveats import with_caveats
+from quotactl.report.renderers import outcome, register
 
 SCHEMA_VERSION = 1
 
@@ -101,8 +102,8 @@ def _signed(resource: str, v: int) -> str:
     return format_amount(resource, v) if v >= 0 else "-" + format_amount(resource, -v)
 
 
-def render(d: PreemptDecision) -> str:
-    return json.dumps(decision_dict(d), indent=2, ensure_ascii=False) + "\n"
+def render(d: PreemptDecision, caveats: tuple = ()) -> str:
+    return json.dumps(with_caveats(decision_dict(d), caveats), indent=2, ensure_ascii=False) + "\n"
 
 
-register("preempt", "json", lambda d, view: render(d))
+register("preempt", "json", lambda x, view: render(outcome(x).result, outcome(x).caveats))

@@ -8,6 +8,7 @@ from rich.text import Text
 
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.preempt_decision import PreemptDecision
+from quotactl.report.caveats import under_first_line
 from quotactl.report.console import (
     FIXED,
     ID,
@@ -20,7 +21,7 @@ from quotactl.report.console import (
     render_to_text,
     sectioned,
 )
-from quotactl.report.renderers import register
+from quotactl.report.renderers import outcome, register
 
 _ACTION_STYLE = {"removed": "yellow", "kept": "bold red", "put-back": "green", "skipped": "dim",
                  "deferred": "cyan", "rejected": "dim"}
@@ -212,5 +213,7 @@ def render_table(d: PreemptDecision, view: View = View()) -> str:
     return render_to_text(renderables(d, view), view=view)
 
 
-register("preempt", "table", render_table)
-register("preempt", "plain", render_plain)
+register("preempt", "table", lambda x, view: under_first_line(render_table(outcome(x).result, view),
+                                                               outcome(x).caveats, view))
+register("preempt", "plain", lambda x, view: under_first_line(render_plain(outcome(x).result, view),
+                                                               outcome(x).caveats))

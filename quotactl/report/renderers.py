@@ -27,10 +27,16 @@ _RENDERERS: dict[tuple[str, str], Renderer] = {}
 @dataclass(frozen=True)
 class Outcome:
     """A result plus what the command adds to it for the report (diff's failed gates, the
-    ranked queue heads of shares, YuniKorn's --direct)."""
+    ranked queue heads of shares, YuniKorn's --direct) and the input's caveats (``Caveat``s)."""
 
     result: object
     context: object = None
+    caveats: tuple = ()
+
+
+def outcome(x: object) -> Outcome:
+    """``x`` as an Outcome: a bare result has no context and no caveats."""
+    return x if isinstance(x, Outcome) else Outcome(x)
 
 
 def register(command: str, fmt: str, fn: Renderer) -> None:

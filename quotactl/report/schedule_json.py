@@ -7,8 +7,9 @@ import json
 
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.cycle import ScheduleResult
+from quotactl.report.caveats import with_caveats
 from quotactl.report.filter_note import filter_doc
-from quotactl.report.renderers import register
+from quotactl.report.renderers import outcome, register
 
 SCHEMA_VERSION = 1
 
@@ -62,8 +63,8 @@ def document(result: ScheduleResult) -> dict:
     return doc
 
 
-def render(result: ScheduleResult) -> str:
-    return json.dumps(document(result), indent=2) + "\n"
+def render(result: ScheduleResult, caveats: tuple = ()) -> str:
+    return json.dumps(with_caveats(document(result), caveats), indent=2) + "\n"
 
 
-register("schedule", "json", lambda result, view: render(result))
+register("schedule", "json", lambda x, view: render(outcome(x).result, outcome(x).caveats))

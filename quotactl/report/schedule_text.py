@@ -7,9 +7,10 @@ from rich.text import Text
 
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.cycle import ADMITTED, ScheduleResult, UsageRow
+from quotactl.report.caveats import above
 from quotactl.report.console import FIXED, ID, TEXT, Col, Sheet, View, plain_text, render_to_text
 from quotactl.report.filter_note import shown_line
-from quotactl.report.renderers import register
+from quotactl.report.renderers import outcome, register
 
 BAR = 20
 
@@ -134,5 +135,6 @@ def render_table(r: ScheduleResult, view: View = View()) -> str:
     return render_to_text(parts, view=view)
 
 
-register("schedule", "table", render_table)
-register("schedule", "plain", lambda result, view: render_plain(result))
+register("schedule", "table",
+         lambda x, view: above(render_table(outcome(x).result, view), outcome(x).caveats, view))
+register("schedule", "plain", lambda x, view: above(render_plain(outcome(x).result), outcome(x).caveats))

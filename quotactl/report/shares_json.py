@@ -7,6 +7,7 @@ import json
 
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.fairshare import RankedHead, ShareNode, ShareTree
+from quotactl.report.caveats import with_caveats
 from quotactl.report.filter_note import filter_doc
 from quotactl.report.renderers import register
 
@@ -51,8 +52,8 @@ def shares_dict(tree: ShareTree, heads: tuple[RankedHead, ...] = ()) -> dict:
     return doc
 
 
-def render(tree: ShareTree, heads: tuple[RankedHead, ...] = ()) -> str:
-    return json.dumps(shares_dict(tree, heads), indent=2, ensure_ascii=False) + "\n"
+def render(tree: ShareTree, heads: tuple[RankedHead, ...] = (), caveats: tuple = ()) -> str:
+    return json.dumps(with_caveats(shares_dict(tree, heads), caveats), indent=2, ensure_ascii=False) + "\n"
 
 
-register("shares", "json", lambda o, view: render(o.result, o.context))
+register("shares", "json", lambda o, view: render(o.result, o.context, o.caveats))

@@ -7,6 +7,7 @@ from rich.text import Text
 
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.fairshare import RankedHead, ShareNode, ShareTree
+from quotactl.report.caveats import above
 from quotactl.report.console import FIXED, ID, PLAIN_VIEW, Col, Hanging, Sheet, View, render_to_text
 from quotactl.report.filter_note import shown_line
 from quotactl.report.renderers import register
@@ -126,5 +127,5 @@ def render_table(tree: ShareTree, heads: tuple[RankedHead, ...] = (), view: View
     return render_to_text(renderables(tree, heads, view), view=view)
 
 
-register("shares", "table", lambda o, view: render_table(o.result, o.context, view))
-register("shares", "plain", lambda o, view: render_plain(o.result, o.context, view))
+register("shares", "table", lambda o, view: above(render_table(o.result, o.context, view), o.caveats, view))
+register("shares", "plain", lambda o, view: above(render_plain(o.result, o.context, view), o.caveats))

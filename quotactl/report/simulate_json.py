@@ -7,8 +7,9 @@ import json
 from functools import lru_cache
 from json.encoder import encode_basestring_ascii as _quoted  # json's own string escaper (ensure_ascii)
 
+from quotactl.report.caveats import with_caveats
 from quotactl.report.filter_note import filter_doc
-from quotactl.report.renderers import register
+from quotactl.report.renderers import outcome, register
 from quotactl.simulate.clock import rfc3339, seconds
 from quotactl.simulate.result import SimulationResult, WaitStats, WorkloadRun
 
@@ -78,12 +79,12 @@ def document(r: SimulationResult) -> dict:
     return doc
 
 
-def render(r: SimulationResult) -> str:
+def render(r: SimulationResult, caveats: tuple = ()) -> str:
     """Indented like every document, but one line per workload: json's indenting encoder is pure
     Python, and 50,000 workloads took it seconds."""
     rows = [_row(w) for w in r.workloads]
     array = "[\n    " + ",\n    ".join(rows) + "\n  ]" if rows else "[]"
-    return json.dumps(document(r), indent=2).replace(json.dumps(_ROWS), array, 1) + "\n"
+    return json.dumps(with_caveats(document(r), caveats), indent=2).replace(json.dumps(_ROWS), array, 1) + "\n"
 
 
-register("simulate", "json", lambda result, view: render(result))
+register("simulate", "json", lambda x, view: render(outcome(x).result, outcome(x).caveats))

@@ -10,10 +10,11 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
+from quotactl.report.caveats import above
 from quotactl.report.console import View, render_to_text
 from quotactl.report.durations import human_duration
 from quotactl.report.filter_note import shown_line
-from quotactl.report.renderers import Outcome, register
+from quotactl.report.renderers import Outcome, outcome, register
 from quotactl.report.simulate_plot import PlotOptions, charts, terminal_plot
 from quotactl.simulate.clock import US, rfc3339
 from quotactl.simulate.result import ClassStats, QueueStats, SimulationResult, WaitStats
@@ -196,12 +197,12 @@ def _unwrapped(x) -> tuple[SimulationResult, PlotOptions]:
 
 def _table_renderer(x, view: View) -> str:
     r, opts = _unwrapped(x)
-    return render_table(r, opts, color=view.color, width=view.width)
+    return above(render_table(r, opts, color=view.color, width=view.width), outcome(x).caveats, view)
 
 
 def _plain_renderer(x, view: View) -> str:
     r, opts = _unwrapped(x)
-    return render_plain(r, opts, width=view.width)
+    return above(render_plain(r, opts, width=view.width), outcome(x).caveats)
 
 
 register("simulate", "plain", _plain_renderer)

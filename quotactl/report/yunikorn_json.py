@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 
+from quotactl.report.caveats import with_caveats
 from quotactl.report.renderers import register
 from quotactl.yunikorn.explain import Explanation
 from quotactl.yunikorn.preemptor import PreemptionResult, Victim
@@ -125,13 +126,13 @@ def preempt_dict(e: Explanation, direct: bool = False) -> dict:
     return doc
 
 
-def render_explain(e: Explanation, direct: bool = False) -> str:
-    return json.dumps(explain_dict(e, direct), indent=2, ensure_ascii=False) + "\n"
+def render_explain(e: Explanation, direct: bool = False, caveats: tuple = ()) -> str:
+    return json.dumps(with_caveats(explain_dict(e, direct), caveats), indent=2, ensure_ascii=False) + "\n"
 
 
-def render_preempt(e: Explanation, direct: bool = False) -> str:
-    return json.dumps(preempt_dict(e, direct), indent=2, ensure_ascii=False) + "\n"
+def render_preempt(e: Explanation, direct: bool = False, caveats: tuple = ()) -> str:
+    return json.dumps(with_caveats(preempt_dict(e, direct), caveats), indent=2, ensure_ascii=False) + "\n"
 
 
-register("yunikorn-explain", "json", lambda o, view: render_explain(o.result, o.context))
-register("yunikorn-preempt", "json", lambda o, view: render_preempt(o.result, o.context))
+register("yunikorn-explain", "json", lambda o, view: render_explain(o.result, o.context, o.caveats))
+register("yunikorn-preempt", "json", lambda o, view: render_preempt(o.result, o.context, o.caveats))

@@ -10,6 +10,7 @@ from rich.padding import Padding
 from rich.text import Text
 
 from quotactl.model.yunikorn_resources import format_resource
+from quotactl.report.caveats import under_first_line
 from quotactl.report.console import FIXED, ID, PLAIN_VIEW, TEXT, Col, Hanging, Sheet, View, render_to_text
 from quotactl.report.renderers import register
 from quotactl.yunikorn.explain import Explanation
@@ -222,7 +223,9 @@ def render_preempt_table(e: Explanation, view: View = View()) -> str:
     return render_to_text(_renderables(preempt_blocks(e), view, False), view=view)
 
 
-register("yunikorn-explain", "table", lambda o, view: render_explain_table(o.result, view))
-register("yunikorn-explain", "plain", lambda o, view: render_explain_plain(o.result, view))
-register("yunikorn-preempt", "table", lambda o, view: render_preempt_table(o.result, view))
-register("yunikorn-preempt", "plain", lambda o, view: render_preempt_plain(o.result, view))
+register("yunikorn-explain", "table",
+         lambda o, view: under_first_line(render_explain_table(o.result, view), o.caveats, view))
+register("yunikorn-explain", "plain", lambda o, view: under_first_line(render_explain_plain(o.result, view), o.caveats))
+register("yunikorn-preempt", "table",
+         lambda o, view: under_first_line(render_preempt_table(o.result, view), o.caveats, view))
+register("yunikorn-preempt", "plain", lambda o, view: under_first_line(render_preempt_plain(o.result, view), o.caveats))

@@ -105,7 +105,7 @@ def test_live_cluster_options_are_their_own_section():
 ])
 def test_a_flag_given_a_value_is_a_usage_error(argv):
     r = run_subprocess(*argv)
-    flag = argv[argv.index(next(a for a, b in zip(argv, argv[1:]) if b.lower() in ("true", "false", "yes", "1", "on")))]
+    flag = argv[argv.index(next(a for a, b in zip(argv, argv[1:], strict=False) if b.lower() in ("true", "false", "yes", "1", "on")))]
     assert r.returncode == 2 and r.stdout == ""
     assert f"Error: {flag} takes no value" in r.stderr
     assert max(len(line) for line in r.stderr.splitlines()) <= 80

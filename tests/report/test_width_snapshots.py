@@ -8,6 +8,7 @@ import pytest
 from rich.cells import cell_len
 
 from quotactl.report.console import PLAIN_ALIGN_CAP
+from quotactl.report.renderers import outcome
 from tests.report.reports import COMMANDS, capture, draw
 
 TABLES = [(name, "table") for name in COMMANDS] + [("queues", "tree")]
@@ -77,7 +78,7 @@ def test_too_narrow_for_a_table_gives_one_record_per_row(captured):
     """At 40 columns explain --all is one record per workload: its id whole on a line of its own."""
     out = draw(captured["explain-all"], "table", 40).splitlines()
     assert all(cell_len(line) <= 40 for line in out)
-    for e in captured["explain-all"][1]:
+    for e in outcome(captured["explain-all"][1]).result:
         assert e.workload.key in out
     assert any(line.startswith("  reason  ") for line in out)
 
@@ -90,7 +91,7 @@ def test_ids_are_never_truncated(captured, width):
     assert not any("…" in line for line in out)
     end = out[0].index("reason")
     column = "".join(line[:end].strip() for line in out[2:])
-    for e in captured["explain-all"][1]:
+    for e in outcome(captured["explain-all"][1]).result:
         assert e.workload.key in column
 
 

@@ -16,6 +16,7 @@ from quotactl.kueue.quota import build_snapshot
 from quotactl.load.objects import load
 from quotactl.model.kueue import build_cluster
 from quotactl.report import preempt_json, preempt_text, shares_json, shares_text
+from quotactl.report.caveats import with_caveats
 from quotactl.report.console import View
 from tests.helpers import FIXTURES, ROOT
 
@@ -72,7 +73,7 @@ def test_preempt_plain(worlds, case, snapshot):
 @pytest.mark.parametrize("case", list(CASES), ids=list(CASES))
 def test_preempt_json(worlds, case, snapshot):
     doc = preempt_json.decision_dict(_decide(worlds, case))
-    jsonschema.Draft202012Validator(PREEMPT_SCHEMA).validate(doc)
+    jsonschema.Draft202012Validator(PREEMPT_SCHEMA).validate(with_caveats(doc, ()))  # the command adds them
     assert json.dumps(doc, indent=2) == snapshot
 
 
@@ -91,7 +92,7 @@ def test_shares_plain(worlds, name, snapshot):
 def test_shares_json(worlds, name, snapshot):
     cluster, snap = worlds[name]
     doc = shares_json.shares_dict(share_tree(snap), ranked_heads(cluster, snap))
-    jsonschema.Draft202012Validator(SHARES_SCHEMA).validate(doc)
+    jsonschema.Draft202012Validator(SHARES_SCHEMA).validate(with_caveats(doc, ()))  # the command adds them
     assert json.dumps(doc, indent=2) == snapshot
 
 

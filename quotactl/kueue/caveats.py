@@ -1,0 +1,181 @@
+"""The Kueue features present in an input that can change the answer and that quotactl does not
+model: one detector per feature (``DETECTORS``), each a small pure function over the typed model.
+A detector is deleted when its feature gets modelled; none reports a feature the input lacks.
+
+The engines still answer by quota alone: these say where Kueue may answer differently."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from quotactl.caveat import MAX_OBJECTS, Caveat, caveat, run_detectors
+from quotactl.kueue.options import EngineOptions
+from quotactl.model.features import gate_defaults
+from quotactl.model.kueue import KueueCluster, WorkloadTraits
+from quotactl.model.kueue_checks import MULTIKUEUE_CONTROLLER, AlphaObject
+
+USAGE_BASED_AFS = "UsageBasedAdmissionFairSharing"
+
+# Feature gates the engines honour (kueue/, simulate/, jobs/ and model/ read them with
+# ``gates.enabled``); tests/kueue/test_caveats.py checks this against the code.
+MODELLED_GATES = frozenset({
+    "FairSharingPreemptWithinNominal", "FairSharingPrioritizeNonBorrowing", "FairSharingReevaluatePreemptionCandidates",
+    "FlavorFungibility", "FlavorFungibilityPreserveScanProgress", "PartialAdmission", "PriorityBoost",
+    "PrioritySortingWithinCohort", "QuotaCheckStrategy", "ReclaimablePods",
+    "RecomputeAssignmentUponPreemptionTargetsOverlap", "SchedulingEquivalenceHashing", "TopologyAwareScheduling",
+    "UnadmittedWorkloadsObservability",
+})
+# Gates whose setting the detectors below already take into account (switching them off turns
+# the unmodelled feature off, which is then no caveat).
+GATES_OF_DETECTORS = frozenset({"AdmissionFairSharing", "DisableWaitForPodsReady"})
+
+
+@dataclass(frozen=True)
+class KueueInput:
+    """What the detectors look at: the model (its configuration objects), the engine options, the
+    traits of every Workload of the input and the alpha-kind objects."""
+
+    cluster: KueueCluster
+    options: EngineOptions
+    workloads: tuple[WorkloadTraits, ...] = ()
+    alpha: tuple[AlphaObject, ...] = ()
+
+
+def kueue_caveats(cluster: KueueCluster, options: EngineOptions, workloads: tuple[WorkloadTraits, ...] = (),
+                  alpha: tuple[AlphaObject, ...] = ()) -> tuple[Caveat, ...]:
+    """Every caveat of the input, sorted by feature."""
+    return run_detectors(DETECTORS, KueueInput(cluster, options, workloads, alpha))
+
+
+def topology_aware_scheduling(inp: KueueInput) -> Caveat | None:
+    """TAS flavors and pod sets with a topology request (kueue pkg/cache/scheduler/tas_*)."""
+    if not inp.options.gates.enabled("TopologyAwareScheduling"):
+        return None  # Kueue ignores topologies then, as quotactl does
+    names = [f.display for f in inp.cluster.resource_flavors.values() if f.topology_name]
+    names += [wl.display for wl in inp.workloads if wl.topology_request]
+    return caveat("TopologyAwareScheduling", names,
+                  "quotactl places workloads by quota only; Kueue also needs a topology domain with "
+                  "room for their pods, so a workload that fits the quota may stay pending with "
+                  "TopologyPlacementFailed")
+
+
+def admission_fair_sharing(inp: KueueInput) -> Caveat | None:
+    """Usage-based queue order (kueue pkg/util/admissionfairsharing ``Enabled``: the Configuration's
+    admissionFairSharing with the gate on; per ClusterQueue admissionScope.admissionMode)."""
+    cfg = inp.cluster.configuration
+    if cfg is None or not cfg.admission_fair_sharing or not inp.options.gates.enabled("AdmissionFairSharing"):
+        return None
+    queues = [cq for cq in inp.cluster.cluster_queues.values() if cq.admission_mode == USAGE_BASED_AFS]
+    if not queues:
+        return None
+    names = {cq.name for cq in queues}
+    weighted = [lq.display for lq in inp.cluster.local_queues.values()
+                if lq.cluster_queue in names and lq.fair_sharing is not None]
+    return caveat("AdmissionFairSharing", [cfg.display, *(cq.display for cq in queues), *weighted],
+                  "quotactl orders each ClusterQueue's workloads by priority and creation time; Kueue orders them "
+                  "by their LocalQueue's decayed past usage (admission fair sharing), so another workload may be "
+                  "admitted first")
+
+
+def _multikueue_checks(cluster: KueueCluster) -> set[str]:
+    return {name for name, ac in cluster.admission_checks.items() if ac.controller_name == MULTIKUEUE_CONTROLLER}
+
+
+def admission_checks(inp: KueueInput) -> Caveat | None:
+    """Admission checks still to pass: quotactl models Ready, Retry and Rejected states and inactive
+    checks, not the wait for a check after quota reservation (kueue pkg/controller/admissionchecks)."""
+    multikueue = _multikueue_checks(inp.cluster)
+    names = [cq.display for cq in inp.cluster.cluster_queues.values()
+             if any(rule.name not in multikueue for rule in cq.admission_checks)]
+    names += [wl.display for wl in inp.workloads
+              if any(state == "Pending" and name not in multikueue for name, state in wl.check_states)]
+    return caveat("AdmissionChecks", names,
+                  "quotactl counts a quota reservation as admission; Kueue admits a workload only when every "
+                  "admission check of its ClusterQueue is Ready (a ProvisioningRequest may take long or fail, "
+                  "and a check in Retry releases the quota)")
+
+
+def wait_for_pods_ready(inp: KueueInput) -> Caveat | None:
+    """waitForPodsReady (kueue pkg/controller/core/workload_controller.go admittedNotReadyWorkload)."""
+    cfg = inp.cluster.configuration
+    if cfg is None or not cfg.wait_for_pods_ready or inp.options.gates.enabled("DisableWaitForPodsReady"):
+        return None
+    return caveat("WaitForPodsReady", [cfg.display],
+                  "quotactl assumes every admitted workload's pods start; Kueue evicts and requeues a workload whose "
+                  "pods are not ready within waitForPodsReady.timeout, and with blockAdmission admits nothing else "
+                  "until they are")
+
+
+def dynamic_resource_allocation(inp: KueueInput) -> Caveat | None:
+    """Resource claims in pod templates, and the Configuration's deviceClassMappings (kueue
+    pkg/dra: devices counted as quota of the mapped resource)."""
+    names = [wl.display for wl in inp.workloads if wl.resource_claims]
+    cfg = inp.cluster.configuration
+    if cfg is not None and cfg.device_class_mappings:
+        names.append(cfg.display)
+    return caveat("DynamicResourceAllocation", names,
+                  "quotactl counts no device of a resource claim; Kueue charges the devices claims request to the "
+                  "resource their device class maps to (resources.deviceClassMappings), or does not admit the "
+                  "workload when no mapping covers them")
+
+
+def _alpha(inp: KueueInput, kinds: tuple[str, ...]) -> list[str]:
+    return [o.display for o in inp.alpha if o.kind in kinds]
+
+
+def configurable_preemptions(inp: KueueInput) -> Caveat | None:
+    """PreemptionConfig objects (kueue.x-k8s.io/v1alpha1, Kueue v0.20 ConfigurablePreemptions)."""
+    return caveat("ConfigurablePreemptions", _alpha(inp, ("PreemptionConfig",)),
+                  "quotactl chooses victims with the ClusterQueues' preemption policies only; a PreemptionConfig "
+                  "changes which workloads Kueue may preempt")
+
+
+def dynamic_quota_orchestration(inp: KueueInput) -> Caveat | None:
+    """ClusterQueue status.effectiveQuotas and the v1alpha1 kinds that set it (Kueue v0.20
+    DynamicQuotaOrchestration)."""
+    names = [cq.display for cq in inp.cluster.cluster_queues.values() if cq.has_effective_quotas]
+    names += _alpha(inp, ("DynamicQuotaOrchestrator", "CapacityProvider"))
+    return caveat("DynamicQuotaOrchestration", names,
+                  "quotactl uses the nominal quotas of the ClusterQueues' spec; Kueue uses status.effectiveQuotas, "
+                  "which dynamic quota orchestration may set higher or lower")
+
+
+def multikueue(inp: KueueInput) -> Caveat | None:
+    """ClusterQueues with a MultiKueue admission check (kueue pkg/controller/admissionchecks/multikueue)."""
+    checks = _multikueue_checks(inp.cluster)
+    queues = [cq.display for cq in inp.cluster.cluster_queues.values()
+              if any(rule.name in checks for rule in cq.admission_checks)]
+    if not queues:
+        return None
+    used = {rule.name for cq in inp.cluster.cluster_queues.values() for rule in cq.admission_checks}
+    names = queues + [inp.cluster.admission_checks[c].display for c in checks & used]
+    return caveat("MultiKueue", names,
+                  "quotactl answers for this cluster's quota; Kueue dispatches a MultiKueue workload to a worker "
+                  "cluster, where that cluster's own quota decides when it runs")
+
+
+def feature_gates(inp: KueueInput) -> Caveat | None:
+    """Gates set away from their default (Configuration featureGates, --feature-gates) that the
+    engines do not honour; the table of gates is model/kueue_versions.py."""
+    gates = inp.options.gates
+    defaults = gate_defaults(gates.release)
+    honoured = MODELLED_GATES | GATES_OF_DETECTORS
+    off = sorted(name for name, value in gates.explicit.items()
+                 if name in defaults and value != defaults[name] and name not in honoured)
+    if not off:
+        return None
+    cfg = inp.cluster.configuration
+    from_config = cfg is not None and any(name in cfg.feature_gates for name in off)
+    from_flag = cfg is None or any(name not in cfg.feature_gates for name in off)
+    names = ([cfg.display] if from_config and cfg is not None else []) + (["--feature-gates"] if from_flag else [])
+    shown = [f"{name}={str(gates.enabled(name)).lower()}" for name in off[:MAX_OBJECTS]]
+    settings = ", ".join(shown) + (f" and {len(off) - len(shown)} more" if len(off) > len(shown) else "")
+    return caveat("FeatureGates", names,
+                  f"quotactl answers with these gates at their default; Kueue runs with {settings}, which may "
+                  "change the answer")
+
+
+DETECTORS = (
+    topology_aware_scheduling, admission_fair_sharing, admission_checks, wait_for_pods_ready,
+    dynamic_resource_allocation, configurable_preemptions, dynamic_quota_orchestration, multikueue, feature_gates,
+)

@@ -1,0 +1,48 @@
+"""How every engine report shows its caveats (``quotactl.caveat``): the ``caveats`` list of the JSON
+documents, and the lines the text reports print right under their verdict or title."""
+
+from __future__ import annotations
+
+from quotactl.caveat import Caveat
+from quotactl.report.console import Hanging, View, render_to_text
+
+LABEL = "caveat: "
+
+
+def caveat_dicts(caveats: tuple[Caveat, ...]) -> list[dict]:
+    return [{"feature": c.feature, "objects": list(c.objects), "message": c.message} for c in caveats]
+
+
+def with_caveats(doc: dict, caveats: tuple[Caveat, ...]) -> dict:
+    """An engine's JSON document with its ``caveats`` list, right after ``version``."""
+    out = {"version": doc["version"], "caveats": caveat_dicts(caveats)} if "version" in doc else {}
+    out.update(doc)
+    out.setdefault("caveats", caveat_dicts(caveats))
+    return out
+
+
+def _said(c: Caveat) -> str:
+    return f"{c.feature} — {c.message} ({', '.join(c.objects)})"
+
+
+def caveat_block(caveats: tuple[Caveat, ...], view: View | None = None) -> str:
+    """One line per caveat; ``view`` (a table report): wrapped at its width, continuation lines
+    under the text; None (plain): never wrapped."""
+    if view is None:
+        return "".join(f"{LABEL}{_said(c)}\n" for c in caveats)
+    return render_to_text([Hanging(LABEL, _said(c), style="yellow") for c in caveats], view=view)
+
+
+def under_first_line(text: str, caveats: tuple[Caveat, ...], view: View | None = None) -> str:
+    """``text`` with the caveat lines after its first line (the verdict or title)."""
+    if not caveats:
+        return text
+    first, _, rest = text.partition("\n")
+    return first + "\n" + caveat_block(caveats, view) + rest
+
+
+def above(text: str, caveats: tuple[Caveat, ...], view: View | None = None) -> str:
+    """``text`` (a report that opens with a table or a cycle log) with the caveat lines first."""
+    if not caveats:
+        return text
+    return caveat_block(caveats, view) + text

@@ -1,0 +1,202 @@
+"""One test pair per Kueue caveat detector: the feature present gives its caveat, absent gives none."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from quotactl.caveat import Caveat, named_objects
+from quotactl.cli.caveats import merged_caveats
+from quotactl.kueue.caveats import GATES_OF_DETECTORS, MODELLED_GATES, kueue_caveats
+from quotactl.kueue.options import engine_options
+from quotactl.model.kueue import build_cluster, workload_traits
+from quotactl.model.kueue_checks import build_alpha_object
+from tests.kueue.builders import V, cq, flavor, lq, objects, pending
+
+ROOT = Path(__file__).resolve().parents[2]
+ALPHA = "kueue.x-k8s.io/v1alpha1"
+
+
+def caveats(dicts, gates=None) -> dict[str, Caveat]:
+    """feature -> caveat of an input made of ``dicts`` (alpha kinds kept aside, as the loader does)."""
+    alpha = [d for d in dicts if d["apiVersion"] == ALPHA]
+    objs = objects([d for d in dicts if d["apiVersion"] != ALPHA])
+    cluster = build_cluster(objs)
+    options = engine_options(cluster, feature_gates=gates)
+    traits = tuple(t for t in (workload_traits(o) for o in objs if o.kind == "Workload") if t)
+    found = kueue_caveats(cluster, options, traits, tuple(build_alpha_object(o) for o in objects(alpha)))
+    return {c.feature: c for c in found}
+
+
+def base():
+    return [flavor("default"), cq("cq", [(["cpu"], [("default", {"cpu": (8, None)})])]), lq("q-cq", "cq"),
+            pending("w", "q-cq", {"cpu": 1})]
+
+
+def config(version="v1beta2", **fields):
+    return {"apiVersion": f"config.kueue.x-k8s.io/{version}", "kind": "Configuration",
+            "metadata": {"name": "kueue"}, **fields}
+
+
+def test_a_plain_input_has_no_caveat():
+    assert caveats(base()) == {}
+    assert caveats(base() + [config(fairSharing={}, waitForPodsReady=None)]) == {}
+
+
+# --- topology-aware scheduling -------------------------------------------------------------------
+
+def test_a_tas_flavor_and_a_topology_request_are_a_caveat():
+    objs = base()
+    objs[0]["spec"]["topologyName"] = "default"
+    objs[3]["spec"]["podSets"][0]["topologyRequest"] = {"required": "rack"}
+    found = caveats(objs)["TopologyAwareScheduling"]
+    assert found.objects == ("ResourceFlavor/default", "Workload/default/w")
+    assert "TopologyPlacementFailed" in found.message
+
+
+def test_the_job_annotation_for_a_topology_is_a_caveat():
+    objs = base()
+    objs[3]["spec"]["podSets"][0]["template"]["metadata"] = {
+        "annotations": {"kueue.x-k8s.io/podset-preferred-topology": "rack"}}
+    assert caveats(objs)["TopologyAwareScheduling"].objects == ("Workload/default/w",)
+
+
+def test_topologies_are_no_caveat_with_the_tas_gate_off():
+    objs = base()
+    objs[0]["spec"]["topologyName"] = "default"
+    assert "TopologyAwareScheduling" not in caveats(objs, gates={"TopologyAwareScheduling": False})
+
+
+# --- admission fair sharing ----------------------------------------------------------------------
+
+def _afs_queue(objs):
+    objs[1]["spec"]["admissionScope"] = {"admissionMode": "UsageBasedAdmissionFairSharing"}
+    return objs
+
+
+def test_admission_fair_sharing_is_a_caveat_when_kueue_has_it_on():
+    objs = _afs_queue(base()) + [config(admissionFairSharing={"usageHalfLifeTime": "168h"})]
+    objs[2]["spec"]["fairSharing"] = {"weight": "2"}
+    found = caveats(objs)["AdmissionFairSharing"]
+    assert found.objects == ("ClusterQueue/cq", "Configuration/kueue", "LocalQueue/default/q-cq")
+
+
+def test_admission_fair_sharing_needs_the_configuration_the_gate_and_a_queue_using_it():
+    assert "AdmissionFairSharing" not in caveats(_afs_queue(base()))  # no admissionFairSharing section
+    with_section = [config(admissionFairSharing={})]
+    assert "AdmissionFairSharing" not in caveats(base() + with_section)  # no queue in that mode
+    gate_off = {"AdmissionFairSharing": False}
+    assert "AdmissionFairSharing" not in caveats(_afs_queue(base()) + with_section, gates=gate_off)
+
+
+# --- admission checks and MultiKueue ------------------------------------------------------------
+
+def _check(name, controller):
+    return {"apiVersion": V, "kind": "AdmissionCheck", "metadata": {"name": name},
+            "spec": {"controllerName": controller},
+            "status": {"conditions": [{"type": "Active", "status": "True"}]}}
+
+
+def _with_check(objs, name):
+    objs[1]["spec"]["admissionChecksStrategy"] = {"admissionChecks": [{"name": name}]}
+    return objs
+
+
+def test_a_cluster_queue_with_an_admission_check_is_a_caveat():
+    objs = _with_check(base(), "prov") + [_check("prov", "kueue.x-k8s.io/provisioning-request")]
+    found = caveats(objs)
+    assert found["AdmissionChecks"].objects == ("ClusterQueue/cq",)
+    assert "MultiKueue" not in found
+
+
+def test_a_workload_waiting_on_a_check_is_a_caveat_ready_or_retry_are_modelled():
+    objs = base()
+    objs[3]["status"] = {"admissionChecks": [{"name": "prov", "state": "Pending"}]}
+    assert caveats(objs)["AdmissionChecks"].objects == ("Workload/default/w",)
+    for state in ("Ready", "Retry", "Rejected"):
+        objs[3]["status"] = {"admissionChecks": [{"name": "prov", "state": state}]}
+        assert "AdmissionChecks" not in caveats(objs)
+
+
+def test_a_multikueue_check_is_the_multikueue_caveat():
+    objs = _with_check(base(), "mk") + [_check("mk", "kueue.x-k8s.io/multikueue")]
+    found = caveats(objs)
+    assert found["MultiKueue"].objects == ("AdmissionCheck/mk", "ClusterQueue/cq")
+    assert "AdmissionChecks" not in found
+    assert "MultiKueue" not in caveats(base() + [_check("mk", "kueue.x-k8s.io/multikueue")])  # unused check
+
+
+# --- waitForPodsReady ------------------------------------------------------------------------------
+
+def test_wait_for_pods_ready_as_each_configuration_version_enables_it():
+    assert caveats(base() + [config("v1beta1", waitForPodsReady={"enable": True})])["WaitForPodsReady"].objects \
+        == ("Configuration/kueue",)
+    assert "WaitForPodsReady" not in caveats(base() + [config("v1beta1", waitForPodsReady={"enable": False})])
+    assert "WaitForPodsReady" in caveats(base() + [config(waitForPodsReady={"timeout": "5m"})])
+    assert "WaitForPodsReady" not in caveats(base() + [config(waitForPodsReady={"timeout": "5m"})],
+                                             gates={"DisableWaitForPodsReady": True})
+
+
+# --- DRA, alpha kinds, effective quotas ---------------------------------------------------------
+
+def test_resource_claims_and_device_class_mappings_are_a_caveat():
+    objs = base()
+    pod = objs[3]["spec"]["podSets"][0]["template"]["spec"]
+    pod["resourceClaims"] = [{"name": "gpu", "resourceClaimTemplateName": "one-gpu"}]
+    assert caveats(objs)["DynamicResourceAllocation"].objects == ("Workload/default/w",)
+    mapped = base() + [config(resources={"deviceClassMappings": [{"name": "example.com/gpu",
+                                                                  "deviceClassNames": ["gpu.example.com"]}]})]
+    assert caveats(mapped)["DynamicResourceAllocation"].objects == ("Configuration/kueue",)
+
+
+def test_a_preemption_config_is_a_caveat():
+    pc = {"apiVersion": ALPHA, "kind": "PreemptionConfig", "metadata": {"name": "p"}, "spec": {}}
+    assert caveats(base() + [pc])["ConfigurablePreemptions"].objects == ("PreemptionConfig/p",)
+
+
+def test_effective_quotas_are_a_caveat():
+    objs = base()
+    objs[1]["status"] = {"effectiveQuotas": [{"name": "default", "resources": [{"name": "cpu", "quota": "4"}]}]}
+    assert caveats(objs)["DynamicQuotaOrchestration"].objects == ("ClusterQueue/cq",)
+
+
+# --- feature gates ------------------------------------------------------------------------------------
+
+def test_a_gate_off_its_default_that_quotactl_does_not_honour_is_a_caveat():
+    found = caveats(base(), gates={"TASBalancedPlacement": True})["FeatureGates"]
+    assert found.objects == ("--feature-gates",)
+    assert "TASBalancedPlacement=true" in found.message
+    in_config = caveats(base() + [config(featureGates={"TASBalancedPlacement": True})])["FeatureGates"]
+    assert in_config.objects == ("Configuration/kueue",)
+
+
+def test_many_gates_are_named_up_to_five():
+    message = caveats(base(), gates={"AllAlpha": True})["FeatureGates"].message
+    assert message.count("=true") == 5 and " more, which may change the answer" in message
+
+
+def test_honoured_gates_and_gates_at_their_default_are_no_caveat():
+    assert "FeatureGates" not in caveats(base(), gates={"PartialAdmission": False})
+    assert "FeatureGates" not in caveats(base(), gates={"TASBalancedPlacement": False})
+
+
+def test_modelled_gates_are_the_gates_the_engines_read():
+    """A gate an engine starts to honour leaves the caveats; one it stops reading joins them."""
+    read = set()
+    for package in ("kueue", "simulate", "jobs", "model"):
+        for path in (ROOT / "quotactl" / package).rglob("*.py"):
+            read |= set(re.findall(r'enabled\("([A-Za-z]+)"\)', path.read_text()))
+    assert MODELLED_GATES == read - GATES_OF_DETECTORS
+
+
+# --- the record -------------------------------------------------------------------------------------
+
+def test_objects_are_sorted_distinct_and_bounded():
+    assert named_objects(["b", "a", "b"]) == ("a", "b")
+    assert named_objects([f"w{i}" for i in range(7)]) == ("w0", "w1", "w2", "w3", "w4", "+2 more")
+
+
+def test_diff_merges_both_sides_caveats():
+    base_side = (Caveat("A", ("x",), "m"),)
+    head_side = (Caveat("A", ("y",), "m"), Caveat("B", ("z",), "n"))
+    assert merged_caveats(base_side, head_side) == (Caveat("A", ("x", "y"), "m"), Caveat("B", ("z",), "n"))
