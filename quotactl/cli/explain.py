@@ -82,7 +82,6 @@ def explain_command(
     if workload and all_pending:
         fail_usage("give either a WORKLOAD or --all, not both")
     inp = engine_input(files, max_file_size, feature_gates, cluster=cluster, release=kueue_version)
-    inp.refuse_mixed()
     submitted = not workload and not all_pending and Dialect.YUNIKORN not in inp.dialects and inp.jobs.submitted
     if not workload and not all_pending and not submitted:
         fail_usage("which workload? give namespace/name (or --all for every pending workload)")
