@@ -19,41 +19,16 @@ NODE = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "gpu-1", "label
 POD = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "coredns-1", "namespace": "kube-system"},
        "spec": {"nodeName": "gpu-1", "containers": [{"name": "c", "resources": {"requests": {"cpu": "100m"}}}]},
        "status": {"phase": "Running"}}
-# ClusterQueue team-ml of fixtures/cluster/clusterqueues.yaml with 32 GPUs instead of 8: ml/eval-llm fits.
-WHATIF_CQ = """\
-apiVersion: kueue.x-k8s.io/v1beta2
-kind: ClusterQueue
-metadata:
-  name: team-ml
-spec:
-  cohortName: research
-  namespaceSelector:
-    matchExpressions:
-    - key: org.example.com/department
-      operator: In
-      values: [research, ml]
-  preemption:
-    withinClusterQueue: LowerPriority
-  flavorFungibility:
-    whenCanBorrow: TryNextFlavor
-    whenCanPreempt: TryNextFlavor
-    preference: PreemptionOverBorrowing
-  resourceGroups:
-  - coveredResources: [cpu, memory]
-    flavors:
-    - name: on-demand
-      resources:
-      - name: cpu
-        nominalQuota: 8
-      - name: memory
-        nominalQuota: 64Gi
-  - coveredResources: [nvidia.com/gpu]
-    flavors:
-    - name: a100
-      resources:
-      - name: nvidia.com/gpu
-        nominalQuota: 32
-"""
+
+
+def whatif_cq() -> str:
+    """ClusterQueue team-ml of fixtures/cluster/clusterqueues.yaml with 32 GPUs instead of 8: ml/eval-llm fits."""
+    [team_ml] = [d for d in (CLUSTER / "clusterqueues.yaml").read_text().split("---\n") if "name: team-ml\n" in d]
+    gpus = "nvidia.com/gpu\n        nominalQuota: 8\n"
+    assert team_ml.endswith(gpus)
+    return team_ml.removesuffix(gpus) + gpus.replace("8", "32")
+
+
 EMPTY_INPUT = "the input holds no Kueue or YuniKorn objects"
 
 
@@ -155,7 +130,7 @@ def test_engine_commands_take_one_scheduler(both_schedulers, command):
 
 def test_an_override_file_given_last_wins_with_a_warning(tmp_path):
     whatif = tmp_path / "whatif-cq.yaml"
-    whatif.write_text(WHATIF_CQ)
+    whatif.write_text(whatif_cq())
     result = run_subprocess("explain", "ml/eval-llm", "-f", CLUSTER, "-f", whatif, "-o", "json")
     assert mode(result) == "Fit"
     [warning] = [ln for ln in result.stderr.splitlines() if "also at" in ln]
@@ -167,7 +142,7 @@ def test_an_override_file_given_last_wins_with_a_warning(tmp_path):
 
 def test_within_one_file_the_later_document_wins_and_lint_still_reports_it(tmp_path):
     combined = tmp_path / "cluster.yaml"
-    combined.write_text("\n---\n".join([*(p.read_text() for p in sorted(CLUSTER.glob("*.yaml"))), WHATIF_CQ]))
+    combined.write_text("\n---\n".join([*(p.read_text() for p in sorted(CLUSTER.glob("*.yaml"))), whatif_cq()]))
     result = run_subprocess("explain", "ml/eval-llm", "-f", combined, "-o", "json")
     assert mode(result) == "Fit"
     assert f"warning: ClusterQueue/team-ml is also at {combined}:" in result.stderr

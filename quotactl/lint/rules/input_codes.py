@@ -19,7 +19,7 @@ _input("IN002", "unreadable-file", "error", "File cannot be read",
        "Check the path and its permissions.")
 _input("IN003", "unknown-kind", "info", "Kind not checked by quotactl",
        "The object is not one of the kinds quotactl models (Kueue objects, Configuration, PriorityClass, "
-       "Namespace; YuniKorn configs, Pods, Nodes).",
+       "Namespace, Node, Pod, the jobs Kueue integrates; YuniKorn configs).",
        "Nothing is wrong; the object is skipped so that a directory of mixed manifests can be linted.",
        "Nothing to do; use --ignore IN003 to hide these notes.")
 _input("IN004", "file-too-large", "error", "File over the size limit",
