@@ -879,7 +879,7 @@ class KueueCluster:
         return self.cluster_queues.get(lq.cluster_queue)
 
 
-# Kind -> the KueueCluster index of the admission-check side objects (first of duplicates wins).
+# Kind -> the KueueCluster index of the admission-check side objects (the later of duplicates wins).
 _CHECK_INDEX = {
     "AdmissionCheck": "admission_checks", "Topology": "topologies", "MultiKueueCluster": "multikueue_clusters",
     "MultiKueueConfig": "multikueue_configs", "ProvisioningRequestConfig": "provisioning_request_configs",
