@@ -115,12 +115,15 @@ def load_engine_input(files: list[str], max_file_size: str | None, feature_gates
 
 def latest_input(loaded: LoadResult, replaced_by_design: str | None = None) -> LoadResult:
     """The input as after ``kubectl apply`` of each input in order (``load.overrides``): one stderr
-    warning per replaced object, naming both places, but none for the objects of the input
-    ``replaced_by_design`` (the cluster that ``diff --from-cluster --head`` overlays)."""
+    warning per replaced object, naming both places (at most MAX_LINES, then a count), but none
+    for the objects of the input ``replaced_by_design`` (the cluster ``diff --from-cluster --head``
+    overlays)."""
     objects, overrides = latest(loaded.objects)
-    for o in overrides:
-        if o.replaced.ref.file != replaced_by_design:
-            _warn_once(o.warning())
+    told = [o for o in overrides if o.replaced.ref.file != replaced_by_design]
+    for o in told[:MAX_LINES]:
+        _warn_once(o.warning())
+    if len(told) > MAX_LINES:
+        _warn_once(f"quotactl: warning: {len(told) - MAX_LINES} more object(s) given again; the later of each is used")
     return replace(loaded, objects=objects) if overrides else loaded
 
 

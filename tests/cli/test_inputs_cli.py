@@ -150,6 +150,18 @@ def test_within_one_file_the_later_document_wins_and_lint_still_reports_it(tmp_p
     assert [d["object"] for d in lint["diagnostics"] if d["code"] == "KQ504"] == ["ClusterQueue/team-ml"]
 
 
+def test_many_overrides_are_capped_with_a_count(tmp_path):
+    copy = tmp_path / "cluster.yaml"
+    copy.write_text("\n---\n".join(p.read_text() for p in sorted(CLUSTER.glob("*.yaml"))))
+    result = run_subprocess("schedule", "-f", CLUSTER, "-f", copy, "-o", "json")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == run_subprocess("schedule", "-f", CLUSTER, "-o", "json").stdout
+    lines = result.stderr.splitlines()
+    assert len(lines) == 11 and all(f"{copy}:" in line for line in lines[:10])
+    assert lines[-1].startswith("quotactl: warning: ") and lines[-1].endswith(
+        " more object(s) given again; the later of each is used")
+
+
 # -- 4. incomplete snapshots --------------------------------------------------------------------
 
 KUEUE_KINDS_HINT = "kubectl get clusterqueues,localqueues,resourceflavors -A -o yaml"
