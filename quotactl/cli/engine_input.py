@@ -13,12 +13,15 @@ the run time.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import typer
 
 from quotactl.cli.common import EXIT_USAGE, fail_usage
 from quotactl.diagnostics import Severity, sort_diagnostics
 from quotactl.lint.schema import validate_object
 from quotactl.load.objects import Dialect, LoadResult, load
+from quotactl.load.overrides import latest
 from quotactl.load.sources import UsageError, limits_from_env
 from quotactl.model.features import check_gate, gate_warnings, parse_gate_list
 from quotactl.model.kueue_versions import DEFAULT_RELEASE
@@ -76,9 +79,10 @@ def warn_invalid_config(loaded: LoadResult, release: str = DEFAULT_RELEASE) -> N
 
 
 def load_engine_input(files: list[str], max_file_size: str | None, feature_gates: str | None,
-                      what: str | None = None, texts: tuple = (), *, release: str = DEFAULT_RELEASE
-                      ) -> tuple[LoadResult, dict]:
-    """The loaded input and the --feature-gates overrides; exits 2 on unusable input.
+                      what: str | None = None, texts: tuple = (), *, release: str = DEFAULT_RELEASE,
+                      replaced_by_design: str | None = None, snapshot: bool = True) -> tuple[LoadResult, dict]:
+    """The loaded input, each object once (``latest_input``), and the --feature-gates overrides;
+    exits 2 on unusable input or input of no or both schedulers (``require_one_scheduler``).
 
     ``what`` names the input in messages when a command takes several (``diff``'s --base/--head);
     ``texts`` are inputs already in memory (a cluster read with --from-cluster).
@@ -103,8 +107,88 @@ def load_engine_input(files: list[str], max_file_size: str | None, feature_gates
     for d in loaded.diagnostics:
         if d.code == MISSPELT_KIND:  # the object is left out of the simulation: say which and why
             typer.echo(f"{d.location()}: warning {d.code} {d.message} (left out)", err=True)
+    loaded = latest_input(loaded, replaced_by_design)
+    require_one_scheduler(loaded, what, snapshot)
     warn_invalid_config(loaded, release)
     return loaded, gates
+
+
+def latest_input(loaded: LoadResult, replaced_by_design: str | None = None) -> LoadResult:
+    """The input as after ``kubectl apply`` of each input in order (``load.overrides``): one stderr
+    warning per replaced object, naming both places (at most MAX_LINES, then a count), but none
+    for the objects of the input ``replaced_by_design`` (the cluster ``diff --from-cluster --head``
+    overlays)."""
+    objects, overrides = latest(loaded.objects)
+    told = [o for o in overrides if o.replaced.ref.file != replaced_by_design]
+    for o in told[:MAX_LINES]:
+        _warn_once(o.warning())
+    if len(told) > MAX_LINES:
+        _warn_once(f"quotactl: warning: {len(told) - MAX_LINES} more object(s) given again; the later of each is used")
+    return replace(loaded, objects=objects) if overrides else loaded
+
+
+NO_OBJECTS = "the input holds no Kueue or YuniKorn objects"
+KUEUE_SNAPSHOT = "kubectl get clusterqueues,localqueues,resourceflavors,workloads -A -o yaml"
+YUNIKORN_CONFIG = "kubectl get configmap yunikorn-configs -n yunikorn -o yaml"
+# The kinds a Kueue answer depends on, and their kubectl resource names.
+KUEUE_NEEDED = {"ClusterQueue": "clusterqueues", "LocalQueue": "localqueues", "ResourceFlavor": "resourceflavors"}
+
+
+def require_one_scheduler(loaded: LoadResult, what: str | None = None, snapshot: bool = True) -> None:
+    """Exit 2 unless the input is one scheduler's: configuration of both, or (``snapshot``: the
+    answer comes from the input) no object at all or only Kubernetes objects (Nodes, Pods, ...)
+    that either scheduler may read."""
+    prefix = f"{what}: " if what else ""
+    dialects = loaded.dialects
+    if len(dialects) > 1:
+        k, y = (next(o for o in loaded.objects if o.dialect == d) for d in (Dialect.KUEUE, Dialect.YUNIKORN))
+        fail_usage(f"{prefix}the input holds configuration of both Kueue ({k.label} in {k.ref.file}) and YuniKorn "
+                   f"({y.label} in {y.ref.file}): this command answers for one scheduler; give only that "
+                   "scheduler's files ('quotactl lint' checks both)")
+    if dialects or not snapshot or any(o.dialect == Dialect.JOB for o in loaded.objects):
+        return
+    if not loaded.objects:
+        fail_usage(f"{prefix}{NO_OBJECTS} (an empty file or pipe? e.g. {KUEUE_SNAPSHOT} | quotactl ... -f -)")
+    kinds = sorted({o.kind for o in loaded.objects})
+    fail_usage(f"{prefix}the input holds {_and(kinds)} objects but no scheduler configuration: add Kueue's "
+               f"({KUEUE_SNAPSHOT}) or YuniKorn's ({YUNIKORN_CONFIG})")
+
+
+def require_kueue_kinds(objects: list, what: str | None = None) -> None:
+    """Exit 2 when the input holds no object at all of a kind the Kueue answer depends on, naming
+    the kinds and the ``kubectl get`` that fetches them. One object missing among others is not
+    an input error: the engines answer as Kueue does (Misconfigured, FlavorNotFound)."""
+    missing = missing_kueue_kinds(objects)
+    if missing:
+        prefix = f"{what}: " if what else ""
+        fail_usage(f"{prefix}the input holds no {_and(missing, 'or')} objects, which the answer depends on: add them "
+                   f"(kubectl get {','.join(KUEUE_NEEDED[k] for k in missing)} -A -o yaml)")
+
+
+def missing_kueue_kinds(objects: list) -> list[str]:
+    """ClusterQueue when there is none; LocalQueue when there is none and a pending Workload is
+    queued through one (spec.queueName); ResourceFlavor when there is none and ClusterQueues name
+    flavors (or there is no ClusterQueue either: the ones to add will)."""
+    from quotactl.kueue.lookup import pending_workloads
+    from quotactl.model.kueue import build_cluster
+
+    present = {o.kind for o in objects if o.dialect == Dialect.KUEUE}
+    missing = [] if "ClusterQueue" in present else ["ClusterQueue"]
+    if "LocalQueue" not in present:  # rare: only then are the Workloads modelled here
+        queued = build_cluster([o for o in objects if o.kind == "Workload" and o.dialect == Dialect.KUEUE])
+        if any(w.queue_name for w in pending_workloads(queued)):
+            missing.append("LocalQueue")
+    if "ResourceFlavor" not in present:
+        queues = build_cluster([o for o in objects if o.kind == "ClusterQueue" and o.dialect == Dialect.KUEUE])
+        if not queues.cluster_queues or any(f.name for cq in queues.cluster_queues.values()
+                                            for rg in cq.resource_groups for f in rg.flavors):
+            missing.append("ResourceFlavor")
+    return missing
+
+
+def _and(words: list[str], conjunction: str = "and") -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {conjunction} {words[-1]}"
 
 
 def warn_gate_settings(gates: dict[str, bool], release: str) -> None:

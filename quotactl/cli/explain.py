@@ -107,7 +107,6 @@ def explain_command(
         fail_usage("--cluster-queue and -l/--selector choose among the workloads of --all")
     selection = selection_of(cluster, cluster_queues, selector)
     inp = engine_input(files, max_file_size, feature_gates, cluster=cluster, release=kueue_version)
-    inp.refuse_mixed()
     submitted = not workload and not all_pending and Dialect.YUNIKORN not in inp.dialects and inp.jobs.submitted
     if not workload and not all_pending and not submitted:
         fail_usage("which workload? give namespace/name (or --all for every pending workload)")

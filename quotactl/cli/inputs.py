@@ -12,7 +12,13 @@ import typer
 
 from quotactl.cli.caveats import kueue_caveats_of
 from quotactl.cli.common import EXIT_OK, ClusterArgs, UsageError, emit, fail_usage
-from quotactl.cli.engine_input import job_workload, load_engine_input, warn_gate_settings, warn_skipped_jobs
+from quotactl.cli.engine_input import (
+    job_workload,
+    load_engine_input,
+    require_kueue_kinds,
+    warn_gate_settings,
+    warn_skipped_jobs,
+)
 from quotactl.load.objects import Dialect, LoadResult, load
 from quotactl.load.sources import Source, limits_from_env
 from quotactl.model.features import parse_gate_list
@@ -24,7 +30,6 @@ if TYPE_CHECKING:  # the engine commands import these when they run; lint and --
     from quotactl.model.kueue import KueueCluster
 
 NO_SNAPSHOT = "no input: give the cluster snapshot with -f FILE (or -f - for stdin), or read it with --from-cluster"
-MIXED = "the input mixes Kueue objects and YuniKorn objects; run quotactl once per scheduler"
 
 
 def _no_jobs() -> ResolvedJobs:
@@ -51,10 +56,6 @@ class EngineInput:
         """The Workload a WORKLOAD argument names: itself, or the Workload of the job it names."""
         return job_workload(self.jobs, query)
 
-    def refuse_mixed(self) -> None:
-        if len(self.dialects) > 1:
-            fail_usage(MIXED)
-
     def kueue_options(self, cluster: KueueCluster, fair_sharing: bool | None) -> EngineOptions:
         """Kueue's engine options: the command line over the input's Configuration."""
         from quotactl.kueue.options import admission_check_states, engine_options
@@ -65,32 +66,37 @@ class EngineInput:
 
 def engine_input(files: list[str] | None, max_file_size: str | None, feature_gates: str | None,
                  what: str | None = None, cluster: ClusterArgs | None = None, overlay: bool = False, *,
-                 release: str = DEFAULT_RELEASE) -> EngineInput:
-    """The snapshot of an engine command (explain, preempt, shares, schedule, diff): the files and,
-    with --from-cluster, the cluster; exits 2 when there is none or it is unusable. ``overlay``:
-    the files replace the cluster's objects of the same kind and name (``diff``'s proposed side)."""
+                 release: str = DEFAULT_RELEASE, snapshot: bool = True) -> EngineInput:
+    """The snapshot of an engine command (explain, preempt, shares, schedule, simulate, diff): the
+    files and, with --from-cluster, the cluster before them; an object given again replaces the
+    earlier one (``kubectl apply`` order). Exits 2 when there is none, it is unusable, it holds
+    both schedulers' configuration, or (``snapshot``: the answer comes from it) it lacks a kind
+    the answer depends on. ``overlay``: the files replace the cluster's objects by design
+    (``diff``'s proposed side), without a warning each."""
     texts = cluster_sources(cluster)
     if not files and not texts:
         fail_usage(NO_SNAPSHOT)
-    loaded, gates = load_engine_input(list(files or []), max_file_size, feature_gates, what, texts, release=release)
-    if overlay and texts:
-        loaded = overlaid(loaded, texts[0].name)
+    loaded, gates = load_engine_input(list(files or []), max_file_size, feature_gates, what, texts, release=release,
+                                      replaced_by_design=texts[0].name if overlay and texts else None,
+                                      snapshot=snapshot)
     if Dialect.YUNIKORN in loaded.dialects:
         return EngineInput(loaded, gates, release=release)  # YuniKorn schedules pods itself
     from quotactl.jobs.resolve import resolve_jobs
 
     jobs = resolve_jobs(loaded.objects)
     warn_skipped_jobs(jobs)
+    if snapshot:
+        require_kueue_kinds(jobs.objects, what)
     return EngineInput(replace(loaded, objects=jobs.objects), gates, jobs, release)
 
 
 def kueue_input(files: list[str], max_file_size: str | None, fair_sharing: bool | None, feature_gates: str | None,
-                what: str = "input", cluster: ClusterArgs | None = None,
+                what: str | None = None, cluster: ClusterArgs | None = None,
                 overlay: bool = False, *, release: str = DEFAULT_RELEASE) -> tuple[KueueCluster, EngineOptions, tuple]:
     """A Kueue-only snapshot (schedule, diff): its cluster, engine options and caveats."""
     inp = engine_input(files, max_file_size, feature_gates, what, cluster, overlay, release=release)
     if inp.dialects and inp.dialects != {Dialect.KUEUE}:
-        fail_usage(f"{what}: schedule and diff simulate Kueue; the input holds YuniKorn objects")
+        fail_usage(f"{what + ': ' if what else ''}schedule and diff simulate Kueue; the input holds YuniKorn objects")
     from quotactl.model.kueue import build_cluster
 
     cluster_model = build_cluster(inp.loaded.objects)
@@ -200,17 +206,6 @@ def qualified(name: str | None, cluster: ClusterArgs) -> str | None:
 
     _kind, rest = typed_name(name)
     return name if "/" in rest else f"{name[:len(name) - len(rest)]}{cluster.namespace}/{rest}"
-
-
-def overlaid(loaded: LoadResult, cluster_name: str) -> LoadResult:
-    """The cluster as it would be after ``kubectl apply`` of the files: a cluster object is left
-    out when a file holds an object of the same group, kind, namespace and name."""
-    def key(o):
-        return o.group, o.kind, o.namespace or "", o.name
-
-    given = {key(o) for o in loaded.objects if o.ref.doc.file != cluster_name}
-    kept = [o for o in loaded.objects if o.ref.doc.file != cluster_name or key(o) not in given]
-    return replace(loaded, objects=kept)
 
 
 def finish(command: str, result: object, output: Enum, code: int = EXIT_OK, wide: bool = False) -> NoReturn:

@@ -86,7 +86,6 @@ def preempt_command(
     check_cluster_args(cluster, names_workload=True)
     workload = qualified(workload, cluster)
     inp = engine_input(files, max_file_size, feature_gates, cluster=cluster, release=kueue_version)
-    inp.refuse_mixed()
     if inp.dialects == {Dialect.YUNIKORN}:
         from quotactl.cli.yunikorn_cmds import run_preempt  # the YuniKorn engine
         from quotactl.jobs.resolve import pod_name

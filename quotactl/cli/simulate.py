@@ -105,7 +105,7 @@ def simulate_command(
                             default_runtime=_duration("--default-runtime", default_runtime),
                             cadence=_cadence(cycle_interval, cadence, admission_cost),
                             jobs=jobs or available_cpus())
-    inp = _loaded(files, max_file_size, feature_gates, cluster, kueue_version)
+    inp = _loaded(files, max_file_size, feature_gates, cluster, kueue_version, snapshot=generator is None)
     try:
         model, t0 = _model(inp, generator, sim.start)
         if isinstance(sim.until, datetime) and sim.until < t0:
@@ -126,10 +126,11 @@ def simulate_command(
            strict_code(EXIT_OK, strict, caveats))
 
 
-def _loaded(files, max_file_size, feature_gates, cluster: ClusterArgs, release: str) -> EngineInput:
-    """The files (and cluster) as ``schedule`` reads them; with a generator alone, no objects."""
+def _loaded(files, max_file_size, feature_gates, cluster: ClusterArgs, release: str, snapshot: bool) -> EngineInput:
+    """The files (and cluster) as ``schedule`` reads them; with a generator alone, no objects.
+    ``snapshot``: the run's queues come from them (not from a generator)."""
     if files or cluster.from_cluster:
-        inp = engine_input(files, max_file_size, feature_gates, None, cluster, release=release)
+        inp = engine_input(files, max_file_size, feature_gates, None, cluster, release=release, snapshot=snapshot)
         if inp.dialects and inp.dialects != {Dialect.KUEUE}:
             fail_usage("simulate runs Kueue's scheduler; the input holds YuniKorn objects")
         return inp

@@ -15,9 +15,9 @@ import typer
 
 from quotactl.cli.caveats import strict_code
 from quotactl.cli.common import EXIT_OK, EXIT_USAGE, OutputFormat, emit
-from quotactl.cli.engine_input import MAX_LINES
+from quotactl.cli.engine_input import MAX_LINES, YUNIKORN_CONFIG
 from quotactl.load.objects import Dialect, LoadResult
-from quotactl.load.yunikorn import CONFIG_KINDS, DEFAULT_CONFIG_TEXT, YuniKornInput, load_inputs, load_text
+from quotactl.load.yunikorn import CONFIG_KINDS, YuniKornInput, load_inputs
 from quotactl.model.yunikorn_cluster import ClusterObjects, build_objects
 from quotactl.report.renderers import Outcome
 from quotactl.yunikorn.caveats import yunikorn_caveats
@@ -53,24 +53,20 @@ def _config_inputs(loaded: LoadResult) -> list[YuniKornInput]:
 
 
 def build(loaded: LoadResult) -> Built:
-    """The cluster of the input: its YuniKorn config (or YuniKorn's built-in default) and its
-    Nodes / Pods / PriorityClasses."""
+    """The cluster of the input: its YuniKorn config and its Nodes / Pods / PriorityClasses."""
     from quotactl.lint.rules.yunikorn.validator import rejection
 
     notes: list[str] = []
     inputs = _config_inputs(loaded)
-    if not inputs:
-        inp = load_text(DEFAULT_CONFIG_TEXT, "<built-in default config>")
-        notes.append("no YuniKorn queue configuration in the input: using YuniKorn's built-in default "
-                     "(one tag rule: every namespace gets its own queue root.<namespace>)")
-    else:
-        inp = inputs[0]
-        if len(inputs) > 1:
-            notes.append(f"the input holds {len(inputs)} YuniKorn configs; using {inp.origin} ({inp.file})")
-        first = rejection(inp)
-        if first is not None:
-            notes.append(f"YuniKorn would reject this config ({first.message}); evaluated as written anyway "
-                         "(run quotactl lint for every problem)")
+    if not inputs:  # Nodes and Pods alone are no scheduler's input (cli.engine_input.require_one_scheduler)
+        return Built(None, f"the input holds no YuniKorn configuration ({YUNIKORN_CONFIG})")
+    inp = inputs[0]
+    if len(inputs) > 1:
+        notes.append(f"the input holds {len(inputs)} YuniKorn configs; using {inp.origin} ({inp.file})")
+    first = rejection(inp)
+    if first is not None:
+        notes.append(f"YuniKorn would reject this config ({first.message}); evaluated as written anyway "
+                     "(run quotactl lint for every problem)")
     partition = select_partition(inp.config)
     if partition is None:
         return Built(None, f"{inp.origin} ({inp.file}) has no partition")

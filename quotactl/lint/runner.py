@@ -1,4 +1,4 @@
-"""Run the linter: the loader's diagnostics, then the rules of the input's dialect, into sorted
+"""Run the linter: the loader's diagnostics, then the rules of each object's dialect, into sorted
 Diagnostics."""
 
 from __future__ import annotations
@@ -51,25 +51,32 @@ class LintReport:
 def lint(loaded: LoadResult, options: LintOptions) -> LintReport:
     diags: list[Diagnostic] = list(loaded.diagnostics)
     dialects = loaded.dialects
-    dialect = next(iter(dialects)) if len(dialects) == 1 else None
-    if len(dialects) > 1:
-        diags.append(mixed_dialects_diagnostic(loaded))
-    kueue_objects = [o for o in loaded.objects if o.dialect in (Dialect.KUEUE, Dialect.NEUTRAL)]
-    yunikorn_objects = [o for o in loaded.objects if o.dialect == Dialect.YUNIKORN]
-    if dialect == Dialect.YUNIKORN or (dialect is None and yunikorn_objects and not len(dialects) > 1):
-        diags.extend(lint_yunikorn(yunikorn_objects, options))
-    elif len(dialects) <= 1:
-        jobs = [o for o in loaded.objects if o.dialect == Dialect.JOB]
-        diags.extend(lint_kueue(kueue_objects, options, jobs))
+    diags.extend(dialect_findings(loaded, options))
     crashes = [d for d in diags if d.code == RULE_CRASH]
     diags = [d for d in diags if d.code != RULE_CRASH and (d.input_error or options.selects(d.code))]
     kept, silenced = suppress(diags, loaded, options)
     kept = [d for d in map(partial(configured_severity, options=options), kept) if options.shows(d.severity)]
     silenced = [s for s in (replace(s, diagnostic=configured_severity(s.diagnostic, options)) for s in silenced)
                 if options.shows(s.diagnostic.severity)]
+    dialect = next(iter(dialects)) if len(dialects) == 1 else None
     return LintReport(sort_diagnostics(kept), len(loaded.sources), len(loaded.objects), dialect,
                       suppressed=sorted(silenced, key=lambda s: s.diagnostic.sort_key()),
                       show_suppressed=options.show_suppressed, rule_crashes=sort_diagnostics(crashes))
+
+
+def dialect_findings(loaded: LoadResult, options: LintOptions) -> list[Diagnostic]:
+    """Each object linted in its own dialect, as ruff or kube-linter lint a mixed tree: the YuniKorn
+    configs by YuniKorn's rules, everything else (Kueue objects, jobs, Kubernetes objects) by
+    Kueue's unless the input is YuniKorn alone (its Pods and Nodes are not Kueue's business)."""
+    dialects = loaded.dialects
+    diags: list[Diagnostic] = []
+    if Dialect.YUNIKORN in dialects:
+        diags.extend(lint_yunikorn([o for o in loaded.objects if o.dialect == Dialect.YUNIKORN], options))
+    if dialects != {Dialect.YUNIKORN}:
+        kueue_objects = [o for o in loaded.objects if o.dialect in (Dialect.KUEUE, Dialect.NEUTRAL)]
+        jobs = [o for o in loaded.objects if o.dialect == Dialect.JOB]
+        diags.extend(lint_kueue(kueue_objects, options, jobs))
+    return diags
 
 
 def configured_severity(d: Diagnostic, options: LintOptions) -> Diagnostic:
@@ -77,24 +84,6 @@ def configured_severity(d: Diagnostic, options: LintOptions) -> Diagnostic:
     keeps its own (it decides exit status 2)."""
     level = None if d.input_error else options.severity_of(d.code)
     return d.with_severity(Severity(level)) if level and level != d.severity.value else d
-
-
-def mixed_dialects_diagnostic(loaded: LoadResult) -> Diagnostic:
-    first = {}
-    for o in loaded.objects:
-        if o.dialect in (Dialect.KUEUE, Dialect.YUNIKORN) and o.dialect not in first:
-            first[o.dialect] = o
-    k, y = first[Dialect.KUEUE], first[Dialect.YUNIKORN]
-    return Diagnostic(
-        "IN010", Severity.ERROR,
-        f"input mixes Kueue objects (first: {k.display} in {k.ref.file}) and YuniKorn objects "
-        f"(first: {y.display} in {y.ref.file}); run quotactl once per scheduler",
-        y.ref.file, *_lc(y.ref.pos()), input_error=True,
-    )
-
-
-def _lc(pos) -> tuple[int, int]:
-    return pos.line, pos.column
 
 
 def lint_paths(paths: list[str], options: LintOptions | None = None, *, stdin=None) -> LintReport:

@@ -37,7 +37,9 @@ MANAGER_CONFIG_KEY = "controller_manager_config.yaml"
 class Dialect:
     KUEUE = "kueue"
     YUNIKORN = "yunikorn"
-    NEUTRAL = "neutral"  # Kubernetes objects either dialect may use (Namespace, PriorityClass)
+    # Kubernetes objects either scheduler reads (Namespace, PriorityClass, Node, Pod): they go with the
+    # scheduler whose configuration is in the input; only a YuniKorn config makes an input YuniKorn.
+    NEUTRAL = "neutral"
     JOB = "job"  # job objects Kueue's integrations turn into Workloads, and what they need (quotactl.jobs)
     NONE = "none"
 
@@ -80,6 +82,11 @@ class KubeObject:
         """``Kind/namespace/name``, or ``Kind/name`` when cluster-scoped (load.object_ids)."""
         return object_id(self.kind, self.name, self.namespace)
 
+    @property
+    def label(self) -> str:
+        """``display``, or the kind alone for an unnamed object (a scheduler's configuration file)."""
+        return self.display if self.name is not None else self.kind
+
 
 @dataclass
 class LoadResult:
@@ -113,7 +120,7 @@ def classify(api_version: str, kind: str, data: dict) -> str | None:
     if group == "" and kind == "Pod" and _kueue_labels(data):
         return Dialect.JOB  # a plain Pod or pod-group member that Kueue's pod integration manages
     if group == "" and kind in ("Pod", "Node"):
-        return Dialect.YUNIKORN
+        return Dialect.NEUTRAL  # YuniKorn's placement and usage, Kueue's topology-aware capacity
     if group == "" and kind == "ConfigMap" and is_yunikorn_configmap(data):
         return Dialect.YUNIKORN
     if (group, kind) in JOB_CONTEXT_KINDS or _is_job(group, kind, data):

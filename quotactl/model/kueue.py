@@ -859,8 +859,9 @@ class CohortCycles:
 
 @dataclass
 class KueueCluster:
-    """All Kueue objects of one input, indexed by name.  The first of two duplicates wins
-    (the lint rule KQ504 reports the second); lists keep every object for linting."""
+    """All Kueue objects of one input, indexed by name.  Of two duplicates the later wins, as after
+    ``kubectl apply`` (``load.overrides``; the engines' input holds no duplicate, the lint rule KQ504
+    reports them); lists keep every object for linting."""
 
     resource_flavors: dict[str, ResourceFlavor] = field(default_factory=dict)
     cluster_queues: dict[str, ClusterQueue] = field(default_factory=dict)
@@ -941,7 +942,7 @@ class KueueCluster:
         return self.cluster_queues.get(lq.cluster_queue)
 
 
-# Kind -> the KueueCluster index of the admission-check side objects (first of duplicates wins).
+# Kind -> the KueueCluster index of the admission-check side objects (the later of duplicates wins).
 _CHECK_INDEX = {
     "AdmissionCheck": "admission_checks", "Topology": "topologies", "MultiKueueCluster": "multikueue_clusters",
     "MultiKueueConfig": "multikueue_configs", "ProvisioningRequestConfig": "provisioning_request_configs",
@@ -962,7 +963,7 @@ def _build_cluster(objects: list[KubeObject]) -> KueueCluster:
             model = build_workload(obj, shared)
             cluster.all_objects.append(model)
             if model.name:
-                workloads.setdefault(model.key, model)
+                workloads[model.key] = model
             continue
         model = build(obj)
         if model is None:
@@ -970,23 +971,23 @@ def _build_cluster(objects: list[KubeObject]) -> KueueCluster:
         cluster.all_objects.append(model)
         name = getattr(model, "name", None)
         if isinstance(model, ResourceFlavor) and name:
-            cluster.resource_flavors.setdefault(name, model)
+            cluster.resource_flavors[name] = model
         elif isinstance(model, ClusterQueue) and name:
-            cluster.cluster_queues.setdefault(name, model)
+            cluster.cluster_queues[name] = model
         elif isinstance(model, Cohort) and name:
-            cluster.cohorts.setdefault(name, model)
+            cluster.cohorts[name] = model
         elif isinstance(model, LocalQueue) and name:
-            cluster.local_queues.setdefault((model.namespace, name), model)
+            cluster.local_queues[(model.namespace, name)] = model
         elif isinstance(model, WorkloadPriorityClass) and name:
-            cluster.workload_priority_classes.setdefault(name, model)
+            cluster.workload_priority_classes[name] = model
         elif isinstance(model, PriorityClass) and name:
-            cluster.priority_classes.setdefault(name, model)
+            cluster.priority_classes[name] = model
         elif isinstance(model, Namespace) and name:
-            cluster.namespaces.setdefault(name, model)
+            cluster.namespaces[name] = model
         elif isinstance(model, Workload) and name:
-            cluster.workloads.setdefault(model.key, model)
-        elif isinstance(model, KueueConfiguration) and cluster.configuration is None:
+            cluster.workloads[model.key] = model
+        elif isinstance(model, KueueConfiguration):
             cluster.configuration = model
         elif name and type(model).__name__ in _CHECK_INDEX:
-            getattr(cluster, _CHECK_INDEX[type(model).__name__]).setdefault(name, model)
+            getattr(cluster, _CHECK_INDEX[type(model).__name__])[name] = model
     return cluster

@@ -23,6 +23,7 @@ spec:
       - name: cpu
         nominalQuota: lots
 """
+FLAVOR = "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata: {name: default}\n"
 
 
 @pytest.fixture()
@@ -49,7 +50,7 @@ def test_clean_snapshot_has_no_warnings():
 
 
 def test_many_problems_are_capped_with_a_count(tmp_path):
-    docs = "\n---\n".join(BAD_CQ.replace("name: bad", f"name: bad-{i}") for i in range(12))
+    docs = "\n---\n".join([FLAVOR] + [BAD_CQ.replace("name: bad", f"name: bad-{i}") for i in range(12)])
     (tmp_path / "many.yaml").write_text(docs)
     r = run_subprocess("schedule", "-f", tmp_path / "many.yaml")
     assert r.returncode == 0, r.stderr

@@ -59,7 +59,7 @@ def test_engine_command_warns_about_a_configuration_gate_kueue_refuses(tmp_path)
     cfg = tmp_path / "config.yaml"
     cfg.write_text("apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\nfeatureGates:\n"
                    "  PartialAdmision: false\n")
-    r = run_subprocess("schedule", "-f", cfg, "-f", FIXTURES / "cluster", "-o", "json")
+    r = run_subprocess("schedule", "-f", FIXTURES / "cluster", "-f", cfg, "-o", "json")  # the later Configuration
     assert r.returncode == 0
     assert (f"{cfg}:4:3: warning KQ820 unrecognized feature gate 'PartialAdmision' in Kueue v0.20; did you mean "
             "PartialAdmission?") in r.stderr

@@ -12,12 +12,15 @@ POD = ROOT / "tests" / "jobs" / "data" / "plain-pod.yaml"
 SNAPSHOT = FIXTURES / "jobs" / "snapshot.yaml"
 
 
-def test_a_pod_with_kueue_labels_is_a_kueue_job_and_others_stay_yunikorn_pods():
+def test_a_pod_with_kueue_labels_is_a_kueue_job_and_others_belong_to_no_scheduler():
     labelled = {"metadata": {"labels": {"kueue.x-k8s.io/queue-name": "main"}}}
     grouped = {"metadata": {"labels": {"kueue.x-k8s.io/pod-group-name": "g"}}}
     assert classify("v1", "Pod", labelled) == Dialect.JOB
     assert classify("v1", "Pod", grouped) == Dialect.JOB
-    assert classify("v1", "Pod", {"metadata": {"labels": {"queue": "root.a"}}}) == Dialect.YUNIKORN
+    # YuniKorn's and Kueue's (TAS) alike: they go with the configuration in the input
+    assert classify("v1", "Pod", {"metadata": {"labels": {"queue": "root.a"}}}) == Dialect.NEUTRAL
+    assert classify("v1", "Node", {"metadata": {"name": "n"}}) == Dialect.NEUTRAL
+    assert classify("v1", "ConfigMap", {"metadata": {"name": "yunikorn-configs"}}) == Dialect.YUNIKORN
 
 
 def test_explain_answers_for_a_plain_pod_before_and_by_its_name():

@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from quotactl.cli.common import ClusterArgs
-from quotactl.cli.inputs import overlaid, parse_timeout, qualified
-from quotactl.load.objects import load
+from quotactl.cli.inputs import parse_timeout, qualified
 from tests.helpers import FIXTURES, run_cli
 
 CLUSTER = str(FIXTURES / "cluster")
@@ -85,18 +84,3 @@ def test_request_timeout_durations(text, seconds):
 def test_qualified_names(name, expected):
     assert qualified(name, ClusterArgs(namespace="ml")) == expected
     assert qualified(name, ClusterArgs()) == name
-
-
-def test_overlay_replaces_cluster_objects_of_the_same_kind_and_name(tmp_path):
-    from quotactl.load.sources import Source
-
-    cluster = Source("cluster:x", '{"apiVersion": "v1", "kind": "List", "items": ['
-                     '{"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "ClusterQueue", "metadata": {"name": "a"}},'
-                     '{"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "ClusterQueue", "metadata": {"name": "b"}},'
-                     '{"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "LocalQueue",'
-                     ' "metadata": {"name": "a", "namespace": "n"}}]}')
-    head = tmp_path / "head.yaml"
-    head.write_text("apiVersion: kueue.x-k8s.io/v1beta1\nkind: ClusterQueue\nmetadata: {name: a}\n")
-    result = overlaid(load([str(head)], texts=(cluster,)), "cluster:x")
-    assert [(o.ref.file, o.kind, o.name) for o in result.objects] == [
-        ("cluster:x", "ClusterQueue", "b"), ("cluster:x", "LocalQueue", "a"), (str(head), "ClusterQueue", "a")]

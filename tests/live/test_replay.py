@@ -34,10 +34,10 @@ def snapshots(config, tmp_path):
 
 def offline(command: tuple[str, ...], snapshot) -> tuple[str, ...]:
     """The same question on the file. ``diff --from-cluster --head X`` compares the cluster with
-    the cluster after applying X: offline, the --head files come before the snapshot, and the first
-    of two objects with one name wins (quotactl/model/kueue.py), so X replaces the cluster's objects."""
+    the cluster after applying X: offline, the --head files come after the snapshot, and the later
+    of two objects with one name wins (quotactl/load/overrides.py), so X replaces the cluster's objects."""
     if command[0] == "diff":
-        return ("diff", "--base", str(snapshot), "--head", command[2], "-f", str(snapshot))
+        return ("diff", "--base", str(snapshot), "--head", str(snapshot), "--head", command[2])
     return (*command, "-f", str(snapshot))
 
 

@@ -19,7 +19,7 @@ _input("IN002", "unreadable-file", "error", "File cannot be read",
        "Check the path and its permissions.")
 _input("IN003", "unknown-kind", "info", "Kind not checked by quotactl",
        "The object is not one of the kinds quotactl models (Kueue objects, Configuration, PriorityClass, "
-       "Namespace; YuniKorn configs, Pods, Nodes).",
+       "Namespace, Node, Pod, the jobs Kueue integrates; YuniKorn configs).",
        "Nothing is wrong; the object is skipped so that a directory of mixed manifests can be linted.",
        "Nothing to do; use --ignore IN003 to hide these notes.")
 _input("IN004", "file-too-large", "error", "File over the size limit",
@@ -50,10 +50,6 @@ _input("IN009", "not-an-object", "error", "Document is not a Kubernetes object",
        "kubectl cannot apply it. Documents without apiVersion, kind, metadata or spec (Helm values, "
        "kustomization fragments) are skipped with an info note instead.",
        "Add apiVersion and kind, or remove the document.")
-_input("IN010", "mixed-dialects", "error", "Kueue and YuniKorn objects in one run",
-       "The input holds both Kueue objects and a YuniKorn configuration (or Pods/Nodes).",
-       "Each command models one scheduler; mixing them would make every answer wrong.",
-       "Run quotactl once per scheduler, on the files of that scheduler.")
 _input("IN011", "empty-input", "warning", "No input files found",
        "A directory given as input holds no *.yaml, *.yml or *.json files.",
        "The linter would report success while checking nothing.",

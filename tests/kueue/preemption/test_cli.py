@@ -39,7 +39,7 @@ def test_preempt_usage_errors():
 
 def test_preempt_rejects_mixed_dialects():
     r = run_cli("preempt", "default/alloc3", "-f", CLUSTER, "-f", str(YK_CASE / "queues.yaml"))
-    assert r.exit_code == 2 and "mixes Kueue objects and YuniKorn objects" in r.stderr
+    assert r.exit_code == 2 and "configuration of both Kueue" in r.stderr and "YuniKorn" in r.stderr
 
 
 def test_preempt_dispatches_yunikorn_input():

@@ -13,7 +13,8 @@ from quotactl.lint.rules.kueue.crossref_helpers import NAMESPACED, loc
         what="Objects of one kind with the same name (and namespace, for LocalQueues and Workloads) appear more "
              "than once in the input, in any apiVersion; also more than one Kueue Configuration.",
         why="Only one can exist in the cluster: `kubectl apply` makes the later document silently overwrite the "
-            "earlier one, so what runs is not what the first definition says. quotactl uses the first one.",
+            "earlier one, so what runs is not what the first definition says. quotactl, like kubectl, uses the later "
+            "one.",
         fix="Delete or rename one of them (the diagnostic points at the first).",
         bad="kind: ClusterQueue\nmetadata: {name: team-a}\n...\n---\nkind: ClusterQueue\nmetadata: {name: team-a}\n",
         good="kind: ClusterQueue\nmetadata: {name: team-a}\n...\n---\nkind: ClusterQueue\nmetadata: {name: team-b}\n",
@@ -37,7 +38,7 @@ def check_duplicates(ctx):
         orig = first[key]
         if kind == "Configuration":
             yield Finding(
-                (), f"more than one Kueue Configuration in the input; only the first ({loc(orig)}) is used",
+                (), f"more than one Kueue Configuration in the input; this later one replaces the one at {loc(orig)}",
                 subject=o, related=(loc(orig),), type="Duplicate",
                 hint="Keep a single Configuration.",
             )
