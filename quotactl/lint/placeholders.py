@@ -1,52 +1,105 @@
-"""Findings about a documentation snippet's placeholder values, set aside.
+"""A documentation snippet's placeholder values: unknown, not wrong.
 
-A ``<placeholder>`` (or an elided ``...`` value) is unknown, not wrong: a finding about that value
-alone (``name: <your-queue>`` is not an RFC 1123 name, ``nominalQuota: <cpu>`` is not a quantity)
-is kept aside like a suppressed one (counted, listed with --show-suppressed, marked in SARIF),
-while everything else in the file is reported. A finding is about the value when it is placed on
-the value itself, or on the key holding it with that key as its field's last part; a finding on
-an item that starts with such a key (``- name: <flavor>``) names the item, and stays.
+``lint`` sets a finding about a ``<placeholder>`` (or an elided ``...`` value) aside, like a
+suppressed one (counted, listed with --show-suppressed, marked in SARIF): ``name: <your-queue>``
+is not an RFC 1123 name and ``nominalQuota: <cpu>`` is not a quantity, but neither is the mistake.
+Everything else in the file is reported.
+
+An engine command cannot answer with a value it does not know: a placeholder where a number, a
+quantity or one of a set of values is read is an input error (IN014, exit 2) at the placeholder.
+A placeholder name (``namespace: <team>``) is only a label to the engines and stays.
 """
 
 from __future__ import annotations
 
-import re
-
-from quotactl.diagnostics import Diagnostic
+from quotactl.diagnostics import Diagnostic, Severity
 from quotactl.lint.suppress import IN_SOURCE, Suppression
-from quotactl.load.objects import LoadResult
-from quotactl.load.snippets import Placeholder, read_snippet
+from quotactl.load.objects import Dialect, LoadResult
+from quotactl.load.snippets import ELISION, Placeholder, PlaceholderIndex
 
-_FIELD_PARTS = re.compile(r"[^.\[\]]+")
+# A value judged as a type, an allowed value or a quantity (not a name's format): the engines
+# compute with it. Kueue's schema codes (wrong type, unsupported value, invalid quantity) and
+# YuniKorn's (wrong YAML type, invalid quantity, unknown node sorting policy).
+VALUE_CODES = frozenset({"KQ002", "KQ003", "KQ008", "YK003", "YK110", "YK128"})
+
+
+# Findings about a key itself, not its value (an unknown or a duplicate key): always reported.
+KEY_CODES = frozenset({"KQ007", "YK002", "YK004"})
+
+
+def _what(p: Placeholder) -> str:
+    return "an elided value ('...')" if p.text == ELISION else f"the placeholder {p.text}"
 
 
 class Placeholders:
-    """The placeholders of every snippet of a run, by the places a finding about them sits."""
+    """lint's view: why a finding is set aside, when it is about a placeholder's value, or when it
+    relates to an object one of whose numbers or quantities is a placeholder (a workload that
+    "can never fit" a ClusterQueue whose quota is ``<cpu-quota>`` is not known to)."""
 
-    def __init__(self, loaded: LoadResult):
-        self.values: dict[tuple[str, int, int], Placeholder] = {}
-        self.keys: dict[tuple[str, int, int], Placeholder] = {}
-        for src in loaded.sources:
-            snippet = read_snippet(src.text) if src.text else None
-            for p in snippet.placeholders if snippet else ():
-                self.values[(src.name, p.line, p.column)] = p
-                if p.key is not None:
-                    self.keys[(src.name, p.key_line, p.key_column)] = p
+    def __init__(self, loaded: LoadResult, diags: list[Diagnostic]):
+        self.index = PlaceholderIndex(loaded.sources)
+        self.unknown_objects: dict[str, Placeholder] = {}  # "file:line" of an object -> its unknown value
+        if self.index:
+            valued = {d.object: p for d in diags if (p := self._about(d)) is not None and d.code in VALUE_CODES}
+            for o in loaded.objects:
+                if o.display in valued:
+                    self.unknown_objects[f"{o.ref.file}:{o.ref.pos().line}"] = valued[o.display]
+
+    def _about(self, d: Diagnostic) -> Placeholder | None:
+        if d.code in KEY_CODES:
+            return None
+        return self.index.about(d.file, d.line, d.column, d.field)
 
     def suppression(self, d: Diagnostic) -> Suppression | None:
-        """Why ``d`` is set aside, when it is about a placeholder's value."""
-        if not self.values:
+        if not self.index:
             return None
-        p = self.values.get((d.file, d.line, d.column))
-        if p is None:
-            p = self.keys.get((d.file, d.line, d.column))
-            if p is None or _last_part(d.field) != p.key:
-                return None
-        what = "an elided value ('...')" if p.text == "..." else f"the placeholder {p.text}"
-        return Suppression(IN_SOURCE, f"{what}: unknown until it is filled in", d.file, p.line, p.column)
+        p = self._about(d)
+        if p is not None:
+            return Suppression(IN_SOURCE, f"{_what(p)}: unknown until it is filled in", d.file, p.line, p.column)
+        for where in d.related:
+            p = self.unknown_objects.get(where)
+            if p is not None:
+                return Suppression(IN_SOURCE, f"depends on {_what(p)} at {where}: unknown until it is filled in",
+                                   where.rsplit(":", 1)[0], p.line, p.column)
+        return None
 
 
-def _last_part(field: str | None) -> str | None:
-    """``spec.resources[cpu]`` -> ``cpu``; ``queues[0].name`` -> ``name``."""
-    parts = _FIELD_PARTS.findall(field or "")
-    return parts[-1].strip("\"'") if parts else None
+def needed_placeholders(loaded: LoadResult) -> list[Diagnostic]:
+    """IN014 input errors for the placeholders an engine command would have to compute with, one
+    per placeholder, in file order; [] when the input holds no snippet."""
+    index = PlaceholderIndex(loaded.sources)
+    if not index:
+        return []
+    files = index.files
+    objects = [o for o in loaded.objects if o.ref.file in files]
+    out: dict[Placeholder, Diagnostic] = {}
+    for d in _findings(objects):
+        p = index.about(d.file, d.line, d.column, d.field) if d.code in VALUE_CODES else None
+        if p is not None and p not in out:
+            field = _field_of(p, d.field)
+            out[p] = Diagnostic("IN014", Severity.ERROR, f"{field} of {d.object or 'the object'} is {_what(p)}: the "
+                                "answer depends on its value; fill it in", d.file, p.line, p.column,
+                                object=d.object, field=field, input_error=True)
+    return sorted(out.values(), key=Diagnostic.sort_key)
+
+
+def _field_of(p: Placeholder, field: str | None) -> str:
+    """The placeholder's field: the finding's, or its key below the finding's (YuniKorn reports a
+    quantity on its resource map)."""
+    if not field or p.key is None or field.rsplit(".", 1)[-1].rsplit("[", 1)[-1].strip("]\"'") == p.key:
+        return field or p.key or "a value"
+    return f"{field}.{p.key}"
+
+
+def _findings(objects) -> list[Diagnostic]:
+    """The schema findings of the Kueue objects and the lint findings of the YuniKorn configs."""
+    from quotactl.lint.schema import validate_object
+
+    kueue = [o for o in objects if o.dialect in (Dialect.KUEUE, Dialect.NEUTRAL)]
+    found = [d for o in kueue for d in validate_object(o)]
+    yunikorn = [o for o in objects if o.dialect == Dialect.YUNIKORN]
+    if yunikorn:
+        from quotactl.lint.yunikorn import lint_yunikorn
+
+        found.extend(lint_yunikorn(yunikorn))
+    return found

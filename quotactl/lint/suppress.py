@@ -46,7 +46,7 @@ def suppress(diags: list[Diagnostic], loaded: LoadResult, options: LintOptions
     found, problems = directives(loaded)
     per_file = _PerFileIgnores(options)
     in_source = _InSource(found).assign(diags) if found else {}
-    unknown = Placeholders(loaded)  # a documentation snippet's <placeholder> values
+    unknown = Placeholders(loaded, diags)  # a documentation snippet's <placeholder> values
     kept: list[Diagnostic] = []
     silenced: list[Suppressed] = []
     for i, d in enumerate(diags):

@@ -31,6 +31,12 @@ VALUE_LINE = re.compile(
     r"(?P<indent>[ \t]*)(?P<dashes>(?:-[ \t]+)*)(?:(?P<key>[^#\s][^#]*?):[ \t]+)?"
     r"(?P<value>(?P<q>[\"']?)<[A-Za-z][\w .-]*>(?P=q)|\.\.\.)[ \t]*(?P<comment>#.*)?"
 )
+# A placeholder that is a whole value in a flow collection: ``{memory: <mem>}``, ``[<a>, "<b>"]``.
+FLOW_HIT = re.compile(r"<[A-Za-z][\w .-]*>[\"']?[ \t]*[,}\]]")
+FLOW_VALUE = re.compile(
+    r"(?:(?P<key>[^\s{}\[\],:#\"'][^{}\[\],:#]*?|\"[^\"\n]*\"|'[^'\n]*')[ \t]*:[ \t]+|(?<=[\[,])[ \t]*)"
+    r"(?P<value>(?P<q>[\"']?)<[A-Za-z][\w .-]*>(?P=q))(?=[ \t]*[,}\]])"
+)
 ELISION = "..."
 _CONTENT = re.compile(r"[ \t]*(?:#.*)?")  # a blank or comment-only line
 
@@ -63,8 +69,8 @@ def read_snippet(text: str) -> Snippet | None:
     """The placeholders and elisions of ``text``, or None when it has none (not a snippet)."""
     if text.lstrip().startswith(("{", "[")):
         return None
-    hit_lines = sorted({_line_of(text, m.start()) for hit, needle in ((PLACEHOLDER_HIT, "<"), (ELISION_HIT, ELISION))
-                        if needle in text for m in hit.finditer(text)})
+    hits = ((PLACEHOLDER_HIT, "<"), (FLOW_HIT, "<"), (ELISION_HIT, ELISION))
+    hit_lines = sorted({_line_of(text, m.start()) for hit, needle in hits if needle in text for m in hit.finditer(text)})
     if not hit_lines:
         return None
     lines = text.split("\n")
@@ -72,9 +78,11 @@ def read_snippet(text: str) -> Snippet | None:
     elided: list[int] = []
     for n in hit_lines:
         m = VALUE_LINE.fullmatch(lines[n].rstrip("\r"))
-        if m is None or (m.group("value") == ELISION and not m.group("indent") and not m.group("dashes")
-                         and not m.group("key")):
-            continue  # not a whole value; or '...' at column 1, YAML's document end
+        if m is None:
+            placeholders.extend(_in_flow(lines[n], n))
+            continue
+        if m.group("value") == ELISION and not (m.group("indent") or m.group("dashes") or m.group("key")):
+            continue  # '...' at column 1: YAML's document end
         found = _placeholder(lines, n, m)
         if found is None:
             elided.append(n + 1)
@@ -83,6 +91,19 @@ def read_snippet(text: str) -> Snippet | None:
     if not placeholders and not elided:
         return None
     return Snippet(tuple(placeholders), tuple(elided), _blanked(lines, elided))
+
+
+def _in_flow(line: str, n: int) -> list[Placeholder]:
+    """The placeholders that are whole values of a flow collection on line ``n``."""
+    out = []
+    for m in FLOW_VALUE.finditer(line):
+        key = m.group("key")
+        if key is None:
+            out.append(Placeholder(m.group("value"), n + 1, m.start("value") + 1))
+        else:
+            out.append(Placeholder(m.group("value"), n + 1, m.start("value") + 1, key.strip().strip("\"'"), n + 1,
+                                   m.start("key") + 1))
+    return out
 
 
 def _placeholder(lines: list[str], n: int, m: re.Match) -> Placeholder | None:
@@ -149,3 +170,44 @@ def _line_of(text: str, offset: int) -> int:
     """The 0-based line of ``offset`` (one newline index per text: a file of many placeholders
     is not counted from its start for each)."""
     return bisect.bisect_left(newline_offsets(text), offset)
+
+
+class PlaceholderIndex:
+    """The placeholders of every snippet among ``sources``, by the places a finding about one sits:
+    on the value itself, or on the key holding it with that key as its field's last part (a
+    finding on an item that starts with such a key, ``- name: <flavor>``, names the item)."""
+
+    def __init__(self, sources):
+        self.values: dict[tuple[str, int, int], Placeholder] = {}
+        self.keys: dict[tuple[str, int, int], Placeholder] = {}
+        for src in sources:
+            snippet = read_snippet(src.text) if src.text else None
+            for p in snippet.placeholders if snippet else ():
+                self.values[(src.name, p.line, p.column)] = p
+                if p.key is not None:
+                    self.keys[(src.name, p.key_line, p.key_column)] = p
+
+    def __bool__(self) -> bool:
+        return bool(self.values)
+
+    @property
+    def files(self) -> set[str]:
+        return {file for file, _, _ in self.values}
+
+    def about(self, file: str, line: int, column: int, field: str | None) -> Placeholder | None:
+        """The placeholder a finding at ``file:line:column`` on ``field`` is about, or None."""
+        p = self.values.get((file, line, column))
+        if p is None:
+            p = self.keys.get((file, line, column))
+            if p is None or _last_part(field) != p.key:
+                return None
+        return p
+
+
+_FIELD_PARTS = re.compile(r"[^.\[\]]+")
+
+
+def _last_part(field: str | None) -> str | None:
+    """``spec.resources[cpu]`` -> ``cpu``; ``queues[0].name`` -> ``name``."""
+    parts = _FIELD_PARTS.findall(field or "")
+    return parts[-1].strip("\"'") if parts else None
