@@ -28,15 +28,17 @@ ELISION_HIT = re.compile(r"\.\.\.[ \t]*$", re.M)
 # A line whose value is a placeholder or an elision: ``key: <x>``, ``- <x>``, ``- key: '<x>'``,
 # ``key: ...``, ``- ...``, or a bare indented ``...``.
 VALUE_LINE = re.compile(
-    r"(?P<indent>[ \t]*)(?P<dashes>(?:-[ \t]+)*)(?:(?P<key>[^#\s][^#]*?):[ \t]+)?"
+    r"(?P<indent>[ \t]*)(?P<dashes>(?:-[ \t]+)*)(?:(?P<key>(?!-[ \t])[^#\s][^#]*?):[ \t]+)?"
     r"(?P<value>(?P<q>[\"']?)<[A-Za-z][\w .-]*>(?P=q)|\.\.\.)[ \t]*(?P<comment>#.*)?"
 )
-# A placeholder that is a whole value in a flow collection: ``{memory: <mem>}``, ``[<a>, "<b>"]``.
+# A placeholder that is a whole value in a flow collection: ``{memory: <mem>}``, ``[<a>, "<b>"]``;
+# what precedes it (``key:``, or ``[`` / ``,``) is read back from it.
 FLOW_HIT = re.compile(r"<[A-Za-z][\w .-]*>[\"']?[ \t]*[,}\]]")
-FLOW_VALUE = re.compile(
-    r"(?:(?P<key>[^\s{}\[\],:#\"'][^{}\[\],:#]*?|\"[^\"\n]*\"|'[^'\n]*')[ \t]*:[ \t]+|(?<=[\[,])[ \t]*)"
-    r"(?P<value>(?P<q>[\"']?)<[A-Za-z][\w .-]*>(?P=q))(?=[ \t]*[,}\]])"
-)
+FLOW_VALUE = re.compile(r"(?P<q>[\"']?)<[A-Za-z][\w .-]*>(?P=q)(?=[ \t]*[,}\]])")
+FLOW_KEY = re.compile(r"(?:^|[{,])[ \t]*(?P<key>[\w./-]+|\"[^\"]*\"|'[^']*')[ \t]*:[ \t]+$")
+# A documentation line is short: longer lines are not read as a snippet's (nor fed to the
+# patterns above, which are linear per line but not free).
+MAX_LINE = 1_000
 ELISION = "..."
 _CONTENT = re.compile(r"[ \t]*(?:#.*)?")  # a blank or comment-only line
 
@@ -70,13 +72,15 @@ def read_snippet(text: str) -> Snippet | None:
     if text.lstrip().startswith(("{", "[")):
         return None
     hits = ((PLACEHOLDER_HIT, "<"), (FLOW_HIT, "<"), (ELISION_HIT, ELISION))
-    hit_lines = sorted({_line_of(text, m.start()) for hit, needle in hits if needle in text for m in hit.finditer(text)})
+    hit_lines = sorted({n for hit, needle in hits if needle in text for n in _lines_hit(text, hit)})
     if not hit_lines:
         return None
     lines = text.split("\n")
     placeholders: list[Placeholder] = []
     elided: list[int] = []
     for n in hit_lines:
+        if len(lines[n]) > MAX_LINE:
+            continue
         m = VALUE_LINE.fullmatch(lines[n].rstrip("\r"))
         if m is None:
             placeholders.extend(_in_flow(lines[n], n))
@@ -94,15 +98,20 @@ def read_snippet(text: str) -> Snippet | None:
 
 
 def _in_flow(line: str, n: int) -> list[Placeholder]:
-    """The placeholders that are whole values of a flow collection on line ``n``."""
+    """The placeholders that are whole values of a flow collection on line ``n``: each read back
+    to the previous one at most (a line of many is read once)."""
     out = []
+    done = 0
     for m in FLOW_VALUE.finditer(line):
-        key = m.group("key")
-        if key is None:
-            out.append(Placeholder(m.group("value"), n + 1, m.start("value") + 1))
-        else:
-            out.append(Placeholder(m.group("value"), n + 1, m.start("value") + 1, key.strip().strip("\"'"), n + 1,
-                                   m.start("key") + 1))
+        before = line[done:m.start()]
+        done = m.end()
+        key = FLOW_KEY.search(before)
+        if key is not None:
+            name = key.group("key")
+            out.append(Placeholder(m.group(), n + 1, m.start() + 1, name.strip("\"'"), n + 1,
+                                   done - len(m.group()) - len(before) + key.start("key") + 1))
+        elif before.rstrip(" \t").endswith(("[", ",")):
+            out.append(Placeholder(m.group(), n + 1, m.start() + 1))
     return out
 
 
@@ -164,6 +173,16 @@ def _blanked(lines: list[str], elided: list[int]) -> str:
     for line in elided:
         out[line - 1] = "\r" if out[line - 1].endswith("\r") else ""
     return "\n".join(out)
+
+
+def _lines_hit(text: str, hit: re.Pattern):
+    """The 0-based lines where ``hit`` matches, each searched once (a line of many hits is one)."""
+    at = 0
+    while (m := hit.search(text, at)) is not None:
+        yield _line_of(text, m.start())
+        at = text.find("\n", m.end()) + 1
+        if at == 0:
+            return
 
 
 def _line_of(text: str, offset: int) -> int:

@@ -59,3 +59,23 @@ def test_a_snippet_is_loaded_with_its_note(tmp_path):
     (note,) = result.diagnostics
     assert (note.code, note.line, note.severity.value) == ("IN014", 4, "info")
     assert "1 placeholder value (<cq>) unknown and 1 elided line ('...') left out" in note.message
+
+
+def test_placeholders_in_flow_collections():
+    text = "a:\n  max: {memory: <mem>, \"vcore\": \"<v>\"}\n  l: [<a>, x, '<b>']\n  n: {a: <x>y}\n  m: {a: b <x>}\n"
+    found = [(p.text, p.line, p.column, p.key, p.key_column) for p in read_snippet(text).placeholders]
+    assert found == [("<mem>", 2, 17, "memory", 9), ('"<v>"', 2, 33, "vcore", 24), ("<a>", 3, 7, None, None),
+                     ("'<b>'", 3, 15, None, None)]
+
+
+@pytest.mark.parametrize("text", [
+    "- " * 400 + "<x>\n",  # dashes or a key: read once, not tried in every split
+    ("- - : " * 150 + "<x>\n") * 200,
+    ("k: [" + "<a>, " * 240 + "<b>]\n") * 200,  # over the line length a snippet's lines have
+])
+def test_hostile_lines_are_read_in_linear_time(text):
+    import time
+
+    began = time.process_time()
+    read_snippet(text)
+    assert time.process_time() - began < 2
