@@ -19,6 +19,7 @@ import typer
 
 from quotactl.cli.common import EXIT_USAGE, fail_usage
 from quotactl.diagnostics import Severity, sort_diagnostics
+from quotactl.lint.placeholders import needed_placeholders
 from quotactl.lint.schema import validate_object
 from quotactl.load.objects import Dialect, LoadResult, load
 from quotactl.load.overrides import latest
@@ -100,6 +101,7 @@ def load_engine_input(files: list[str], max_file_size: str | None, feature_gates
         fail_usage(f"{prefix}{exc}")
         raise  # unreachable: fail_usage exits
     errors = [d for d in loaded.diagnostics if d.input_error and d.severity == Severity.ERROR]
+    errors += needed_placeholders(loaded)  # a documentation snippet's <placeholder> where a value is needed
     if errors:
         for d in errors[:20]:
             typer.echo(f"{d.location()}: error {d.code} {d.message}", err=True)

@@ -41,13 +41,16 @@ def suppress(diags: list[Diagnostic], loaded: LoadResult, options: LintOptions
              ) -> tuple[list[Diagnostic], list[Suppressed]]:
     """(findings still reported, findings silenced); the reported ones include QL100 (a malformed
     suppression) and QL101 (an unused one) when --select / --ignore keep them."""
+    from quotactl.lint.placeholders import Placeholders  # it builds on this module's Suppression
+
     found, problems = directives(loaded)
     per_file = _PerFileIgnores(options)
     in_source = _InSource(found).assign(diags) if found else {}
+    unknown = Placeholders(loaded, diags)  # a documentation snippet's <placeholder> values
     kept: list[Diagnostic] = []
     silenced: list[Suppressed] = []
     for i, d in enumerate(diags):
-        why = None if d.input_error else in_source.get(i) or per_file.suppression(d)
+        why = None if d.input_error else in_source.get(i) or per_file.suppression(d) or unknown.suppression(d)
         _sort(d, why, kept, silenced)
     for d in [*problems, *unused_directives(found, options)]:
         if options.selects(d.code):

@@ -9,29 +9,38 @@ Used for the Kueue manager's ``controller_manager_config.yaml`` and YuniKorn's q
 
 from __future__ import annotations
 
+import re
+
 from quotactl.diagnostics import Diagnostic
 from quotactl.load.document import Document, Pos
+from quotactl.load.lazypos import newline_offsets
 from quotactl.load.yamlparse import DEFAULT_LIMITS, Limits, parse_documents
 
 
 def literal_block_offsets(text: str, indicator: Pos) -> tuple[int, int] | None:
     """(0-based file line of the block's first content line, its indentation) for the literal
-    block scalar whose ``|`` is at ``indicator`` (1-based), or None if no ``|`` is there."""
-    lines = text.splitlines()
+    block scalar whose ``|`` is at ``indicator`` (1-based), or None if no ``|`` is there.
+    Read from the text around the indicator with the text's one newline index: splitting the
+    whole file per value was quadratic (a List of 2,000 manager ConfigMaps: 12 s of splitting)."""
+    newlines = newline_offsets(text)
     start = indicator.line - 1
-    if not 0 <= start < len(lines):
+    if not 0 <= start <= len(newlines):
         return None
-    header = lines[start][indicator.column - 1:]
+    line_start = newlines[start - 1] + 1 if start else 0
+    line_end = newlines[start] if start < len(newlines) else len(text)
+    header = text[line_start + indicator.column - 1:line_end]
     if not header.startswith("|"):
         return None
     digits = "".join(c for c in header[1:3] if c.isdigit())
     if digits:
-        parent_indent = len(lines[start]) - len(lines[start].lstrip(" "))
-        return start + 1, parent_indent + int(digits)
-    for raw in lines[start + 1:]:
-        if raw.strip():
-            return start + 1, len(raw) - len(raw.lstrip(" "))
-    return start + 1, 0
+        line = text[line_start:line_end]
+        return start + 1, len(line) - len(line.lstrip(" ")) + int(digits)
+    content = _CONTENT_LINE.search(text, line_end)
+    return start + 1, (len(content.group(1)) if content else 0)
+
+
+# The next line that is not blank: its indentation.
+_CONTENT_LINE = re.compile(r"\n( *)(?=[^\n]*\S)")
 
 
 def embedded_documents(doc: Document, path: tuple, *, limits: Limits = DEFAULT_LIMITS

@@ -65,21 +65,34 @@ class ItemPositions:
         return self.items[i]
 
     def _parse_slice(self, start: int, end: int) -> tuple[dict, dict]:
-        line = self._newlines_before(start)
-        column = start - (self.text.rfind("\n", 0, start) + 1)
-        docs, _ = self.parse_yaml(" " * column + self.text[start:end], self.file, self.limits,
+        line, column = self._line_and_column(start)
+        flow = self.text[start:start + 1] in ("{", "[")
+        # A block item is padded to its column (its other lines are indented as far). A flow item
+        # (JSON) is composed as it is and its first line shifted after: in a one-line JSON List the
+        # columns grow with the text, and padding each item to its column was quadratic (fuzzer: a
+        # 2 MB one-line List of 2,000 Workloads without kind, one finding per item, never ended).
+        pad = 0 if flow else column
+        docs, _ = self.parse_yaml(" " * pad + self.text[start:end], self.file, self.limits,
                                   line + self.line_offset, 0)
         if not docs:
             return {}, {}
         positions, value_positions = docs[0].tables()
         root = docs[0].start
+        if column != pad:
+            first = line + self.line_offset + 1
+            positions, value_positions = (_shift_line(positions, first, column),
+                                          _shift_line(value_positions, first, column))
+            root = _shifted(root, first, column)
         return {(): root, **positions}, {(): root, **value_positions}
 
-    def _newlines_before(self, offset: int) -> int:
-        """The line (0-based) of ``offset``: counting the newlines before each item afresh made
-        asking for every item of a big List quadratic (found by the fuzzer: 400 copies of a state);
-        the index is one per text, shared by every List document of it."""
-        return bisect.bisect_left(newline_offsets(self.text), offset)
+    def _line_and_column(self, offset: int) -> tuple[int, int]:
+        """The line and column (0-based) of ``offset``: counting the newlines before each item
+        afresh made asking for every item of a big List quadratic (found by the fuzzer: 400 copies
+        of a state), and so did looking back for the line's start on a one-line List; the index is
+        one per text, shared by every List document of it."""
+        newlines = newline_offsets(self.text)
+        line = bisect.bisect_left(newlines, offset)
+        return line, offset - (newlines[line - 1] + 1 if line else 0)
 
     def read_key_path(self, i: int, keys: tuple, value: bool) -> Pos | None:
         """The position of item ``i`` itself (no ``keys``), or of ``keys`` in it (mapping keys only,
@@ -92,16 +105,16 @@ class ItemPositions:
         if not all(isinstance(key, str) for key in keys) or spans is None or i >= len(spans):
             return None
         start, end = spans[i]
-        column = start - (self.text.rfind("\n", 0, start) + 1)
+        line, column = self._line_and_column(start)
         if not keys:  # the item itself: where its span starts (the composed slice's root)
-            return Pos(self._newlines_before(start) + self.line_offset + 1, column + 1)
+            return Pos(line + self.line_offset + 1, column + 1)
         if self.text[start:start + 1] in ("{", "[", '"', "'", "&", "!", "*", "?"):
             return None  # flow style, or a node the composer must read
         found = _BlockLines(self.text, start, end, column).find(keys, value)
         if found is None:
             return None
         offset, found_column = found
-        return Pos(self._newlines_before(offset) + self.line_offset + 1, found_column + 1)
+        return Pos(self._line_and_column(offset)[0] + self.line_offset + 1, found_column + 1)
 
     def _spans(self) -> list[tuple[int, int]] | None:
         if self.starts is None:
@@ -196,6 +209,15 @@ def newline_offsets(text: str) -> list[int]:
     """The offset of every newline of ``text``, found once per text (str caches its hash, and
     the cache compares by identity first, so a hit costs nothing)."""
     return [m.start() for m in re.finditer("\n", text)]
+
+
+def _shifted(pos: Pos, line: int, columns: int) -> Pos:
+    return Pos(pos.line, pos.column + columns) if pos.line == line else pos
+
+
+def _shift_line(table, line: int, columns: int) -> dict:
+    """``table`` with the positions on ``line`` (1-based) moved right by ``columns``."""
+    return {path: _shifted(pos, line, columns) for path, pos in table.items()}
 
 
 class _Table:

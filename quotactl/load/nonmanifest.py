@@ -17,9 +17,8 @@ Recognised, conservatively (a real manifest must never be skipped):
   ``kind: Kustomization`` / ``Component``; the files its ``patches``, ``patchesStrategicMerge`` and
   ``patchesJson6902`` name are patches (the kustomization in the patch's own directory is read
   when only the patch is given);
-* a documentation snippet: a whole value that is a ``<placeholder>`` (``name: <your-queue>``), or
-  an elided line (an indented ``...``, ``key: ...``, ``- ...``). A ``...`` at column 1 is YAML's
-  document end marker and a comment is a comment: neither counts.
+A documentation snippet (``<placeholder>`` values, ``...`` elisions) is a manifest: it is linted,
+its elided lines left out and its placeholders unknown (``snippets``), with one IN014 note saying so.
 """
 
 from __future__ import annotations
@@ -32,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from quotactl.diagnostics import Diagnostic, Severity
+from quotactl.load.snippets import Snippet, read_snippet
 from quotactl.load.sources import Source
 
 CHART_FILE = "Chart.yaml"
@@ -54,12 +54,6 @@ GO_ACTION = re.compile(
     r"indent)\b)"
 )
 KUSTOMIZE_KIND = re.compile(r"^kind:[ \t]*[\"']?(?:Kustomization|Component)[\"']?[ \t]*$", re.M)
-# A documentation snippet's lines, matched on one line each: found from a cheap hit (the
-# placeholder or the '...' at the end of a line), so a big manifest is scanned once, not per line.
-PLACEHOLDER_HIT = re.compile(r"<[A-Za-z][\w .-]*>[\"']?[ \t]*(?:#[^\n]*)?$", re.M)
-PLACEHOLDER_LINE = re.compile(r"[ \t]*(?:-[ \t]+|[^#]*?:[ \t]+)([\"']?)<[A-Za-z][\w .-]*>\1[ \t]*(?:#.*)?")
-ELISION_HIT = re.compile(r"\.\.\.[ \t]*$", re.M)
-ELISION_LINE = re.compile(r"(?:[ \t]+(?:-[ \t]+)?|[ \t]*-[ \t]+|[^#]*?:[ \t]+)\.\.\.[ \t]*")
 
 
 def render_command(tool: str, where: str) -> str:
@@ -77,7 +71,8 @@ def kustomize_command(directory: str) -> str:
 
 def screen(sources: list[Source]) -> tuple[list[Source], list[Diagnostic]]:
     """The sources that are manifests (to parse), and an IN014 note for every file that is not:
-    one per chart, one per other file."""
+    one per chart, one per other file. A documentation snippet is kept, as the text to parse (its
+    elided lines blanked), with a note naming what is not checked."""
     charts: dict[Path, list[Source]] = {}
     chart_dirs: dict[Path, bool] = {}
     patches = _patches_named(sources)
@@ -92,10 +87,14 @@ def screen(sources: list[Source]) -> tuple[list[Source], list[Diagnostic]]:
             charts.setdefault(chart, []).append(src)
             continue
         note = _file_note(src, patches)
-        if note is None:
-            kept.append(src)
-        else:
+        if note is not None:
             notes.append(note)
+            continue
+        snippet = read_snippet(src.text)
+        if snippet is not None:
+            notes.append(_snippet_note(src.name, snippet))
+            src = Source(src.name, snippet.text)
+        kept.append(src)
     notes.extend(_chart_note(chart, files) for chart, files in charts.items())
     return kept, notes
 
@@ -114,11 +113,22 @@ def _file_note(src: Source, patches: dict[str, str]) -> Diagnostic | None:
     line = helm_action_line(text)
     if line is not None:
         return _helm_template_note(src.name, line)
-    line = snippet_line(text)
-    if line is not None:
-        return _note(src.name, line, "documentation snippet (a <placeholder> or '...' elision): not a manifest; "
-                     "fill in the placeholders to lint it")
     return None
+
+
+def _snippet_note(name: str, snippet: Snippet) -> Diagnostic:
+    """What a snippet leaves unchecked: its placeholders' values and its elided lines."""
+    parts = []
+    if snippet.placeholders:
+        n = len(snippet.placeholders)
+        shown = sorted({p.text for p in snippet.placeholders})
+        listed = ", ".join(shown[:3]) + (", ..." if len(shown) > 3 else "")
+        parts.append(f"{n} placeholder value{'s' if n != 1 else ''} ({listed}) unknown")
+    if snippet.elided_lines:
+        n = len(snippet.elided_lines)
+        parts.append(f"{n} elided line{'s' if n != 1 else ''} ('...') left out")
+    return _note(name, snippet.first_line, f"documentation snippet: {' and '.join(parts)}; everything else is "
+                 "checked (fill in the placeholders to check those too)")
 
 
 def _chart_note(chart: Path, files: list[Source]) -> Diagnostic:
@@ -258,28 +268,6 @@ def _read_small(path: str) -> str | None:
     if len(raw) > MAX_KUSTOMIZATION_BYTES:
         return None
     return raw.decode("utf-8", "replace")
-
-
-# ------------------------------------------------------------------------------ docs snippets ---
-
-def snippet_line(text: str) -> int | None:
-    """The line of the first placeholder value or elision in a YAML text, or None (JSON is never a
-    snippet: a JSON file is generated)."""
-    if text.lstrip().startswith(("{", "[")):
-        return None
-    starts = [at for hit, line, needle in ((PLACEHOLDER_HIT, PLACEHOLDER_LINE, "<"), (ELISION_HIT, ELISION_LINE, "..."))
-              if needle in text and (at := _first_line(text, hit, line)) is not None]
-    return text.count("\n", 0, min(starts)) + 1 if starts else None
-
-
-def _first_line(text: str, hit: re.Pattern, line: re.Pattern) -> int | None:
-    """Where the first line holding a ``hit`` that the whole ``line`` pattern matches starts."""
-    for m in hit.finditer(text):
-        start = text.rfind("\n", 0, m.start()) + 1
-        end = text.find("\n", m.end())
-        if line.fullmatch(text, start, len(text) if end < 0 else end):
-            return start
-    return None
 
 
 def _dir_of(name: str) -> str:

@@ -55,11 +55,14 @@ def parse_documents(
         block = _fast_block(text, file, limits)
         if block is not None:
             return block
-    return _parse_yaml(text, file, limits, line_offset, column_offset)
+    return _parse_yaml(text, file, limits, line_offset, column_offset, lists_by_item=not line_offset and not column_offset)
 
 
-def _parse_yaml(text: str, file: str, limits: Limits, line_offset: int, column_offset: int
-                ) -> tuple[list[Document], list[Diagnostic]]:
+def _parse_yaml(text: str, file: str, limits: Limits, line_offset: int, column_offset: int,
+                lists_by_item: bool = False) -> tuple[list[Document], list[Diagnostic]]:
+    """``lists_by_item``: ``text`` is a whole file, and a List's positions are found one item at a
+    time (``lazypos``). Off for an embedded text and for the texts ``lazypos`` itself composes for
+    their positions: an item that is itself a List (a List nested in a PodList) needs plain tables."""
     docs: list[Document] = []
     diags: list[Diagnostic] = []
 
@@ -95,7 +98,7 @@ def _parse_yaml(text: str, file: str, limits: Limits, line_offset: int, column_o
                 mark = node.start_mark
                 lazy = _LazyPositions(text, file, index, (mark.index - mark.column, node.end_mark.index, mark.line),
                                       limits, line_offset, column_offset)
-                spans = _item_spans(node) if not line_offset and not column_offset else None
+                spans = _item_spans(node) if lists_by_item else None
                 if spans is not None:  # a List: each item's positions on its own
                     lazy = ItemPositions(text, file, limits, _parse_yaml, lambda spans=spans: spans, lazy).tables
                 docs.append(Document(file, index, data, start=pos(node.start_mark), lazy_positions=lazy,

@@ -102,7 +102,7 @@ def test_a_kustomization_with_a_patch(tmp_path):
     assert not any(d["object"] == "ClusterQueue/cq" for d in doc["diagnostics"])  # the patch is not
 
 
-def test_a_docs_snippet_is_skipped(tmp_path):
+def test_a_docs_snippet_is_linted_with_one_note(tmp_path):
     (tmp_path / "example.yaml").write_text(LQ.format(cq="<cluster-queue>"))
     code, doc = lint_json(GOOD, tmp_path / "example.yaml")
     assert code == 0

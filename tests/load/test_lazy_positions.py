@@ -159,3 +159,41 @@ def test_deep_item_keys_the_composer_must_place_are_left_to_it(text, path, value
     docs, _ = parse_documents(text, "f")
     owner = docs[0].tables()[0].owner
     assert owner.read_key_path(0, path, value) is None
+
+
+def _one_line_lists() -> list[str]:
+    """A List nested in a PodList (fuzzer: ``'_Table' object is not a mapping``), as one-line
+    JSON, as pretty JSON and as one-line flow YAML, and a one-line JSON List of many items."""
+    workload = {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "Workload", "metadata": {"name": "w"},
+                "spec": {"queueName": "q", "podSets": [{"name": "main", "count": "x"}]}}
+    nested = {"apiVersion": "v1", "kind": "PodList",
+              "items": [{"apiVersion": "v1", "kind": "List", "items": [workload, workload]}, workload]}
+    flow = ("{apiVersion: v1, kind: PodList, items: [{apiVersion: v1, kind: List, items: [{kind: Pod, "
+            "metadata: {name: p}}]}, {kind: Pod}]}\n")
+    many = {"apiVersion": "v1", "kind": "List", "items": [dict(workload, metadata={"name": f"w{i}"}) for i in range(40)]}
+    return [json.dumps(nested), json.dumps(nested, indent=2), flow, json.dumps(many)]
+
+
+@pytest.mark.parametrize("text", _one_line_lists(), ids=["nested-json", "nested-json-indented", "nested-flow",
+                                                         "one-line-json"])
+def test_items_of_one_line_and_nested_lists_are_placed_as_the_whole_text_places_them(text):
+    (positions, value_positions), = _eager(text)
+    docs, _ = parse_documents(text, "f")
+    for p, at in positions.items():
+        assert docs[0].pos(p) == at, p
+    for p, at in value_positions.items():
+        assert docs[0].pos(p, value=True) == at, p
+
+
+def test_a_one_line_list_composes_each_item_once_unpadded(monkeypatch):
+    """Each item of a one-line JSON List is composed as its own text: padding it to its column
+    composed the whole line's length per item (a 2 MB List of 2,000 items never finished)."""
+    text = _one_line_lists()[-1]
+    docs, _ = parse_documents(text, "f")
+    owner = docs[0].tables()[0].owner
+    composed = []
+    parse = owner.parse_yaml
+    monkeypatch.setattr(owner, "parse_yaml", lambda t, *a, **k: composed.append(len(t)) or parse(t, *a, **k))
+    for i in range(40):
+        docs[0].pos(("items", i, "spec", "podSets", 0, "count"))
+    assert len(composed) == 40 and sum(composed) < len(text)

@@ -1,9 +1,9 @@
 """Files that are not manifests yet (IN014): Helm charts and templates, Kustomizations and their
-patches, documentation snippets; and what must stay a manifest."""
+patches; and what must stay a manifest (documentation snippets: test_snippets.py)."""
 
 import pytest
 
-from quotactl.load.nonmanifest import chart_of, helm_action_line, screen, snippet_line
+from quotactl.load.nonmanifest import chart_of, helm_action_line, screen
 from quotactl.load.objects import load
 from quotactl.load.sources import Source
 
@@ -57,29 +57,6 @@ def test_a_go_template_that_is_not_yaml_is_one_note(tmp_path):
     assert result.objects == []
     assert [(d.code, d.line, d.input_error) for d in result.diagnostics] == [("IN014", 1, False)]
     assert "helm template CHART | quotactl lint -" in result.diagnostics[0].message
-
-
-@pytest.mark.parametrize("text,line", [
-    ("metadata:\n  name: <queue-name>\n", 2),
-    ("metadata:\n  name: \"<your namespace>\"\n", 2),
-    ("spec:\n  resourceGroups:\n  - <resource group>\n", 3),
-    ("spec:\n  cohort: x\n  ...\n", 3),
-    ("spec:\n  flavors: ...\n", 2),
-    ("items:\n- ...\n", 2),
-])
-def test_snippets(text, line):
-    assert snippet_line(text) == line
-
-
-@pytest.mark.parametrize("text", [
-    "kind: A\n...\n---\nkind: B\n",  # '...' at column 1 ends a YAML document
-    "metadata:\n  annotations:\n    note: use <b>bold</b> here\n",  # not a whole-value placeholder
-    "# name: <queue-name>\nkind: A\n",  # a comment
-    "data:\n  msg: wait...\n",
-    '{"metadata": {"name": "<x>"}}',  # JSON is generated, never a snippet
-])
-def test_not_snippets(text):
-    assert snippet_line(text) is None
 
 
 def test_a_chart_is_one_note_and_its_crds_are_linted(tmp_path):

@@ -1,4 +1,7 @@
-from quotactl.load.document import format_path
+import pytest
+
+from quotactl.load.document import Pos, format_path
+from quotactl.load.embedded import literal_block_offsets
 from quotactl.load.objects import load
 from quotactl.load.yamlparse import Limits, parse_documents
 
@@ -214,3 +217,16 @@ def test_yaml_float_copies_keep_their_text():
     f = YamlFloat(1000.0, "1e3")
     for copied in (copy.copy(f), copy.deepcopy({"a": [f]})["a"][0], pickle.loads(pickle.dumps(f))):
         assert copied == 1000.0 and copied.raw == "1e3" and isinstance(copied, YamlFloat)
+
+
+@pytest.mark.parametrize("text, indicator, expected", [
+    ("data:\n  k: |\n    a: 1\n", (2, 6), (2, 4)),
+    ("data:\n  k: |\n\n   \n      a: 1\n", (2, 6), (2, 6)),  # blank lines before the first content line
+    ("data:\r\n  k: |\r\n\r\n    a: 1\r\n", (2, 6), (2, 4)),  # CRLF
+    ("data:\n  k: |2\n      a: 1\n", (2, 6), (2, 4)),  # an indentation indicator: the parent's indent + 2
+    ("data:\n  k: |\n", (2, 6), (2, 0)),  # nothing below
+    ("data:\n  k: v\n", (2, 6), None),  # not a literal block
+    ("data:\n", (7, 1), None),  # past the text
+])
+def test_literal_block_offsets(text, indicator, expected):
+    assert literal_block_offsets(text, Pos(*indicator)) == expected

@@ -32,13 +32,17 @@ rule(code="IN014", name="not-a-manifest", severity="info", summary="File is a te
      doc=RuleDoc(
          what="A Helm chart (a directory with Chart.yaml: its templates and values), a Helm template anywhere "
               "(text with {{ .Values... }} actions), a Kustomization (kustomization.yaml or kind: Kustomization) "
-              "and the patch files it names (patches, patchesStrategicMerge, patchesJson6902), or a documentation "
-              "snippet (a whole value that is a <placeholder>, or a '...' elision). Reported once per file, once "
-              "per chart, with the command that renders it for quotactl.",
-         why="These files become manifests only after helm or kustomize renders them: read as YAML they are a "
-             "syntax error or half an object, and would hide the findings of the real manifests beside them.",
+              "and the patch files it names (patches, patchesStrategicMerge, patchesJson6902): reported once per "
+              "file, once per chart, with the command that renders it for quotactl. A documentation snippet (a "
+              "whole value that is a <placeholder>, or a '...' elision) is linted: one note names its "
+              "placeholders, whose values are unknown (a finding about one is set aside, as suppressed), and its "
+              "elided lines, left out; everything else is checked. An engine command refuses a placeholder where "
+              "it needs a number, a quantity or one of a set of values (an error, exit 2).",
+         why="Charts, templates and patches become manifests only after helm or kustomize renders them: read as "
+             "YAML they are a syntax error or half an object, and would hide the findings of the real manifests "
+             "beside them. A snippet's mistakes are real, and its placeholders are not mistakes.",
          fix="Lint what the tool renders: helm template CHART | quotactl lint -, or "
-             "kubectl kustomize DIR | quotactl lint -. Fill in a snippet's placeholders to lint it.",
+             "kubectl kustomize DIR | quotactl lint -. Fill in a snippet's placeholders to check them too.",
          bad="apiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata:\n  name: {{ .Values.queue }}\n",
          source="quotactl loader"),
      dialect="input", layer="input")(None)
