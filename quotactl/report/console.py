@@ -46,7 +46,7 @@ _TEXT_MIN = 10  # narrowest a text column wraps to
 _TEXT_COMFORT = 20  # a table needs its text columns this wide together (or their text), else records
 _TEXT_READABLE = 30  # the wide columns are drawn when every text column still gets this (or its text)
 GLUE = "\ue000"  # stands for a space rich must not wrap at (a private-use character, one cell wide)
-GLUE_RUN = 24  # the longest run of glued words (cells)
+GLUE_RUN = 32  # the longest run of glued words (cells) in a table cell
 _AMOUNT = re.compile(r"[(\[+~-]*\d")  # a word that is a number or an amount: 4, 24Gi, (+1), 8),
 _WORD = re.compile(r"\S+")
 _LINKS = {"for", "of", "to", "by", "in", "at", "and", "or", "with", "than", "from", "needs", "is", "are", "per"}
@@ -96,9 +96,9 @@ class Col:
 
 def glued(text, width: int = GLUE_RUN):
     """``text`` with the spaces that hold an amount to its unit or resource made unbreakable (GLUE):
-    after an amount before a word (``4 cpu``, ``24Gi more``, and ``more`` to the word after it),
-    and after a word before an amount (``memory 24Gi``, ``max 8)``).  A glued run stays within
-    ``width`` cells: a wider one would fold mid-word, which is worse than the break."""
+    first after an amount before a word (``4 cpu``, ``24Gi more``, and ``more`` to the word after
+    it), then, where the run stays within ``width`` cells, after a word before an amount (``memory
+    24Gi``, ``max 8)``).  A run wider than ``width`` would fold mid-word: worse than the break."""
     from rich.text import Text
 
     if not isinstance(text, str | Text):
@@ -106,18 +106,29 @@ def glued(text, width: int = GLUE_RUN):
     plain = text.plain if isinstance(text, Text) else text
     if " " not in plain or not any(ch.isdigit() for ch in plain):
         return text
-    chars = list(plain)
     words = list(_WORD.finditer(plain))
-    run_start = 0
+    joined = [False] * len(words)  # joined[i]: word i is glued to word i + 1
     for i, (a, b) in enumerate(zip(words[:-1], words[1:], strict=True)):
-        if not _holds(plain, a, b) and not (i and _holds(plain, words[i - 1], a) and a.group() in ("more", "less")
-                                            and _AMOUNT.match(words[i - 1].group())):
-            run_start = b.start()
+        joined[i] = _unit_after(plain, a, b) or (i > 0 and joined[i - 1] and a.group() in ("more", "less")
+                                                 and _AMOUNT.match(words[i - 1].group()) is not None
+                                                 and plain[a.end():b.start()] == " ")
+    for i, (a, b) in enumerate(zip(words[:-1], words[1:], strict=True)):
+        if not joined[i] and _amount_after(plain, a, b):
+            start, end = i, i + 1
+            while start > 0 and joined[start - 1]:
+                start -= 1
+            while end < len(words) - 1 and joined[end]:
+                end += 1
+            joined[i] = words[end].end() - words[start].start() <= width
+    chars = list(plain)
+    start = 0
+    for i in range(len(words)):
+        if i < len(words) - 1 and joined[i]:
             continue
-        if b.end() - run_start > width:
-            run_start = b.start()
-            continue
-        chars[a.end()] = GLUE
+        if words[i].end() - words[start].start() <= width:  # a run too wide to keep is left to wrap
+            for k in range(start, i):
+                chars[words[k].end()] = GLUE
+        start = i + 1
     new = "".join(chars)
     if isinstance(text, str):
         return new
@@ -126,13 +137,18 @@ def glued(text, width: int = GLUE_RUN):
     return out
 
 
-def _holds(plain: str, a, b) -> bool:
-    """Whether the space between words ``a`` and ``b`` joins an amount to its unit or resource."""
-    if plain[a.end():b.start()] != " ":
-        return False
+def _unit_after(plain: str, a, b) -> bool:
+    """``4 cpu``, ``24Gi more``: an amount, then the word naming what it counts."""
     wa, wb = a.group(), b.group()
-    after_amount = _AMOUNT.match(wa) and wa[-1].isalnum() and wb[0].isalpha() and wb not in _LINKS
-    return bool(after_amount or _AMOUNT.match(wb) and wb[0] != "(" and wa[-1].isalpha() and wa not in _LINKS)
+    return (plain[a.end():b.start()] == " " and _AMOUNT.match(wa) is not None and wa[-1].isalnum()
+            and wb[0].isalpha() and wb not in _LINKS)
+
+
+def _amount_after(plain: str, a, b) -> bool:
+    """``memory 24Gi``, ``offset +1000``: a resource or a setting, then its amount."""
+    wa, wb = a.group(), b.group()
+    return (plain[a.end():b.start()] == " " and _AMOUNT.match(wb) is not None and wb[0] != "("
+            and wa[-1].isalpha() and wa not in _LINKS)
 
 
 class Sheet:
@@ -401,7 +417,7 @@ class Hanging:
         grid = Table.grid()
         grid.add_column(no_wrap=True)
         grid.add_column(overflow="fold")
-        grid.add_row(self.label, glued(self.text, min(GLUE_RUN, options.max_width - self.label.cell_len)))
+        grid.add_row(self.label, glued(self.text, options.max_width - self.label.cell_len))
         yield grid
 
 
