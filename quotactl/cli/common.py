@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import os
 import sys
 from dataclasses import dataclass
 from enum import Enum
@@ -154,8 +153,8 @@ def is_document(output: Enum) -> bool:
 
 
 def shown_format(fmt: str) -> str:
-    """``table`` is drawn only on a terminal without NO_COLOR (the CLI contract); else plain."""
-    return "plain" if fmt == "table" and (not stdout_is_tty() or "NO_COLOR" in os.environ) else fmt
+    """``table`` is drawn only on a terminal (NO_COLOR takes the colour away, not the layout); piped: plain."""
+    return "plain" if fmt == "table" and not stdout_is_tty() else fmt
 
 
 def split_codes(values: list[str] | None) -> tuple[str, ...]:

@@ -22,7 +22,9 @@ from quotactl.kueue.assign import (
     QuotaCheck,
     initial_assignment,
 )
+from quotactl.kueue import headline
 from quotactl.kueue.counterfactual import Change, find_changes
+from quotactl.kueue.headline import Headline
 from quotactl.kueue.nomination import Blocker, make_assigner, namespace_check, queue_blocker, resource_blocker
 from quotactl.kueue.options import EngineOptions
 from quotactl.kueue.preemption.targets import candidate_workloads
@@ -46,6 +48,7 @@ from quotactl.kueue.reasons import (
     condition_reason,
     pending_preemption,
 )
+from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.workload import AdmittedWorkload, pod_set_requests
 from quotactl.model.kueue import KueueCluster, Workload
 
@@ -154,6 +157,7 @@ class Explanation:
     ahead: tuple[str, ...] = ()  # pending workloads Kueue orders before this one in its ClusterQueue
     notes: tuple[str, ...] = ()
     fair_sharing: bool = False
+    headline: Headline = Headline(PENDING)  # the first line: the verdict, its number, the next step
 
     @property
     def representative_mode(self) -> str | None:
@@ -308,7 +312,9 @@ def explain_workload(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, *,
     if not wl.active:
         return Explanation(_summary(cluster, snapshot, wl, None), INACTIVE, None, None, "",
                            "deactivated (spec.active: false): Kueue does not queue it until it is reactivated",
-                           fair_sharing=snapshot.options.fair_sharing)
+                           fair_sharing=snapshot.options.fair_sharing,
+                           headline=Headline(INACTIVE, "deactivated (spec.active: false): set spec.active to true "
+                                                       "to queue it again"))
     checked = queue_blocker(cluster, snapshot, wl)
     summary = _summary(cluster, snapshot, wl, checked.cluster_queue)
     blocker, notes = checked.blocker, []
@@ -329,7 +335,7 @@ def explain_workload(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, *,
 def _explain_finished(cluster: KueueCluster, snapshot: Snapshot, wl: Workload) -> Explanation:
     summary = _summary(cluster, snapshot, wl, wl.admission.cluster_queue if wl.admission else None)
     return Explanation(summary, FINISHED, None, None, "", "finished: it holds no quota",
-                       fair_sharing=snapshot.options.fair_sharing)
+                       fair_sharing=snapshot.options.fair_sharing, headline=Headline(FINISHED, "it holds no quota"))
 
 
 def _explain_admitted(cluster: KueueCluster, snapshot: Snapshot, wl: Workload) -> Explanation:
@@ -348,8 +354,11 @@ def _explain_admitted(cluster: KueueCluster, snapshot: Snapshot, wl: Workload) -
                   if borrowed else "; within its ClusterQueue's nominal quota"))
     if wl.condition_true("Evicted"):
         notes.append("an eviction is in progress (Evicted=True); the quota is released when its pods stop")
+    flavors = sorted({h.flavor for h in holdings})
+    line = Headline(headline.admitted(cq_name, flavors, reserved_only=not admitted),
+                    f"its ClusterQueue borrows from the cohort on {', '.join(borrowed)}" if borrowed else "")
     return Explanation(summary, ADMITTED, None, None, "", verdict, holdings=holdings, notes=tuple(notes),
-                       fair_sharing=snapshot.options.fair_sharing)
+                       fair_sharing=snapshot.options.fair_sharing, headline=line)
 
 
 def _explain_blocked(summary: WorkloadSummary, blocker: Blocker, inactive: InactiveReason | None, notes: list[str],
@@ -358,7 +367,8 @@ def _explain_blocked(summary: WorkloadSummary, blocker: Blocker, inactive: Inact
     changes = (Change("config", blocker.fix, verified=False),) if blocker.fix else ()
     return Explanation(summary, PENDING, blocker.reason, condition_reason(blocker.reason, options),
                        blocker.message, blocker.detail, blocker=blocker, cluster_queue_inactive=inactive,
-                       changes=changes, notes=tuple(notes), fair_sharing=options.fair_sharing)
+                       changes=changes, notes=tuple(notes), fair_sharing=options.fair_sharing,
+                       headline=Headline(PENDING, headline.blocked(blocker.detail, blocker.fix)))
 
 
 class _PendingVerdict(NamedTuple):
@@ -399,7 +409,36 @@ def _explain_nominated(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, 
         preemption=_preemption_verdict(cq, init, options, assigner, kept_room), holders=holders, changes=changes,
         quota_tree=tuple(cq_quota_views(cq, short)), ahead=ahead, notes=tuple(notes),
         fair_sharing=options.fair_sharing,
+        headline=Headline(PENDING, _pending_headline(cq, init, reason, kept_room, holders, changes, len(ahead))),
     )
+
+
+def _pending_headline(cq: ClusterQueueNode, init: InitialAssignment, reason: str | None, kept_room: bool | None,
+                      holders: tuple[Holders, ...], changes: tuple[Change, ...], ahead: int) -> str:
+    """What the verdict line says after "Pending —": the number that decides and the next step."""
+    a = init.assignment
+    mode = a.representative_mode
+    if mode == Mode.Fit and kept_room is not False:
+        lender = cq.parent.name if cq.parent is not None and (
+            a.borrows() or (kept_room and any(borrowing_with(cq, fr, v) for fr, v in a.usage.items() if v))) else None
+        reduced = ", ".join(f"{ps.name} {ps.count} pods" for ps in a.pod_sets) if init.partial else None
+        return headline.fits(ahead, lender, reduced)
+    if mode == Mode.Preempt and init.targets:
+        return headline.preempting([(t.key, t.reason) for t in init.targets])
+    if reason == "ExceedsMaxQuota":
+        return headline.exceeds_max_quota(init.full if init.partial else a, cq.name)
+    if reason == "NoMatchingFlavor":
+        eligibility = [att.eligibility for ps in a.pod_sets for att in ps.attempts if att.eligibility]
+        return headline.no_matching_flavor(cq.name, eligibility, next((c.description for c in changes), None))
+    if mode == Mode.Fit:  # kept flavors without room: skipped at admission each cycle
+        return ("waiting for room in the flavors of its earlier admission: Kueue neither tries other flavors nor "
+                "preempts for it")
+    held = {(h.flavor, h.resource): [f"{x.workload} ({format_amount(h.resource, x.amount)} {h.resource})"
+                                     for x in (*h.in_cluster_queue, *h.in_cohort)] for h in holders}
+    text = headline.waiting_for(headline.short_of(init.full if init.partial else a), held)
+    if mode == Mode.Preempt:
+        return text + "; no workload it may preempt would free it"
+    return text + "; preemption cannot free it"
 
 
 def _pending_verdict(cq: ClusterQueueNode, init: InitialAssignment, kept_room: bool | None) -> _PendingVerdict:
@@ -457,6 +496,7 @@ class QuotaRow:
     borrow: int
     reason: str | None
     chosen: bool
+    borrows_from: str | None = None  # the cohort at the borrowing level (None: no borrowing)
 
 
 def quota_rows(e: Explanation) -> list[QuotaRow]:
@@ -472,18 +512,20 @@ def quota_rows(e: Explanation) -> list[QuotaRow]:
                                      att.eligibility, False))
                 continue
             for c in att.checks:
-                rows.append(_row(ps.name, c, att.flavor in chosen_flavors))
+                rows.append(_row(ps.name, c, att.flavor in chosen_flavors, e.workload.cohort_path))
         for res in ps.uncovered:
             rows.append(QuotaRow(ps.name, res, "-", ps.requests.get(res, 0), 0, 0, None, 0, 0, 0, 0, "NoFit", 0,
                                  f"resource {res} unavailable in ClusterQueue", False))
     return rows
 
 
-def _row(ps_name: str, c: QuotaCheck, chosen: bool) -> QuotaRow:
+def _row(ps_name: str, c: QuotaCheck, chosen: bool, cohorts: tuple[str, ...]) -> QuotaRow:
+    """``cohorts``: the ClusterQueue's cohort path, root first (borrowing level n is n up from it)."""
     free_nominal = max(0, c.nominal - c.usage)
+    lender = cohorts[-c.borrow] if 0 < c.borrow <= len(cohorts) else None
     return QuotaRow(ps_name, c.resource, c.flavor, c.request, c.previous, c.nominal, c.borrowing_limit, c.usage,
                     max(0, c.available - free_nominal), c.available, c.potential_available, c.mode.label, c.borrow,
-                    c.reason, chosen)
+                    c.reason, chosen, lender)
 
 
 def cq_quota_views(cq: ClusterQueueNode, frs) -> list[QuotaView]:

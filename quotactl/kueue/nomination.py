@@ -93,19 +93,28 @@ def queue_blocker(cluster: KueueCluster, snapshot: Snapshot, wl: Workload) -> Qu
     return QueueCheck(None, cq_name)
 
 
+def queue_name_field(wl: Workload) -> str:
+    """Where the workload's author sets its queue: a job's ``kueue.x-k8s.io/queue-name`` label
+    (Kueue copies it into the Workload it creates for the job), else ``spec.queueName``."""
+    if wl.owner_kind:
+        return f"the {wl.owner_kind}'s kueue.x-k8s.io/queue-name label"
+    return "spec.queueName"
+
+
 def _no_queue_name(wl: Workload) -> Blocker:
     return Blocker(reasons.MISCONFIGURED, reasons.MSG_NO_QUEUE_NAME,
-                   "spec.queueName is empty: Kueue does not queue this workload anywhere",
-                   "set spec.queueName (the job's kueue.x-k8s.io/queue-name label) to a LocalQueue "
-                   f"in namespace {wl.namespace}")
+                   f"{'the queue name' if wl.owner_kind else 'spec.queueName'} is empty: Kueue does not queue this "
+                   "workload anywhere",
+                   f"set {queue_name_field(wl)} to a LocalQueue in namespace {wl.namespace}")
 
 
 def _local_queue_missing(cluster: KueueCluster, wl: Workload) -> Blocker:
     others = sorted(n for (ns, n) in cluster.local_queues if ns == wl.namespace)
     hint = f" (LocalQueues in {wl.namespace}: {', '.join(others)})" if others else ""
     return Blocker(reasons.MISCONFIGURED, reasons.local_queue_missing(wl.queue_name),
-                   f"no LocalQueue {wl.queue_name} in namespace {wl.namespace}{hint}",
-                   f"create LocalQueue {wl.namespace}/{wl.queue_name} or point spec.queueName at an existing one")
+                   f"no LocalQueue '{wl.queue_name}' in namespace {wl.namespace}{hint}",
+                   f"set {queue_name_field(wl)} to an existing LocalQueue or create LocalQueue "
+                   f"{wl.namespace}/{wl.queue_name}")
 
 
 def _cluster_queue_missing(wl: Workload, lq: LocalQueue, cq_name: str | None) -> Blocker:

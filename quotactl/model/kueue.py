@@ -348,6 +348,7 @@ class Workload(KueueObject):
     reclaimable_pods: dict[str, int] = field(default_factory=dict)
     maximum_execution_time_seconds: int | None = None
     admission_checks: tuple[AdmissionCheckState, ...] = ()
+    owner_kind: str | None = None  # the kind its ownerReferences name (the controller first): Job, JobSet, ...
 
     @cached_attribute
     def key(self) -> str:
@@ -706,7 +707,15 @@ def build_workload(obj: KubeObject, shared: dict | None = None) -> Workload:
         admission_checks=tuple(
             AdmissionCheckState(as_str(as_dict(c).get("name")), as_str(as_dict(c).get("state")))
             for c in as_list(status.get("admissionChecks"))),
+        owner_kind=_owner_kind(md),
     )
+
+
+def _owner_kind(md: dict) -> str | None:
+    """The kind of the object that owns a Workload: the controller reference's, else the first."""
+    refs = [r for r in as_list(md.get("ownerReferences")) if isinstance(r, dict) and as_str(r.get("kind"))]
+    ref = next((r for r in refs if r.get("controller") is True), refs[0] if refs else None)
+    return as_str(ref.get("kind")) if ref is not None else None
 
 
 @dataclass(frozen=True)

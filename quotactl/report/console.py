@@ -1,14 +1,19 @@
-"""How human output is shown: rich with colour on a terminal, plain when piped or NO_COLOR.
+"""How human output is shown: rich on a terminal (colour unless NO_COLOR), plain when piped.
 
 One place decides the layout of every human report:
 
 - ``View``: colour, the width to fit (None: the terminal's) and ``--wide``.
 - ``Sheet``: a table whose columns say what they hold (an ``ID`` the user must copy, ``TEXT`` that
   wraps by words, a ``FIXED`` word or number that never wraps).  On a terminal its column widths are
-  planned for the width it gets (80 columns first): fixed cells keep their width, ids fold (never
-  truncated), text columns share the rest by ``ratio``; headers never split mid-word.  ``--wide``
-  adds the ``wide`` columns and folds nothing (kubectl's ``-o wide``).  A terminal too narrow for
-  the columns' floors gets one record per row (``header  value`` lines) instead.
+  planned for the width it gets (80 columns first): fixed cells keep their width, no word is split
+  (a column is never narrower than its longest word, up to ``LONG_WORD``), text columns share the
+  rest by ``ratio``; headers never split mid-word.  The ``wide`` columns (what plain output shows)
+  are drawn whenever they fit with every id whole and the text readable (200 columns do; 80 get
+  the narrow set); ``--wide`` always draws them, unfolded (kubectl's ``-o wide``).  A terminal too
+  narrow for the columns' floors gets one record per row instead: the first cell and the ``head``
+  columns on a line, then ``header  value`` lines (``line`` columns: the value alone).
+- Glue: on a terminal an amount stays on the line of its unit or resource (``4 cpu``, ``memory
+  24Gi``, ``2 more nvidia.com/gpu``): the space between them is not a place to wrap.
 - ``render_to_text``: rich on a terminal; the plain writer otherwise (nothing wrapped, no trailing
   spaces, one table row per line: grep-friendly), with the ``--wide`` columns (``PLAIN_VIEW``).
 
@@ -25,6 +30,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import sys
 from dataclasses import dataclass
 
@@ -33,10 +39,17 @@ TEXT = "text"  # prose: wraps by words and gets the remaining width
 FIXED = "fixed"  # a number, code, verdict or unit: never wraps
 
 LONG_CELL = 2000  # characters; longer text is printed after the table, unwrapped
+LONG_WORD = 48  # a longer word (a generated name, a long field path) may fold: the last resort
 PLAIN_ALIGN_CAP = 80  # plain tables: a longer cell does not widen its column (it pushes its row)
 _ID_MIN = 16  # narrowest an id column folds to (unless its header is wider)
-_TEXT_MIN = 12  # narrowest a text column wraps to
+_TEXT_MIN = 10  # narrowest a text column wraps to
 _TEXT_COMFORT = 20  # a table needs its text columns this wide together (or their text), else records
+_TEXT_READABLE = 30  # the wide columns are drawn when every text column still gets this (or its text)
+GLUE = "\ue000"  # stands for a space rich must not wrap at (a private-use character, one cell wide)
+GLUE_RUN = 32  # the longest run of glued words (cells) in a table cell
+_AMOUNT = re.compile(r"[(\[+~-]*\d")  # a word that is a number or an amount: 4, 24Gi, (+1), 8),
+_WORD = re.compile(r"\S+")
+_LINKS = {"for", "of", "to", "by", "in", "at", "and", "or", "with", "than", "from", "needs", "is", "are", "per"}
 
 
 def stdout_is_tty() -> bool:
@@ -77,7 +90,65 @@ class Col:
     kind: str = TEXT
     justify: str = "left"
     ratio: int = 1  # share of the spare width among the id and text columns
-    wide: bool | None = None  # True: only with --wide; False: only without; None: always
+    wide: bool | None = None  # True: in the wide set only; False: in the narrow set only; None: always
+    record: str = "labeled"  # in records: "labeled" (header  value), "head" (on the first line), "line"
+
+
+def glued(text, width: int = GLUE_RUN):
+    """``text`` with the spaces that hold an amount to its unit or resource made unbreakable (GLUE):
+    first after an amount before a word (``4 cpu``, ``24Gi more``, and ``more`` to the word after
+    it), then, where the run stays within ``width`` cells, after a word before an amount (``memory
+    24Gi``, ``max 8)``).  A run wider than ``width`` would fold mid-word: worse than the break."""
+    from rich.text import Text
+
+    if not isinstance(text, str | Text):
+        return text
+    plain = text.plain if isinstance(text, Text) else text
+    if " " not in plain or not any(ch.isdigit() for ch in plain):
+        return text
+    words = list(_WORD.finditer(plain))
+    joined = [False] * len(words)  # joined[i]: word i is glued to word i + 1
+    for i, (a, b) in enumerate(zip(words[:-1], words[1:], strict=True)):
+        joined[i] = _unit_after(plain, a, b) or (i > 0 and joined[i - 1] and a.group() in ("more", "less")
+                                                 and _AMOUNT.match(words[i - 1].group()) is not None
+                                                 and plain[a.end():b.start()] == " ")
+    for i, (a, b) in enumerate(zip(words[:-1], words[1:], strict=True)):
+        if not joined[i] and _amount_after(plain, a, b):
+            start, end = i, i + 1
+            while start > 0 and joined[start - 1]:
+                start -= 1
+            while end < len(words) - 1 and joined[end]:
+                end += 1
+            joined[i] = words[end].end() - words[start].start() <= width
+    chars = list(plain)
+    start = 0
+    for i in range(len(words)):
+        if i < len(words) - 1 and joined[i]:
+            continue
+        if words[i].end() - words[start].start() <= width:  # a run too wide to keep is left to wrap
+            for k in range(start, i):
+                chars[words[k].end()] = GLUE
+        start = i + 1
+    new = "".join(chars)
+    if isinstance(text, str):
+        return new
+    out = text.copy()
+    out.plain = new
+    return out
+
+
+def _unit_after(plain: str, a, b) -> bool:
+    """``4 cpu``, ``24Gi more``: an amount, then the word naming what it counts."""
+    wa, wb = a.group(), b.group()
+    return (plain[a.end():b.start()] == " " and _AMOUNT.match(wa) is not None and wa[-1].isalnum()
+            and wb[0].isalpha() and wb not in _LINKS)
+
+
+def _amount_after(plain: str, a, b) -> bool:
+    """``memory 24Gi``, ``offset +1000``: a resource or a setting, then its amount."""
+    wa, wb = a.group(), b.group()
+    return (plain[a.end():b.start()] == " " and _AMOUNT.match(wb) is not None and wb[0] != "("
+            and wa[-1].isalpha() and wa not in _LINKS)
 
 
 class Sheet:
@@ -85,70 +156,107 @@ class Sheet:
 
     def __init__(self, columns: list[Col], view: View = View(), title=None):
         self.view = view
-        self._keep = [i for i, c in enumerate(columns) if c.wide is None or c.wide == view.wide]
-        self.columns = [columns[i] for i in self._keep]
+        self.all_columns = columns
         self.title = title
-        self.rows: list[list] = []
+        self.rows: list[list] = []  # a cell for every column, wide or narrow
+
+    @property
+    def columns(self) -> list[Col]:
+        """The columns the view's own choice shows (plain and --wide: the wide set)."""
+        return [self.all_columns[i] for i in self._indices(self.view.wide)]
+
+    def _indices(self, wide: bool) -> list[int]:
+        return [i for i, c in enumerate(self.all_columns) if c.wide is None or c.wide == wide]
 
     def add_row(self, *cells) -> None:
-        """One cell per column given to the constructor (wide ones included: dropped here)."""
-        self.rows.append([as_text(cells[i]) for i in self._keep])
+        """One cell per column given to the constructor (wide and narrow ones)."""
+        self.rows.append([as_text(c) for c in cells])
 
     # --- terminal ---------------------------------------------------------------------------
 
     def __rich_console__(self, console, options):
         from rich.text import Text
 
-        rows, notes = _long_cells_as_notes(self.rows)
-        table = self._rich_table(rows)
-        natural = [_natural(c.header, [r[i] for r in rows]) for i, c in enumerate(self.columns)]
-        floors = [_floor(c, [r[i] for r in rows]) for i, c in enumerate(self.columns)]
-        overhead = _overhead(console, options, self._rich_table([]))
+        all_rows, notes = _long_cells_as_notes([[glued(c) for c in r] for r in self.rows])
         if self.title:  # above the table, wrapped at the terminal's width, not the table's
-            yield as_text(Text(self.title, style="bold") if isinstance(self.title, str) else self.title)
-        if self.view.wide:
-            widths = natural
-        elif sum(floors) + _comfort(self.columns, natural, floors) > options.max_width - overhead:
-            # too narrow for a readable table (text a few words a line): one record per row
-            yield from self._records(rows)
-            widths = []
-        else:
-            widths = plan_widths(self.columns, natural, floors, options.max_width - overhead)
+            yield glued(as_text(Text(self.title, style="bold") if isinstance(self.title, str) else self.title))
+        columns, rows, widths = self._layout(console, options, all_rows)
         if widths:
+            table = self._rich_table(columns, rows)
             for column, width in zip(table.columns, widths, strict=True):
                 column.width = max(1, width)
             yield table
+        else:
+            yield from self._records(columns, rows)
         for n, text in notes:
             yield Unwrapped(Text(f"[see {n}] ").append_text(text))
 
-    def _records(self, rows):
-        """Each row as its first cell, then ``header  value`` lines (kubectl describe's shape): for
-        a terminal too narrow for the columns' floors."""
+    def _layout(self, console, options, all_rows):
+        """(columns, their rows, widths): the wide set when it fits readably (or --wide), else the
+        narrow set; no widths: one record per row."""
+        sets = [True] if self.view.wide else [True, False]
+        if self._indices(True) == self._indices(False):
+            sets = [self.view.wide]
+        for wide in sets:
+            keep = self._indices(wide)
+            columns = [self.all_columns[i] for i in keep]
+            rows = [[r[i] for i in keep] for r in all_rows]
+            natural = [_natural(c.header, [r[i] for r in rows]) for i, c in enumerate(columns)]
+            room = options.max_width - _overhead(console, options, self._rich_table(columns, []))
+            if self.view.wide:
+                return columns, rows, natural
+            if wide:
+                roomy = [_roomy(c, n, [r[i] for r in rows]) for i, (c, n) in enumerate(zip(columns, natural,
+                                                                                          strict=True))]
+                if sum(roomy) <= room:
+                    return columns, rows, plan_widths(columns, natural, roomy, room)
+                continue
+            floors = [_floor(c, [r[i] for r in rows]) for i, c in enumerate(columns)]
+            if sum(floors) + _comfort(columns, natural, floors) > room:
+                return columns, rows, []  # too narrow for a readable table (text a few words a line)
+            return columns, rows, plan_widths(columns, natural, floors, room)
+        raise AssertionError("unreachable: the narrow set always decides")
+
+    def _records(self, columns, rows):
+        """Each row as its first cell and its ``head`` cells on a line, then ``header  value`` lines
+        (kubectl describe's shape; ``line`` columns without the header): for a terminal too narrow
+        for the columns' floors."""
         from rich.text import Text
 
-        pad = max(_width(c.header) for c in self.columns[1:]) if len(self.columns) > 1 else 0
+        labeled = [c for c in columns[1:] if c.record == "labeled"]
+        pad = max((_width(c.header) for c in labeled), default=0)
         for r in rows:
-            yield Text.assemble(r[0], style="bold") if r[0].plain else Text("-")
-            for c, cell in zip(self.columns[1:], r[1:], strict=True):
-                if cell.plain:
+            first = Text.assemble(r[0], style="bold") if r[0].plain else Text("-")
+            for c, cell in zip(columns[1:], r[1:], strict=True):
+                if c.record == "head" and cell.plain:
+                    first.append("  ").append_text(cell)
+            yield Hanging("", first)
+            for c, cell in zip(columns[1:], r[1:], strict=True):
+                if cell.plain and c.record == "line":
+                    yield Hanging("  ", cell)
+                elif cell.plain and c.record == "labeled":
                     yield Hanging(Text(f"  {c.header.ljust(pad)}  ", style="dim"), cell)
 
     def __rich_measure__(self, console, options):
         from rich.measure import Measurement
 
-        rows, _notes = _long_cells_as_notes(self.rows)
-        natural = [_natural(c.header, [r[i] for r in rows]) for i, c in enumerate(self.columns)]
-        total = sum(natural) + _overhead(console, options, self._rich_table([]))
+        keep = self._indices(self.view.wide)
+        columns = [self.all_columns[i] for i in keep]
+        rows, _notes = _long_cells_as_notes([[r[i] for i in keep] for r in self.rows])
+        natural = [_natural(c.header, [r[i] for r in rows]) for i, c in enumerate(columns)]
+        total = sum(natural) + _overhead(console, options, self._rich_table(columns, []))
         return Measurement(min(total, options.max_width), total)
 
-    def _rich_table(self, rows):
+    @staticmethod
+    def _rich_table(columns, rows):
         from rich import box
         from rich.table import Table
         from rich.text import Text
 
         t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0), header_style="bold")
-        for c in self.columns:
-            t.add_column(Text(c.header), justify=c.justify, overflow="fold")  # widths keep fixed cells whole
+        for c in columns:
+            # the widths keep fixed cells and words whole: fold only cuts a word longer than LONG_WORD
+            t.add_column(Text(c.header), justify=c.justify, overflow="fold")
         for r in rows:
             t.add_row(*r)
         return t
@@ -158,7 +266,8 @@ class Sheet:
     def plain_lines(self) -> list[str]:
         """Aligned columns, two spaces apart, nothing wrapped; a cell longer than
         PLAIN_ALIGN_CAP does not widen its column."""
-        grid = [[c.header for c in self.columns]] + [[cell.plain for cell in r] for r in self.rows]
+        keep = self._indices(self.view.wide)
+        grid = [[c.header for c in self.columns]] + [[r[i].plain for i in keep] for r in self.rows]
         widths = [max((_width(line) for row in grid for line in row[i].split("\n")
                        if len(line) <= PLAIN_ALIGN_CAP), default=0) for i in range(len(self.columns))]
         out = [_plain_title(self.title)] if self.title else []
@@ -217,13 +326,27 @@ def _comfort(columns: list[Col], natural: list[int], floors: list[int]) -> int:
 
 def _floor(c: Col, cells) -> int:
     """The narrowest a column goes: a fixed column's widest cell, an id or text column's
-    _ID_MIN/_TEXT_MIN (or its widest cell when narrower); never below the header's longest word."""
+    _ID_MIN/_TEXT_MIN (or its widest cell when narrower) and its longest word (up to LONG_WORD);
+    never below the header's longest word."""
     words = max((_width(w) for w in c.header.split()), default=1)
     widest = max((_width(line) for cell in cells for line in cell.plain.split("\n")), default=0)
     if c.kind == FIXED:
         return max(words, widest)
     least = _ID_MIN if c.kind == ID else _TEXT_MIN
-    return max(words, min(widest, least))
+    return max(words, min(widest, least), min(_longest_word(cells), LONG_WORD))
+
+
+def _roomy(c: Col, natural: int, cells) -> int:
+    """The width a column needs in the wide set: ids and fixed cells whole on a line, text
+    _TEXT_READABLE (or all of it) and never a word split."""
+    if c.kind == TEXT:
+        return max(min(natural, _TEXT_READABLE), _floor(c, cells))
+    return natural
+
+
+def _longest_word(cells) -> int:
+    """Cells hold GLUE for the spaces they must not wrap at: a glued run counts as one word."""
+    return max((_width(w) for cell in cells for w in cell.plain.split()), default=0)
 
 
 def _natural(header: str, cells) -> int:
@@ -285,13 +408,16 @@ class Hanging:
     def __rich_console__(self, console, options):
         from rich.table import Table
 
-        if not self.label or len(self.text.plain) > LONG_CELL or self.label.cell_len * 2 > options.max_width:
-            yield Unwrapped(self.line) if len(self.text.plain) > LONG_CELL else self.line
+        if len(self.text.plain) > LONG_CELL:
+            yield Unwrapped(self.line)
+            return
+        if not self.label or self.label.cell_len * 2 > options.max_width:
+            yield glued(self.line)
             return
         grid = Table.grid()
         grid.add_column(no_wrap=True)
         grid.add_column(overflow="fold")
-        grid.add_row(self.label, self.text)
+        grid.add_row(self.label, glued(self.text, options.max_width - self.label.cell_len))
         yield grid
 
 
@@ -325,7 +451,7 @@ def render_to_text(renderables, *, view: View = View(), plain: bool = False) -> 
             _console(buf, max(console.width, _measure(console, r)), view.color).print(r, crop=False)
         else:
             console.print(_unwrapped_if_long(r), crop=False)
-    return "".join(line.rstrip() + "\n" for line in buf.getvalue().splitlines())
+    return "".join(line.rstrip() + "\n" for line in buf.getvalue().replace(GLUE, " ").splitlines())
 
 
 def _console(file, width: int, color: bool):
@@ -379,7 +505,7 @@ def _unwrapped_if_long(r):
 
     if isinstance(r, Text) and len(r.plain) > LONG_CELL:
         return Unwrapped(r)
-    return as_text(r)
+    return glued(as_text(r))
 
 
 def _flatten(renderables):

@@ -46,7 +46,7 @@ def answer(a: JobAnswer) -> str:
     if victims(e):
         return (f"{a.job}: admitted after preempting {', '.join(victims(e))} ({where}; {borrowing})")
     change = next((c.description for c in e.changes if c.verified), None)
-    return f"{a.job}: stays pending ({e.reason or e.status}): {e.verdict}" + (f"; would admit it: {change}" if change else "")
+    return f"{a.job}: stays pending ({e.reason or e.status}): {e.headline.short}" + (f"; would admit it: {change}" if change else "")
 
 
 def render_json(x, caveats: tuple = ()) -> str:

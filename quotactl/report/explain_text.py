@@ -40,6 +40,15 @@ def _requests(per_pod: dict[str, int], count: int) -> str:
     return ", ".join(f"{r} {format_amount(r, v)}" for r, v in sorted(per_pod.items())) + f" per pod × {count}"
 
 
+def verdict_line(e: Explanation) -> Hanging:
+    """The first line: the workload, its status and the engine's verdict (the number and the next
+    step); on a terminal the verdict wraps under itself, after the workload's name."""
+    line = Text(e.headline.state, style="bold yellow" if e.status == PENDING else "bold green")
+    if e.headline.text:
+        line.append(f" — {e.headline.text}")
+    return Hanging(Text(f"{e.workload.key}: ", style="bold cyan"), line)
+
+
 def _heading(e: Explanation) -> list:
     w = e.workload
     out = []
@@ -73,7 +82,6 @@ def _status(e: Explanation) -> list:
     out = []
     line = Text("Status: ", style="bold")
     line.append(e.status, style="bold yellow" if e.status == PENDING else "bold green")
-    line.append(f" — {e.verdict}")
     out.append(line)
     if e.status == PENDING:
         mode = e.representative_mode
@@ -114,13 +122,21 @@ def _quota_tables(e: Explanation, view: View) -> list:
             if r.resource == "*":
                 t.add_row("*", r.flavor, "", "", "", "", "", Text("NoFit", style="red"), r.reason)
                 continue
-            req = fmt(r.resource, r.request) + (f" (+{fmt(r.resource, r.previous)})" if r.previous else "")
-            verdict = r.verdict + (f" b={r.borrow}" if r.borrow else "") + (" ←" if r.chosen else "")
-            t.add_row(r.resource, r.flavor, req, fmt(r.resource, r.nominal), fmt(r.resource, r.used),
-                      fmt(r.resource, r.borrowable), fmt(r.resource, r.available),
-                      Text(verdict, style=_VERDICT_STYLE.get(r.verdict, "")), r.reason)
+            t.add_row(r.resource, r.flavor, fmt(r.resource, r.request), fmt(r.resource, r.nominal),
+                      fmt(r.resource, r.used), fmt(r.resource, r.borrowable), fmt(r.resource, r.available),
+                      Text(r.verdict, style=_VERDICT_STYLE.get(r.verdict, "")), _row_why(r))
         out.append(t)
     return out
+
+
+def _row_why(r) -> str:
+    """The row's notes in words: the flavor Kueue assigns, where it borrows from, what earlier pod
+    sets already take, and Kueue's reason."""
+    parts = ["assigned" if r.chosen else "",
+             f"borrows from cohort {r.borrows_from}" if r.borrows_from else "",
+             f"plus {fmt(r.resource, r.previous)} {r.resource} for earlier pod sets" if r.previous else "",
+             r.reason or ""]
+    return "; ".join(p for p in parts if p)
 
 
 _TREE_COLUMNS = [Col("node", ID), Col("resource", ID), Col("nominal", FIXED, "right"), Col("limits", TEXT, wide=True),
@@ -135,8 +151,8 @@ def _quota_tree(e: Explanation, view: View) -> list:
     for v in e.quota_tree:
         r = v.resource
         limits = ", ".join(x for x in (
-            f"borrow ≤ {format_amount(r, v.borrowing_limit)}" if v.borrowing_limit is not None else "",
-            f"lend ≤ {format_amount(r, v.lending_limit)}" if v.lending_limit is not None else "") if x) or "-"
+            f"borrowingLimit {format_amount(r, v.borrowing_limit)}" if v.borrowing_limit is not None else "",
+            f"lendingLimit {format_amount(r, v.lending_limit)}" if v.lending_limit is not None else "") if x) or "-"
         node = ("" if v.kind == "ClusterQueue" else "cohort ") + v.node + (" (borrowing)" if v.borrowing else "")
         t.add_row(node, f"{r} ({v.flavor})", fmt(r, v.nominal), limits, fmt(r, v.subtree_quota), fmt(r, v.usage),
                   fmt(r, v.available), fmt(r, v.potential_available))
@@ -223,7 +239,7 @@ def _notes(e: Explanation) -> list:
 
 
 def renderables(e: Explanation, view: View) -> list:
-    return sectioned((_heading(e), _status(e), _holdings(e), _quota_tables(e, view), _assignment(e),
+    return sectioned(([verdict_line(e)], _heading(e), _status(e), _holdings(e), _quota_tables(e, view), _assignment(e),
                       _quota_tree(e, view), _preemption(e), _holders(e), _changes(e), _notes(e)))
 
 
@@ -235,10 +251,12 @@ def render_table(e: Explanation, view: View = View()) -> str:
     return render_to_text(renderables(e, view), view=view)
 
 
-# 80 columns: the workload, Kueue's reason and why, with the smallest verified change under it;
-# --wide: its ClusterQueue, the mode and the change in their own columns.
+# 80 columns: the workload, Kueue's reason and the verdict, with the smallest verified change under
+# it; the wide set (200 columns, --wide, plain): its ClusterQueue, the mode and the change in their
+# own columns.
 _ALL_COLUMNS = [Col("workload", ID), Col("clusterQueue", ID, wide=True), Col("mode", FIXED, wide=True),
-                Col("reason", FIXED), Col("why", TEXT, ratio=3), Col("smallest change", TEXT, ratio=3, wide=True)]
+                Col("reason", FIXED), Col("why", TEXT, ratio=3, wide=False), Col("why", TEXT, ratio=3, wide=True),
+                Col("smallest change", TEXT, ratio=3, wide=True)]
 
 
 def _all_table(explanations: list[Explanation], view: View, extra: dict | None = None) -> Sheet:
@@ -248,11 +266,11 @@ def _all_table(explanations: list[Explanation], view: View, extra: dict | None =
     for e in explanations:
         change = next((c.description for c in e.changes if c.verified), "")
         mode = e.representative_mode or "-"
-        why = Text(e.verdict)
-        if change and not view.wide:
-            why.append(f"\n→ {change}", style="dim")
+        why = Text(e.headline.short)
+        if change:
+            why.append(f"\nwould admit it: {change}", style="dim")
         t.add_row(e.workload.key, e.workload.cluster_queue or "-", Text(mode, style=_MODE_STYLE.get(mode, "")),
-                  e.reason or ("-" if mode != "Fit" else "fits"), why, change,
+                  e.reason or ("-" if mode != "Fit" else "fits"), why, e.headline.short, change,
                   *(cells.get(e.workload.key, "-") for cells in extra.values()))
     return t
 

@@ -50,34 +50,36 @@ def summary_line(report: LintReport) -> str:
     return f"{checked}: {n(e, 'error')}, {n(w, 'warning')}, {i} info{silenced}"
 
 
-# At 80 columns the field (a long path) sits above the message and the hint under it, so the
-# message keeps most of the width; --wide gives each its own column.
-_COLUMNS = [Col("Line:Col", FIXED, justify="right"), Col("Severity", FIXED), Col("Code", FIXED),
-            Col("Object", ID), Col("Field", ID, wide=True), Col("Message", TEXT, ratio=3),
-            Col("Hint", TEXT, wide=True)]
+# Every finding starts with its path:line:col (an editor opens it there).  The wide set (200
+# columns, plain) gives the field and the hint their own columns; the narrow one puts the field
+# above the message and the hint under it; at 80 columns each finding is a record: location,
+# severity, code and object on a line, the field, message and hint under it.
+_COLUMNS = [Col("Location", ID), Col("Severity", FIXED, record="head"), Col("Code", FIXED, record="head"),
+            Col("Object", ID, record="head"), Col("Field", ID, wide=True), Col("Message", TEXT, ratio=3, wide=True),
+            Col("Message", TEXT, ratio=3, wide=False, record="line"), Col("Hint", TEXT, ratio=2, wide=True)]
 
 
-def _table(file: str, diags: list[Diagnostic], view: View) -> Sheet:
+def _table(diags: list[Diagnostic], view: View) -> Sheet:
     from rich.text import Text
 
-    table = Sheet(_COLUMNS, view, title=file)
+    table = Sheet(_COLUMNS, view)
     for d in diags:
-        msg = Text(f"{d.field}\n", style="dim") if d.field and not view.wide else Text()
+        msg = Text()
+        if d.field:
+            msg.append(f"{d.field}\n", style="dim")
         msg.append(d.message)
-        if d.hint and not view.wide:
+        if d.hint:
             msg.append(f"\nhint: {d.hint}", style="dim")
-        table.add_row(f"{d.line}:{d.column}", Text(d.severity.value, style=_STYLE[d.severity]), d.code, d.object,
-                      d.field, msg, Text(d.hint or "", style="dim"))
+        table.add_row(d.location(), Text(d.severity.value, style=_STYLE[d.severity]), d.code, d.object,
+                      d.field, d.message, msg, Text(d.hint or "", style="dim"))
     return table
 
 
 def render_table(report: LintReport, view: View = View()) -> str:
     from rich.text import Text  # only here: piped output is plain and never draws
 
-    by_file: dict[str, list[Diagnostic]] = {}
-    for d in listed(report):
-        by_file.setdefault(d.file, []).append(d)
-    renderables = [_table(file, diags, view) for file, diags in by_file.items()]
+    diags = listed(report)
+    renderables = [_table(diags, view)] if diags else []
     renderables.append(Text(summary_line(report), style="bold"))
     return render_to_text(renderables, view=view)
 

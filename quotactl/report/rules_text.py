@@ -16,10 +16,15 @@ def render_all_plain(rules: list[Rule]) -> str:
 
 
 def render_all_table(rules: list[Rule], view: View = View()) -> str:
-    table = Sheet([Col("Code", FIXED), Col("Severity", FIXED), Col("Name", ID), Col("Layer", FIXED, wide=True),
-                   Col("Summary", TEXT, ratio=3)], view)
+    """Narrow (80 columns): a rule's name (up to 46 characters, never split) under its summary."""
+    from rich.text import Text
+
+    table = Sheet([Col("Code", FIXED), Col("Severity", FIXED), Col("Name", ID, wide=True),
+                   Col("Layer", FIXED, wide=True), Col("Summary", TEXT, ratio=3, wide=True),
+                   Col("Summary", TEXT, wide=False)], view)
     for r in rules:
-        table.add_row(r.code, r.severity.value, r.name, r.layer, r.summary)
+        table.add_row(r.code, r.severity.value, r.name, r.layer, r.summary,
+                      Text(r.summary).append(f"\n{r.name}", style="dim"))
     return render_to_text([table], view=view)
 
 

@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from quotactl.report.caveats import above
-from quotactl.report.console import View, render_to_text
+from quotactl.report.console import View, glued, render_to_text
 from quotactl.report.durations import human_duration
 from quotactl.report.filter_note import shown_line
 from quotactl.report.renderers import Outcome, outcome, register
@@ -145,7 +145,7 @@ def _queue_table(title: str, r: SimulationResult, columns: tuple, usage: bool) -
         cells = {"admitted": str(q.admitted), "finished": str(q.finished), "preempted": str(q.preemptions),
                  "lost work": human_duration(q.lost_work), "pending": str(q.pending_at_end),
                  **dict(zip(WAIT_COLUMNS, wait_cells(q.wait), strict=True))}
-        t.add_row(Text(q.name), *(cells[c] for c in columns), *([Text(usage_text(q.usage))] if usage else []))
+        t.add_row(Text(q.name), *(cells[c] for c in columns), *([glued(Text(usage_text(q.usage)))] if usage else []))
     return t
 
 

@@ -27,6 +27,7 @@ class Block:
     headers: list[str] = field(default_factory=list)
     rows: list[list[str]] = field(default_factory=list)
     style: str | None = None
+    lead: str = ""  # the start of the title the rest wraps under (the pod's name on the verdict line)
 
 
 def _prio(value: int | None) -> str:
@@ -38,16 +39,9 @@ def _res(r) -> str:
 
 
 def _header(e: Explanation) -> Block:
+    """The pod and the engine's verdict (its first line), then the ask."""
     t = e.task
     o = e.outcome
-    if e.status == "Running":
-        state = f"Running on {t.node}"
-    elif o is not None and o.result == "Reserved":
-        state = f"Pending: preemption reserves {o.node}"
-    elif o is not None and o.result == "Allocated":
-        state = f"Pending: fits {o.node} now"
-    else:
-        state = e.status
     app = e.application
     pairs = [("application", f"{t.application} (user {t.user})"),
              ("queue", (t.queue or "-") + (f"  [{app.placement}]" if app and app.placement else "")),
@@ -59,7 +53,7 @@ def _header(e: Explanation) -> Block:
     if o is not None:
         pairs.append(("mode", "direct preemptor call (--direct)" if o.direct else "YuniKorn's scheduling cycle"))
     pairs.append(("result", f"{e.mode} / {e.reason}"))
-    return Block(f"{t.key}: {state}", pairs=pairs)
+    return Block(f"{t.key}: {e.headline}", pairs=pairs, lead=f"{t.key}: ")
 
 
 def _why(e: Explanation) -> Block:
@@ -197,7 +191,9 @@ def _renderables(blocks: list[Block], view: View, plain: bool) -> list:
         if b.headers:
             out.extend(_sheet(b, view, plain))
             continue
-        if b.title:
+        if b.title and b.lead:
+            out.append(Hanging(Text(b.lead, style="bold cyan"), Text(b.title[len(b.lead):], style="bold")))
+        elif b.title:
             out.append(Text(b.title, style="bold cyan" if i == 0 else "bold"))
         width = max((len(k) for k, _ in b.pairs), default=0)
         for k, v in b.pairs:

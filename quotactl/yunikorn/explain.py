@@ -95,6 +95,7 @@ class Explanation:
     reason: str  # a short code
     messages: tuple[str, ...]  # why, in words
     notes: tuple[str, ...]
+    headline: str = ""  # the first line after the pod's name: status, the number and the next step
 
 
 def representative_mode(outcome: SchedulingOutcome | None, running: bool = False) -> str:
@@ -216,8 +217,9 @@ def explain_pod(cluster: Cluster, task: Task, *, direct: bool = False) -> Explan
     notes = list(cluster.notes) + list(task.sources)
     if task.queue is None:
         outcome = schedule_ask(cluster, task, direct=direct)
+        messages = tuple(outcome_messages(cluster, outcome))
         return Explanation(task, "Rejected", app, None, (), (), (), outcome, "NoFit", "ApplicationRejected",
-                           tuple(outcome_messages(cluster, outcome)), tuple(notes))
+                           messages, tuple(notes), "Rejected — " + messages[0])
     prios = queue_priorities(cluster)
     qprios = tuple(priority_path(cluster, task.queue, prios))
     ap = app_priority(cluster, task.application)
@@ -226,8 +228,32 @@ def explain_pod(cluster: Cluster, task: Task, *, direct: bool = False) -> Explan
     if task.running:
         msg = f"running on {task.node}; it holds {format_resource(task.resource)} in {task.queue}"
         return Explanation(task, "Running", app, ap if ap != MIN_PRIORITY else None, qprios, order, app_order,
-                           None, "Fit", "Running", (msg,), tuple(notes))
+                           None, "Fit", "Running", (msg,), tuple(notes), f"Running on {task.node}")
     outcome = schedule_ask(cluster, task, direct=direct)
+    messages = tuple(outcome_messages(cluster, outcome))
     return Explanation(task, "Pending", app, ap if ap != MIN_PRIORITY else None, qprios, order, app_order, outcome,
-                       representative_mode(outcome), reason_code(outcome),
-                       tuple(outcome_messages(cluster, outcome)), tuple(notes))
+                       representative_mode(outcome), reason_code(outcome), messages, tuple(notes),
+                       "Pending — " + pending_headline(outcome, messages))
+
+
+def pending_headline(outcome: SchedulingOutcome, messages: tuple[str, ...]) -> str:
+    """The verdict of a pending ask: where it goes, whom preempting admits it, or the limit that
+    stops it with its numbers (the first reason of ``outcome_messages``) and what preemption says."""
+    ask = outcome.ask
+    if outcome.result == "Allocated":
+        return f"fits node {outcome.node} now: YuniKorn allocates it in the next scheduling cycle"
+    named = [f"{v.key} ({v.queue})" for v in outcome.victims]
+    victims = ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else "".join(named)
+    if victims and outcome.preemption is not None and outcome.preemption.queue_level_only:
+        return f"preempting {victims} makes room (no Node objects in the input to pick its node)"
+    if victims:
+        return f"preempting {victims} on node {outcome.node or outcome.preemption.node} admits it"
+    if outcome.result == "Unknown":
+        return (f"its queues have room for {format_resource(ask.resource)}, but the input has no Node objects to "
+                "place it: add them (kubectl get nodes -o yaml)")
+    why = [m for m in messages if m not in outcome.notes]
+    pre = outcome.preemption
+    tail = ""
+    if pre is not None and outcome.refusal:
+        tail = f"; preemption cannot help ({outcome.refusal})"
+    return (why[0] if why else "waiting") + tail

@@ -64,15 +64,39 @@ def test_wide_and_narrow_columns():
     assert [c.header for c in _sheet(PLAIN_VIEW).columns] == ["name", "a", "b"]
 
 
-def test_narrow_table_folds_the_id_whole_and_wide_never_folds():
-    narrow = render_to_text([_sheet(View())], view=View(width=40))
-    assert all(cell_len(line) <= 40 for line in narrow.splitlines())
-    assert "ns/a-rather-long-workload-name-0123456789" not in narrow
-    lines = narrow.splitlines()
-    end = lines[1].index("note")  # line 0: the title
-    assert "".join(line[:end].strip() for line in lines[3:]).startswith("ns/a-rather-long-workload-name-0123456789")
+def test_an_id_is_never_folded_narrow_gives_records_and_wide_never_folds():
+    """At 45 columns the 41-character id leaves no room for a table: one record per row, the id
+    whole on its line; at 120 the wide set fits and is drawn; --wide draws it at any width."""
+    name = "ns/a-rather-long-workload-name-0123456789"
+    narrow = render_to_text([_sheet(View())], view=View(width=45)).splitlines()
+    assert all(cell_len(line) <= 45 for line in narrow)
+    assert narrow[1] == name and narrow[2].startswith("  note  some words")
+    roomy = render_to_text([_sheet(View())], view=View(width=120)).splitlines()
+    assert roomy[1].split() == ["name", "a", "b"] and roomy[3].split() == [name, "1", "2"]
     wide = render_to_text([_sheet(View(wide=True))], view=View(width=40, wide=True))
-    assert "ns/a-rather-long-workload-name-0123456789  1  2" in wide
+    assert f"{name}  1  2" in wide
+
+
+def test_the_wide_set_is_drawn_only_when_it_fits_with_readable_text():
+    s = Sheet([Col("name", ID), Col("why", TEXT, ratio=3), Col("extra", TEXT, wide=True)], View())
+    s.add_row("ns/w", "word " * 40, "more " * 40)
+    assert render_to_text([s], view=View(width=60)).splitlines()[0].split() == ["name", "why"]
+    assert render_to_text([s], view=View(width=100)).splitlines()[0].split() == ["name", "why", "extra"]
+
+
+def test_an_amount_stays_on_the_line_of_its_resource():
+    """The glue: ``4 cpu``, ``24Gi more memory``, ``memory 24Gi`` never break; plain text is unchanged."""
+    from quotactl.report.console import GLUE, glued
+
+    assert glued("needs 4 more cpu than x") == f"needs 4{GLUE}more{GLUE}cpu than x"
+    assert glued("cpu 1, memory 24Gi per pod") == f"cpu{GLUE}1, memory{GLUE}24Gi per pod"
+    assert glued("waiting for 3 pods") == f"waiting for 3{GLUE}pods"  # "for" is not a unit
+    text = "waiting for 24Gi more memory held by team-a/x (20Gi memory)"
+    for width in range(18, 60):
+        out = render_to_text([Hanging("  ", text)], view=View(width=width))
+        assert "24Gi more memory" in out and "(20Gi memory)" in out and GLUE not in out
+    narrow = render_to_text([Hanging("  ", text)], view=View(width=14)).split()
+    assert narrow == text.split()  # too narrow for a glued run: it breaks at its spaces, not inside a word
 
 
 def test_a_million_character_name_is_printed_whole_after_the_table():
@@ -92,7 +116,7 @@ def test_a_million_character_name_is_printed_whole_after_the_table():
 
 def test_hanging_lines_wrap_under_their_text_and_stay_one_line_plain():
     line = Hanging("  message:  ", "word " * 30)
-    out = render_to_text([line], view=View(width=50)).splitlines()
+    out = render_to_text([line], view=View(width=45)).splitlines()
     assert out[0].startswith("  message:  word") and all(x.startswith(" " * 12 + "word") for x in out[1:])
     assert plain_text([line]) == "  message:  " + ("word " * 30).rstrip() + "\n"
 
