@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from quotactl.kueue import headline
+from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.assign import (
     Assignment,
     FlavorAssigner,
@@ -22,7 +24,6 @@ from quotactl.kueue.assign import (
     QuotaCheck,
     initial_assignment,
 )
-from quotactl.kueue import headline
 from quotactl.kueue.counterfactual import Change, find_changes
 from quotactl.kueue.headline import Headline
 from quotactl.kueue.nomination import Blocker, make_assigner, namespace_check, queue_blocker, resource_blocker
@@ -48,7 +49,6 @@ from quotactl.kueue.reasons import (
     condition_reason,
     pending_preemption,
 )
-from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.workload import AdmittedWorkload, pod_set_requests
 from quotactl.model.kueue import KueueCluster, Workload
 
