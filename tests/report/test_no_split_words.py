@@ -52,7 +52,7 @@ def test_generated_tables_keep_names_and_amounts_whole(rows, width, wide_columns
     for name, cq, (why, _amounts), amount in rows:
         sheet.add_row(name, cq, f"{amount}Gi", why)
     out = render_to_text([sheet], view=View(width=width))
-    for name, _cq, (why, _amounts), amount in rows:
+    for name, _cq, (why, amounts), amount in rows:
         for token in [name, f"{amount}Gi", *re.findall(r"\S+", why)]:
             assert _whole(out, token), f"{token!r} split at {width} columns:\n{out}"
         for pair in amounts:
