@@ -86,7 +86,8 @@ def explain_command(
     Only some of them:
 
     \b
-      quotactl explain --all -f snapshot.yaml -n team-a --cluster-queue cq-a -l app=train
+      quotactl explain --all -f snapshot.yaml -n team-a \\
+          --cluster-queue cq-a -l app=train
 
     When will it start, and what will it preempt?
 
