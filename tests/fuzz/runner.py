@@ -108,8 +108,8 @@ class _PrebuiltApp:
     def __init__(self, commands=()):
         pass
 
-    def __call__(self):
-        return _PREBUILT[0]()
+    def __call__(self, **kwargs):  # prog_name: the command names itself quotactl under python -m too
+        return _PREBUILT[0](**kwargs)
 
 
 class _Terminal(io.TextIOWrapper):
