@@ -3,10 +3,13 @@ documents, and the lines the text reports print right under their verdict or tit
 
 from __future__ import annotations
 
+import re
+
 from quotactl.caveat import Caveat
 from quotactl.report.console import Hanging, View, render_to_text
 
 LABEL = "caveat: "
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")  # colour codes take no room on the terminal
 
 
 def caveat_dicts(caveats: tuple[Caveat, ...]) -> list[dict]:
@@ -34,11 +37,28 @@ def caveat_block(caveats: tuple[Caveat, ...], view: View | None = None) -> str:
 
 
 def under_first_line(text: str, caveats: tuple[Caveat, ...], view: View | None = None) -> str:
-    """``text`` with the caveat lines after its first line (the verdict or title)."""
+    """``text`` with the caveat lines after its first line (the verdict or title) and that line's
+    continuation lines on a narrow terminal."""
     if not caveats:
         return text
-    first, _, rest = text.partition("\n")
-    return first + "\n" + caveat_block(caveats, view) + rest
+    lines = text.split("\n")
+    end = 1 + _continuation_lines(lines)
+    return "\n".join(lines[:end]) + "\n" + caveat_block(caveats, view) + "\n".join(lines[end:])
+
+
+def _continuation_lines(lines: list[str]) -> int:
+    """How many lines after the first continue it: a verdict ``ns/name: text`` wraps under its
+    text, each continuation line indented by exactly the width of ``ns/name: `` (console.Hanging)."""
+    label, sep, _ = _ANSI.sub("", lines[0]).partition(": ")
+    if not sep:
+        return 0
+    indent = " " * len(label + sep)
+    n = 0
+    for line in (_ANSI.sub("", line) for line in lines[1:]):
+        if not (line.startswith(indent) and line[len(indent):len(indent) + 1].strip()):
+            break
+        n += 1
+    return n
 
 
 def above(text: str, caveats: tuple[Caveat, ...], view: View | None = None) -> str:

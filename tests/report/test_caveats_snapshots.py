@@ -31,6 +31,8 @@ def _caveats(name: str, text: str) -> str:
     is each report's own layout."""
     lines = text.splitlines()
     first = FIRST_CAVEAT_LINE[name]
+    while first and lines[first].startswith(" "):  # the verdict's continuation lines come first
+        first += 1
     assert lines[first].startswith("caveat: "), lines[:3]
     last = first
     while last + 1 < len(lines) and lines[last + 1].startswith(("caveat: ", " " * len("caveat: "))):
