@@ -40,7 +40,7 @@ SIM_OPTIONS = simulation_options("With --eta: ")
 
 @cluster_options
 def explain_command(
-    workload: str = typer.Argument(None, metavar="[WORKLOAD]",
+    workload: str = typer.Argument(None, metavar="WORKLOAD",
                                    help="The workload: namespace/name, or name when that is unique; or a job by "
                                         "its namespace/name, or typed as in kubectl: job/ml/train-42, "
                                         "jobs.batch/train-42, workload/ml/name."),
