@@ -125,8 +125,10 @@ def glued(text, width: int = GLUE_RUN):
     for i in range(len(words)):
         if i < len(words) - 1 and joined[i]:
             continue
-        if words[i].end() - words[start].start() <= width:  # a run too wide to keep is left to wrap
-            for k in range(start, i):
+        whole = words[i].end() - words[start].start() <= width
+        for k in range(start, i):  # a run too wide to keep wraps, but an amount keeps its unit
+            if whole or (_unit_after(plain, words[k], words[k + 1])
+                         and words[k + 1].end() - words[k].start() <= width):
                 chars[words[k].end()] = GLUE
         start = i + 1
     new = "".join(chars)
