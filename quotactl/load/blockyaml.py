@@ -37,6 +37,7 @@ class BlockDocument:
 # Characters libyaml refuses, reads as line breaks (NEL, LS, PS) or as a byte-order mark; tabs
 # and carriage returns change what indentation means. Any of them: libyaml reads the text.
 _OUTSIDE = re.compile("[^\n\x20-\x7e\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]|[\u2028\u2029]")
+_ASCII_INSIDE = b"\n" + bytes(range(0x20, 0x7F))
 # First characters a plain scalar cannot start with ('-' is handled on its own).
 _INDICATORS = frozenset("?:,[]{}#&*!|>'\"%@`")
 # unrolled ("normal* (special normal*)*"): one alternation per character made a 500,000-character
@@ -55,12 +56,20 @@ _MISSING = object()
 
 def parse_block(text: str, max_depth: int) -> list[BlockDocument] | None:
     """The documents of ``text``, or None when it leaves the subset."""
-    if _OUTSIDE.search(text):
+    if _has_outside(text):
         return None
     try:
         return _Reader(text, max_depth).read()
     except Decline:
         return None
+
+
+def _has_outside(text: str) -> bool:
+    """Whether ``text`` holds a character of ``_OUTSIDE``.  An ASCII text is checked by deleting
+    every allowed byte in C: the regex took 5 s over a 190 MB input (fuzz seed 1625)."""
+    if text.isascii():
+        return bool(text.encode("ascii").translate(None, _ASCII_INSIDE))
+    return _OUTSIDE.search(text) is not None
 
 
 def _double_quoted(body: str) -> str:
@@ -83,7 +92,11 @@ def _unescape(match: re.Match) -> str:
 
 def _quoted(content: str) -> tuple[str, str]:
     """(value, what follows the closing quote) of a one-line quoted scalar at ``content[0]``."""
-    if content[0] == "'":
+    quote = content[0]
+    end = content.find(quote, 1)  # the common case, no escape before the closing quote, found in C:
+    if end > 0 and content[end + 1:end + 2] != quote and content.find("\\", 1, end) < 0:  # the regexes
+        return _shared(content[1:end]), content[end + 1:]  # took 2.5 s for 382 quoted 500,000-character names
+    if quote == "'":
         m = _SINGLE.match(content)
         if m is None:
             raise Decline

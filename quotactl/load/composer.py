@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ruamel.yaml.composer import Composer
 from ruamel.yaml.nodes import ScalarNode, SequenceNode
 from ruamel.yaml.resolver import implicit_resolvers
 from ruamel.yaml.tag import Tag
@@ -104,10 +105,13 @@ def compose_all(text: str, max_depth: int = COMPOSER_MAX_DEPTH, cleared_for: int
     ``cleared_for``: the caller already found the text nested no deeper than this (``nesting_exceeds``);
     when that is within ``max_depth`` the text is not read again (190 MB of quoted brackets took
     4 s a check; fuzz seed 1625)."""
-    if cleared_for is None or cleared_for > max_depth:
-        too_deep = nesting_exceeds(text, max_depth)
-        if too_deep is not None:
-            raise NestingTooDeep(*too_deep, max_depth)
+    if (cleared_for is None or cleared_for > max_depth) and _may_exceed(text, max_depth):
+        yield from _compose_measured(text, max_depth)
+        return
+    yield from _compose_c(text)
+
+
+def _compose_c(text: str) -> Iterator[object]:
     if CParser is None:  # pragma: no cover
         from ruamel.yaml import YAML
 
@@ -224,21 +228,108 @@ def _block_depth_bound(text: str, budget: int) -> bool:
     return re.search(rf"^[ \t?:-]{{{run}}}", text, re.MULTILINE) is not None
 
 
+def _may_exceed(text: str, limit: int) -> bool:
+    """Whether the cheap bounds leave it possible that ``text`` nests deeper than ``limit``."""
+    flow = _flow_depth_bound(text, limit)
+    return flow > limit or _block_depth_bound(text, limit - flow)
+
+
 def nesting_exceeds(text: str, limit: int) -> tuple[int, int] | None:
     """(line, column), 0-based, of the first collection nested deeper than ``limit``, or None."""
-    flow = _flow_depth_bound(text, limit)
-    if flow <= limit and not _block_depth_bound(text, limit - flow):
+    if not _may_exceed(text, limit):
         return None
+    return _measured_events(text, limit).too_deep
+
+
+@dataclass
+class _MeasuredEvents:
+    events: list
+    too_deep: tuple[int, int] | None  # (line, column), 0-based, of the first collection too deep
+    error: Exception | None  # the syntax error that ended the stream early
+
+
+def _measured_events(text: str, limit: int) -> _MeasuredEvents:
+    """libyaml's events up to the first collection nested deeper than ``limit`` or the first
+    syntax error (nothing before it was too deep, and the composer stops there too; found by
+    the fuzzer)."""
+    kept: list = []
     depth = 0
     try:
         for event in events(text):
+            kept.append(event)
             name = type(event).__name__
             if name in ("SequenceStartEvent", "MappingStartEvent"):
                 depth += 1
                 if depth > limit:
-                    return event.start_mark.line, event.start_mark.column
+                    return _MeasuredEvents(kept, (event.start_mark.line, event.start_mark.column), None)
             elif name in ("SequenceEndEvent", "MappingEndEvent"):
                 depth -= 1
-    except Exception:  # a syntax error: nothing before it was too deep, and the composer stops there too
-        return None  # (and reports the error with its position; found by the fuzzer)
-    return None
+    except Exception as exc:  # ruamel raises many error classes; all are syntax errors to the caller
+        return _MeasuredEvents(kept, None, exc)
+    return _MeasuredEvents(kept, None, None)
+
+
+def _compose_measured(text: str, limit: int) -> Iterator[object]:
+    """``compose_all`` for a text the bounds could not clear: libyaml reads it once, its events
+    are measured, and ruamel's Python composer (which recurses in Python, at most ``limit``
+    deep) builds the nodes from them.  Measuring, then composing in C, read the text twice:
+    190 MB of quoted brackets took 2.7 s a pass (fuzz seed 1625)."""
+    measured = _measured_events(text, limit)
+    if measured.too_deep is not None:
+        raise NestingTooDeep(*measured.too_deep, limit)
+    if limit > _PYTHON_COMPOSER_MAX_DEPTH:
+        yield from _compose_c(text)
+        return
+    composer = Composer(_EventLoader(measured.events, measured.error))
+    composer.warn_double_anchors = False  # libyaml's composer lets a later anchor replace one, silently
+    while composer.check_node():
+        yield composer.get_node()
+
+
+# ruamel's Python composer takes two frames per level (three under Python's default limit of
+# 1,000 frames at 200 levels with the command's own stack); deeper limits compose in C
+_PYTHON_COMPOSER_MAX_DEPTH = 250
+
+
+class _EventLoader:
+    """What ruamel's ``Composer`` asks of its loader: a parser over the measured events (raising
+    the syntax error that ended them once they run out) and ``_Parser``'s resolver."""
+
+    max_depth = None  # measured already, and counted per collection rather than per node
+
+    def __init__(self, measured: list, error: Exception | None):
+        self._parser = self
+        self._resolver = self
+        self._events = measured
+        self._next = 0
+        self._error = error
+
+    def _peek(self):
+        if self._next < len(self._events):
+            return self._events[self._next]
+        if self._error is not None:
+            raise self._error
+        raise ValueError("the YAML event stream ended early")  # pragma: no cover - libyaml ends each stream
+
+    def check_event(self, *choices) -> bool:
+        event = self._peek()
+        return not choices or isinstance(event, choices)
+
+    def peek_event(self):
+        return self._peek()
+
+    def get_event(self):
+        event = self._peek()
+        self._next += 1
+        return event
+
+    def resolve(self, kind, value, implicit):
+        if kind is ScalarNode:
+            return resolve_plain(value) if implicit[0] else STR
+        return SEQ if kind is SequenceNode else MAP
+
+    def descend_resolver(self, current_node, current_index):
+        pass
+
+    def ascend_resolver(self):
+        pass

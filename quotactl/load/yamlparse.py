@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from ruamel.yaml.nodes import MappingNode, SequenceNode
 
 from quotactl.diagnostics import Diagnostic, Severity
-from quotactl.load.composer import compose_all, nesting_exceeds
+from quotactl.load.composer import NestingTooDeep, compose_all
 from quotactl.load.document import Document, Pos
 from quotactl.load.lazypos import ItemPositions
 from quotactl.load.yamlbuild import Abort, Builder
@@ -77,16 +77,10 @@ def _parse_yaml(text: str, file: str, limits: Limits, line_offset: int, column_o
         line = text.count("\n", 0, first) + 1 + line_offset
         diags.append(error("IN005", "binary content (NUL byte): not a YAML or JSON file", Pos(line, 1)))
         return docs, diags
-    too_deep = nesting_exceeds(text, limits.max_depth)
-    if too_deep is not None:
-        at = Pos(too_deep[0] + 1 + line_offset, too_deep[1] + 1 + column_offset)
-        diags.append(error("IN006", f"nesting deeper than {limits.max_depth} levels; Kubernetes objects are never "
-                                    "this deep", at))
-        return docs, diags
     may_alias = "*" in text
     index = 0
     try:
-        for node in compose_all(text, cleared_for=limits.max_depth):  # checked just above
+        for node in compose_all(text, limits.max_depth):  # raises NestingTooDeep before any document
             if node is None:
                 index += 1
                 continue
@@ -107,6 +101,10 @@ def _parse_yaml(text: str, file: str, limits: Limits, line_offset: int, column_o
             except Abort as abort:
                 diags.append(abort.diag)
             index += 1
+    except NestingTooDeep as deep:
+        at = Pos(deep.problem_mark.line + 1 + line_offset, deep.problem_mark.column + 1 + column_offset)
+        diags.append(error("IN006", f"nesting deeper than {limits.max_depth} levels; Kubernetes objects are never "
+                                    "this deep", at))
     except RecursionError:
         diags.append(error("IN006", f"nesting too deep to parse (more than {limits.max_depth} levels)",
                            Pos(1 + line_offset, 1)))
@@ -161,7 +159,8 @@ class _LazyPositions:
             return Pos(mark.line + 1 + line_offset, mark.column + 1 + self.column_offset)
 
         try:
-            for i, node in enumerate(compose_all(text)):
+            # every text handed here was checked at this depth when the documents were read
+            for i, node in enumerate(compose_all(text, cleared_for=self.limits.max_depth)):
                 if i == index and node is not None:
                     builder = Builder(self.file, pos, self.limits.max_depth, record=True)
                     builder.build(node)

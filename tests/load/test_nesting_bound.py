@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -82,3 +84,61 @@ def test_quoted_closing_brackets_do_not_hide_nesting():
     text = "a: " + '["]", ' * 30_000 + "1" + "]" * 30_000 + "\n"
     assert _flow_depth_bound(text, 1000) > 1000
     assert nesting_exceeds(text, 1000) is not None
+
+
+def _shape(node):
+    """A node tree as plain data: kind, tag, value, style and marks of every node."""
+    from quotactl.load.yamlbuild import node_tag
+
+    if node is None:
+        return None
+    head = (type(node).__name__, node_tag(node), node.start_mark.index, node.end_mark.index,
+            getattr(node, "style", None), getattr(node, "flow_style", None))
+    if isinstance(node.value, str):
+        return head + (node.value,)
+    if node.value and isinstance(node.value[0], tuple):
+        return head + (tuple((_shape(k), _shape(v)) for k, v in node.value),)
+    return head + (tuple(_shape(v) for v in node.value),)
+
+
+_UNCLEARED = 'q: "' + "[" * 300 + '"\n'  # quoted brackets the cheap bounds cannot clear at depth 200
+
+
+def test_a_text_the_bounds_cannot_clear_composes_as_libyaml_does(monkeypatch):
+    """The measured path reads libyaml's events once and composes them in Python (composing in C
+    read a 190 MB text a second time; fuzz seed 1625): same nodes, tags, styles, marks, anchors."""
+    from quotactl.load import composer
+
+    text = _UNCLEARED + (
+        "---\nkind: ClusterQueue\nmetadata: {name: a, labels: {x: 'y'}}\nspec:\n"
+        "  n: &n 3\n  m: *n\n  t: !!str 4\n  l: [1, 2.5, true, null, ~, '0x1']\n  b: |\n    text\n"
+        "---\n- a\n- - b\n  - {c: [d]}\n"
+    )
+    expected = [_shape(n) for n in composer._compose_c(text)]
+    read = []
+    monkeypatch.setattr(composer, "events", lambda t, real=composer.events: read.append(1) or real(t))
+    monkeypatch.setattr(composer, "_compose_c", None)  # the text is not handed to libyaml's composer
+    assert [_shape(n) for n in composer.compose_all(text, 200)] == expected
+    assert read == [1]
+
+
+def test_the_measured_path_raises_the_syntax_error_after_the_documents_before_it():
+    from quotactl.load.composer import _compose_c, compose_all
+
+    text = _UNCLEARED + "---\na: 1\n---\nb: [1\nc: 2\n"
+    got, c_got = [], []
+    for source, into in ((compose_all(text, 200), got), (_compose_c(text), c_got)):
+        try:
+            for node in source:
+                into.append(_shape(node))
+        except Exception as exc:  # the same error class and message from both
+            into.append((type(exc).__name__, str(exc)))
+    assert len(got) == 3 and got == c_got
+
+
+def test_too_deep_is_refused_before_any_document():
+    from quotactl.load.composer import NestingTooDeep, compose_all
+
+    text = _UNCLEARED + "---\na: 1\n---\nb: " + "[" * 201 + "]" * 201 + "\n"
+    with pytest.raises(NestingTooDeep):
+        next(compose_all(text, 200))
