@@ -3,10 +3,19 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+from tests.property_budget import IN_CI
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("NO_COLOR", "1")
+
+# CI: the same examples every run (and no example database to carry between runs); the budgets of
+# the slow property tests shrink there too (tests/property_budget.py)
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+if IN_CI:
+    settings.load_profile("ci")
 
 
 # Shared by the YuniKorn lint and queues CLI tests (tests/cli, tests/lint); quotactl is imported

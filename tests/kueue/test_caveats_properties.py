@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from tests.helpers import run_cli
 from tests.kueue.builders import V, admitted, cq, flavor, lq, pending
+from tests.property_budget import examples
 
 FEATURES = ("tas-flavor", "topology-request", "claims", "check", "pending-check", "wait-for-pods-ready",
             "preemption-config", "effective-quotas", "gate")
@@ -69,7 +70,7 @@ def _caveats(*args: str) -> list:
     return json.loads(result.stdout)["caveats"]
 
 
-@settings(max_examples=40, deadline=None, derandomize=True,
+@settings(max_examples=examples(40), deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(inputs())
 def test_explain_preempt_and_schedule_report_the_same_caveats(objs):

@@ -44,6 +44,7 @@ from tests.kueue.builders import (
     priority_class,
     workload_priority_class,
 )
+from tests.property_budget import examples
 
 NEVER_ADMISSIBLE = frozenset({"KQ508", "KQ511", "KQ512", "KQ516"})
 FLAVORS = ("f0", "f1")
@@ -174,7 +175,7 @@ def _flavors(explained: dict) -> dict:
             for ps, resources in (explained.get("podSets") or {}).items()}
 
 
-SETTINGS = settings(max_examples=250, deadline=None, derandomize=True,
+SETTINGS = settings(max_examples=examples(250), deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 

@@ -11,11 +11,12 @@ from quotactl.simulate.cadence import Cadence
 from quotactl.simulate.clock import US
 from quotactl.simulate.eta import ADMITTED, NEVER, UNKNOWN, estimate
 from quotactl.simulate.run import SimulationOptions, simulate
+from tests.property_budget import examples
 from tests.simulate.test_properties import worlds
 from tests.simulate.world import model
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(worlds(), st.sampled_from([0, 7]), st.data())
 def test_eta_is_the_first_admission_of_the_full_run(world, interval, data):
     dicts, _fits = world

@@ -42,6 +42,7 @@ from tests.kueue.builders import (
     pending,
     with_queues,
 )
+from tests.property_budget import examples
 
 FLAVORS = ("f0", "f1")
 RES = ("cpu", "memory")
@@ -110,7 +111,7 @@ def _path(cqn: ClusterQueueNode):
     return [cqn, *cqn.path_parent_to_root()]
 
 
-SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @SETTINGS
@@ -154,7 +155,7 @@ def test_borrowing_is_reported_iff_usage_would_exceed_nominal(objs):
     assert e.borrows == any(fa.borrow > 0 for fa in ps.flavors.values())
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(clusters(), st.randoms(use_true_random=False))
 def test_results_do_not_depend_on_object_order(objs, rnd: random.Random):
     def answer(order):
@@ -190,7 +191,7 @@ def test_tree_bookkeeping_matches_kueues_formulas(objs):
         {k: {f: v for f, v in d.items() if v} for k, d in before.items()}
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(clusters())
 def test_the_scoped_model_gives_the_full_models_answer(objs):
     from quotactl.kueue.scope import scoped_cluster

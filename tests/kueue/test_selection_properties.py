@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from quotactl.model.label_selector import parse_selector
 from tests.helpers import run_cli
 from tests.kueue.builders import admitted, cohort, cq, flavor, lq, pending
+from tests.property_budget import examples
 
 NAMESPACES = ("team-a", "team-b")
 SELECTORS = ("tier=gold", "tier!=gold", "tier in (gold,silver)", "!tier", "tier", "app=train,tier notin (bronze)")
@@ -62,7 +63,7 @@ def _without_filter(doc: dict, lists: dict) -> dict:
     return {k: v for k, v in doc.items() if k not in lists and k != "filter"}
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(objs=clusters(), ns=st.sampled_from(NAMESPACES), selector=st.sampled_from(SELECTORS),
        picked=st.sets(st.sampled_from(["cq0", "cq1", "cq2"]), min_size=1, max_size=2))
 def test_a_filtered_report_is_the_report_restricted(objs, ns, selector, picked):

@@ -16,6 +16,7 @@ from quotactl.kueue.quota import (
 )
 from tests.kueue.builders import admitted, cohort, cq, flavor, snapshot_of
 from tests.kueue.test_quota import CPU, example1, example2, m
+from tests.property_budget import examples
 
 GPU = ("default", "gpu")
 
@@ -41,7 +42,7 @@ _limit = st.none() | st.integers(0, 12).map(m)
 _quota = st.builds(ResourceQuota, st.integers(0, 12).map(m), _limit, _limit)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(data=st.data(), example=st.sampled_from(EXAMPLES))
 def test_cq_available_with_equals_the_whole_what_if_view(data, example):
     _, snap = snapshot_of(example())

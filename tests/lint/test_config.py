@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from quotactl.cli.common import LintFormat
 from quotactl.lint.config import OUTPUT_FORMATS, ConfigError, LintConfig, discover, load_config, selection
 from quotactl.lint.globs import glob_set
+from tests.property_budget import examples
 
 PYPROJECT = """\
 [project]
@@ -170,7 +171,7 @@ def test_a_broken_pyproject_found_upward_is_named_relative(tmp_path, monkeypatch
         discover()
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(which=st.sampled_from([("pyproject.toml", PYPROJECT), (".quotactl.yaml", YAML)]),
        edits=st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 40),
                                 st.sampled_from(["", "[", "]", "{", "}", ":", "=", ",", "\n", " ", "\"", "'",

@@ -12,6 +12,7 @@ from quotactl.diagnostics import Severity
 from quotactl.lint.context import LintOptions
 from quotactl.lint.globs import glob_set
 from quotactl.lint.runner import lint_paths
+from tests.property_budget import examples
 
 # A ClusterQueue without namespaceSelector: KQ211 (warning) at `spec:`, KQ500 (info) at the flavor
 # name (the input has no ResourceFlavor).
@@ -278,7 +279,7 @@ def test_min_severity_hides_lower_findings_and_their_suppressed_count(tmp_path):
     assert {d.code for d in report.diagnostics} == {"KQ211", "KQ500"}  # the threshold sees the override
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(codes=st.sets(st.sampled_from(["KQ211", "KQ500", "KQ506", "IN001"]), max_size=4),
        trailing=st.booleans())
 def test_suppressing_moves_findings_and_loses_none(tmp_path_factory, codes, trailing):
@@ -345,7 +346,7 @@ def test_thousands_of_made_up_codes_are_each_reported_and_only_the_first_get_sug
     assert "did you mean" in invalid[0] and "did you mean" not in invalid[-1]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(spots=st.lists(st.tuples(st.integers(0, 60), st.sampled_from(["KQ211", "KQ500", "KQ211,KQ500", ""]),
                                 st.booleans()), max_size=5))
 def test_comments_anywhere_move_findings_and_lose_none(tmp_path_factory, spots):

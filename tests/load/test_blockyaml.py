@@ -16,6 +16,7 @@ from quotactl.load.composer import compose_all
 from quotactl.load.document import YamlFloat
 from quotactl.load.yamlparse import DEFAULT_LIMITS, _crlf_as_lf, _item_spans, _parse_yaml, parse_documents
 from tests.load.test_lazy_positions import _eager as eager_positions
+from tests.property_budget import examples
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -98,13 +99,13 @@ def dump(value, sequence: int, offset: int) -> str:
     return out.getvalue()
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(data)
 def test_generated_data_dumped_kubectl_style_reads_the_same(value):
     check_agrees(dump(value, sequence=2, offset=0))  # sequences at their key's column, as kubectl
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(data)
 def test_generated_data_dumped_with_indented_sequences_reads_the_same(value):
     check_agrees(dump(value, sequence=4, offset=2))

@@ -8,7 +8,6 @@ import json
 import re
 
 import pytest
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +17,7 @@ from quotactl.load.composer import (
     _without_innermost_pairs,
     nesting_exceeds,
 )
+from tests.property_budget import examples
 
 
 def _by_passes(brackets: str, limit: int) -> int:
@@ -44,14 +44,14 @@ values = st.recursive(st.one_of(st.integers(), st.text("ab]{[}", max_size=3)),
                       max_leaves=40)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text("[]{}", max_size=60), st.integers(0, 12))
 def test_the_scan_never_says_less_than_pair_removal(brackets, limit):
     assert _scanned_bound(brackets, limit) >= min(_by_passes(brackets, limit), limit + 1)
     assert _scanned_bound(brackets, limit) <= limit + 1
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(st.text("[]{}", max_size=60))
 def test_a_pass_removes_the_innermost_pairs_as_the_regex_does(brackets):
     assert _without_innermost_pairs(brackets) == re.sub(r"\[\]|\{\}", "", brackets)
@@ -64,7 +64,7 @@ def test_a_text_of_unpaired_brackets_is_bounded_fast():
     assert nesting_exceeds(text, 1000) is None  # quoted: no collection at all
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(values, st.integers(0, 12))
 def test_the_bound_is_at_least_the_real_nesting(value, limit):
     text = json.dumps(value)  # JSON is flow YAML; quoted brackets inside strings included

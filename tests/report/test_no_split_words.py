@@ -12,6 +12,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from quotactl.report.console import FIXED, ID, LONG_WORD, TEXT, Col, Hanging, Sheet, View, render_to_text
+from tests.property_budget import examples
 from tests.report.reports import COMMANDS, capture, draw
 
 _PART = st.sampled_from(["nvidia", "com", "gpu", "root", "tenants", "analytics", "team", "a", "borrowWithinCohort",
@@ -43,7 +44,7 @@ def _whole(out: str, token: str) -> bool:
     return any(token in line for line in out.splitlines())
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(st.tuples(NAMES, NAMES, sentences(), AMOUNTS), min_size=1, max_size=5), st.sampled_from([80, 200]),
        st.booleans())
 @example(rows=[("nvidia", "nvidia", ("waiting for waiting for nvidia waiting for 0Gi more example.com/long-resource",
@@ -62,7 +63,7 @@ def test_generated_tables_keep_names_and_amounts_whole(rows, width, wide_columns
             assert _whole(out, pair.split(" more ")[0] + " more"), f"{pair!r} broken at {width}:\n{out}"
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(sentences(), st.sampled_from(["  ", "  message:  ", "team-a/a-long-workload-name: "]),
        st.sampled_from([80, 200]))
 def test_generated_hanging_lines_keep_names_and_amounts_whole(sentence, label, width):

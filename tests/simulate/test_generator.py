@@ -20,6 +20,7 @@ from quotactl.simulate.generator import (
     runtime_text,
 )
 from tests.helpers import FIXTURES
+from tests.property_budget import examples
 
 BASELINE = FIXTURES / "simulate" / "kueue-baseline" / "generator.yaml"
 LARGE_SCALE = FIXTURES / "simulate" / "kueue-large-scale" / "generator.yaml"
@@ -218,7 +219,7 @@ def test_runtime_text_is_exact(ms, text):
     assert runtime_text(ms) == text
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(queues=st.integers(0, 3), counts=st.lists(st.integers(0, 6), min_size=1, max_size=3),
        templates=st.integers(1, 3), interval=st.integers(0, 1000))
 def test_counts_and_arrivals_follow_the_config(tmp_path, queues, counts, templates, interval):

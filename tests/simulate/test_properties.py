@@ -17,6 +17,7 @@ from quotactl.simulate.clock import US
 from quotactl.simulate.run import SimulationOptions, simulate
 from tests.kueue.builders import configuration, cq, flavor
 from tests.kueue.cycle.test_properties import check_invariants
+from tests.property_budget import examples
 from tests.simulate.world import job, model
 
 POLICIES = ("Never", "LowerPriority", "LowerOrNewerEqualPriority")
@@ -57,7 +58,7 @@ def _sim(dicts, interval=0, on_cycle=None):
                     on_cycle=on_cycle)
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(worlds(), st.sampled_from([0, 0, 5]))
 def test_quota_limits_hold_and_workloads_that_fit_all_finish(world, interval):
     dicts, fits = world
@@ -71,14 +72,14 @@ def test_quota_limits_hold_and_workloads_that_fit_all_finish(world, interval):
         assert len(w.evictions) in (len(w.admissions), len(w.admissions) - 1)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(worlds(), st.sampled_from([0, 5]))
 def test_same_input_same_bytes(world, interval):
     dicts, _ = world
     assert render(_sim(dicts, interval)) == render(_sim(dicts, interval))
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(worlds(runtimes=False, arrivals=False))
 def test_no_arrivals_no_completions_admits_what_schedule_admits(world):
     dicts, _ = world

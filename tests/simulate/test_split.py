@@ -18,6 +18,7 @@ from quotactl.simulate.cadence import Cadence
 from quotactl.simulate.clock import US
 from quotactl.simulate.run import SimulationOptions, simulate
 from tests.kueue.builders import configuration, cq, flavor, pending
+from tests.property_budget import examples
 from tests.simulate.world import job, model, running
 
 RECLAIM = ("Never", "LowerPriority", "Any")
@@ -73,7 +74,7 @@ def forests(draw):
     return dicts
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(forests(), st.integers(2, 3))
 def test_workers_give_the_one_process_bytes(dicts, jobs):
     assert _json(dicts, jobs) == _json(dicts, 1)
@@ -104,7 +105,7 @@ def fungible_forests(draw):
     return dicts
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(fungible_forests())
 def test_workers_give_the_one_process_bytes_with_flavor_scans(dicts):
     assert _json(dicts, 2) == _json(dicts, 1)

@@ -19,10 +19,11 @@ from quotactl.yunikorn.cluster import clamp_priority
 from quotactl.yunikorn.preemptor import try_preemption
 from quotactl.yunikorn.scheduling import schedule_ask
 from quotactl.yunikorn.snapshot import QueueSnapshot, is_victim_queue_over_guaranteed
+from tests.property_budget import examples
 from tests.yunikorn.gen import random_cluster
 
 SEEDS = st.integers(min_value=0, max_value=10**9)
-SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def ask_priority_at(cluster, ask, fence: str, leaf: str) -> int | None:

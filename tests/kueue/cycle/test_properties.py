@@ -14,6 +14,7 @@ from quotactl.kueue.quota import available
 from quotactl.model.kueue import build_cluster
 from quotactl.report.schedule_json import document
 from tests.kueue.builders import cohort, configuration, cq, flavor, objects, pending, with_queues
+from tests.property_budget import examples
 
 POLICIES = ("Never", "LowerPriority", "LowerOrNewerEqualPriority")
 RECLAIM = ("Never", "LowerPriority", "Any")
@@ -75,7 +76,7 @@ def check_invariants(sched, report) -> None:
                 assert v <= co.subtree_quota.get(fr, 0), (report.number, co.name, fr)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(clusters())
 def test_invariants_hold_after_every_cycle_and_runs_end(world):
     cluster, options = world
@@ -86,7 +87,7 @@ def test_invariants_hold_after_every_cycle_and_runs_end(world):
         assert result.livelock.workloads and result.livelock.period >= 1
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(clusters())
 def test_runs_are_deterministic(world):
     cluster, options = world
@@ -95,7 +96,7 @@ def test_runs_are_deterministic(world):
     assert a == b
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(clusters(), st.integers(1, 4))
 def test_cycles_prefix(world, n):
     """``--cycles N`` is the first N cycles of the full run."""

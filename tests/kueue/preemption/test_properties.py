@@ -28,8 +28,9 @@ from quotactl.model.kueue import build_cluster
 from quotactl.report import preempt_json
 from tests.kueue.builders import objects, with_queues
 from tests.kueue.preemption.generator import random_cluster
+from tests.property_budget import examples
 
-SETTINGS = settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SEEDS = st.integers(min_value=0, max_value=2**31)
 
 
@@ -121,7 +122,7 @@ def test_victims_make_room_minimally_and_respect_the_policies(seed):
             snap.add_workload(w)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(SEEDS, st.randoms(use_true_random=False))
 def test_results_do_not_depend_on_object_order(seed, rnd: random.Random):
     objs = random_cluster(seed)
@@ -137,7 +138,7 @@ def test_results_do_not_depend_on_object_order(seed, rnd: random.Random):
     assert answer(objs) == answer(shuffled)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(SEEDS)
 def test_the_traced_search_is_the_schedulers_search(seed):
     got = _decision(seed)
