@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # the engine commands import these when they run; lint and --
     from quotactl.jobs.resolve import ResolvedJobs
     from quotactl.kueue.options import EngineOptions
     from quotactl.model.kueue import KueueCluster
+    from quotactl.model.kueue_input import KueueInput
 
 NO_SNAPSHOT = "no input: give the cluster snapshot with -f FILE (or -f - for stdin), or read it with --from-cluster"
 
@@ -40,13 +41,15 @@ def _no_jobs() -> ResolvedJobs:
 
 @dataclass(frozen=True)
 class EngineInput:
-    """A loaded cluster snapshot (job objects resolved to their Workloads) and the --feature-gates
-    overrides."""
+    """A loaded cluster snapshot (job objects resolved to their Workloads), its Kueue model (built
+    once, on first use: ``model.cluster()``, or one tree of it with ``kueue.scope.scoped_cluster``)
+    and the --feature-gates overrides."""
 
     loaded: LoadResult
     gates: dict
     jobs: ResolvedJobs = field(default_factory=_no_jobs)
     release: str = DEFAULT_RELEASE  # --kueue-version
+    model: KueueInput | None = None  # None for YuniKorn input
 
     @property
     def dialects(self) -> set[str]:
@@ -82,12 +85,14 @@ def engine_input(files: list[str] | None, max_file_size: str | None, feature_gat
     if Dialect.YUNIKORN in loaded.dialects:
         return EngineInput(loaded, gates, release=release)  # YuniKorn schedules pods itself
     from quotactl.jobs.resolve import resolve_jobs
+    from quotactl.model.kueue_input import KueueInput
 
-    jobs = resolve_jobs(loaded.objects)
+    model = KueueInput(loaded.objects)
+    jobs = resolve_jobs(model)
     warn_skipped_jobs(jobs)
     if snapshot:
-        require_kueue_kinds(jobs.objects, what)
-    return EngineInput(replace(loaded, objects=jobs.objects), gates, jobs, release)
+        require_kueue_kinds(model, what)
+    return EngineInput(replace(loaded, objects=jobs.objects), gates, jobs, release, model)
 
 
 def kueue_input(files: list[str], max_file_size: str | None, fair_sharing: bool | None, feature_gates: str | None,
@@ -97,9 +102,7 @@ def kueue_input(files: list[str], max_file_size: str | None, fair_sharing: bool 
     inp = engine_input(files, max_file_size, feature_gates, what, cluster, overlay, release=release)
     if inp.dialects and inp.dialects != {Dialect.KUEUE}:
         fail_usage(f"{what + ': ' if what else ''}schedule and diff simulate Kueue; the input holds YuniKorn objects")
-    from quotactl.model.kueue import build_cluster
-
-    cluster_model = build_cluster(inp.loaded.objects)
+    cluster_model = inp.model.cluster()
     options = inp.kueue_options(cluster_model, fair_sharing)
     return cluster_model, options, kueue_caveats_of(inp.loaded, cluster_model, options)
 
