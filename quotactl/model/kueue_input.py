@@ -5,7 +5,8 @@ priority classes, the manager Configuration: every object but the Workloads), mo
 whole cluster, and ``explain`` / ``preempt`` of one Workload only that Workload's cohort tree
 (``kueue/scope.py``: a big snapshot's other trees are never modelled). Each part is built on
 first use from the same memo, so a Workload modelled for the tree is not modelled again for the
-whole cluster (``explain --eta``).
+whole cluster (``explain --eta``); ``diff``'s two sides share one memo, so the objects of its
+shared files are built once too.
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from quotactl.model.kueue import BuildMemo, KueueCluster, build_cluster
 
 
 class KueueInput:
-    def __init__(self, objects: list[KubeObject]):
+    def __init__(self, objects: list[KubeObject], memo: BuildMemo | None = None):
         self.objects = list(objects)
-        self._memo = BuildMemo()
+        self._memo = memo if memo is not None else BuildMemo()
         self._configuration: KueueCluster | None = None
         self._cluster: KueueCluster | None = None
 
