@@ -131,11 +131,12 @@ def main() -> None:
     from quotactl.load import objects as loader
     from quotactl.load.document import Document
     from quotactl.load.yamlparse import Limits
+    from quotactl.model.kueue_input import KueueInput
     from quotactl.report import explain_json
 
     def explain(objects) -> str:
         """Exactly the CLI's path after loading: scoped model, snapshot, explanation, JSON."""
-        cluster = scoped_cluster(objects, target)
+        cluster = scoped_cluster(KueueInput(objects), target)
         options = engine_options(cluster, admission_checks=admission_check_states(objects))
         snapshot = build_snapshot(cluster, options)
         return explain_json.render(explain_workload(cluster, snapshot, find_workload(cluster, target).workload))

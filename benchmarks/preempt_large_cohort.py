@@ -111,6 +111,7 @@ def run(a, fair: bool) -> None:
     from quotactl.kueue.quota import build_snapshot
     from quotactl.kueue.scope import scoped_cluster
     from quotactl.load.objects import load
+    from quotactl.model.kueue_input import KueueInput
     from quotactl.report import preempt_json
 
     doc, target = generate(a.workloads, a.cqs, a.request, fair)
@@ -121,7 +122,7 @@ def run(a, fair: bool) -> None:
         print(f"\n== {'fair sharing' if fair else 'classical'}: {a.workloads} admitted workloads in one cohort "
               f"({a.cqs} borrowing ClusterQueues), {size / 2**20:.1f} MiB; preempt {target} ({a.request} cpu)")
         loaded = load([str(path)], fast_json=True)
-        cluster = scoped_cluster(loaded.objects, target)
+        cluster = scoped_cluster(KueueInput(loaded.objects), target)
         options = engine_options(cluster)
         wl = cluster.workloads[target]
 

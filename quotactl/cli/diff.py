@@ -22,6 +22,7 @@ from quotactl.cli.filters import selected, selection_of
 from quotactl.cli.inputs import check_cluster_args, finish, kueue_input
 from quotactl.kueue.diff import diff
 from quotactl.kueue.selection import restrict_diff
+from quotactl.model.kueue import BuildMemo
 from quotactl.report.renderers import Outcome
 
 FAIL_ON = {"EVICTIONS", "STARVATION", "LIVELOCK", "ANY"}
@@ -80,10 +81,11 @@ def diff_command(
         fail_usage(f"unknown --fail-on value(s): {', '.join(sorted(unknown)).lower()} "
                    "(use evictions, starvation, livelock, any)")
     shared = list(files or [])
+    memo = BuildMemo()  # an object both sides read (the shared files, the cluster) is built once
     cb, ob, base_caveats = kueue_input(list(base or []) + shared, max_file_size, fair_sharing, feature_gates,
-                                       "--base", cluster, release=kueue_version)
+                                       "--base", cluster, release=kueue_version, memo=memo)
     ch, oh, head_caveats = kueue_input(list(head) + shared, max_file_size, fair_sharing, feature_gates, "--head",
-                                       cluster, overlay=True, release=kueue_version)
+                                       cluster, overlay=True, release=kueue_version, memo=memo)
     caveats = merged_caveats(base_caveats, head_caveats)
     d = diff(cb, ob, ch, oh, max_cycles=max_cycles)
     if selection:  # the namespace's changes; --fail-on gates on them

@@ -156,34 +156,33 @@ def require_one_scheduler(loaded: LoadResult, what: str | None = None, snapshot:
                f"({KUEUE_SNAPSHOT}) or YuniKorn's ({YUNIKORN_CONFIG})")
 
 
-def require_kueue_kinds(objects: list, what: str | None = None) -> None:
-    """Exit 2 when the input holds no object at all of a kind the Kueue answer depends on, naming
-    the kinds and the ``kubectl get`` that fetches them. One object missing among others is not
-    an input error: the engines answer as Kueue does (Misconfigured, FlavorNotFound)."""
-    missing = missing_kueue_kinds(objects)
+def require_kueue_kinds(model, what: str | None = None) -> None:
+    """Exit 2 when the input (``model``: its ``KueueInput``) holds no object at all of a kind the
+    Kueue answer depends on, naming the kinds and the ``kubectl get`` that fetches them. One object
+    missing among others is not an input error: the engines answer as Kueue does (Misconfigured,
+    FlavorNotFound)."""
+    missing = missing_kueue_kinds(model)
     if missing:
         prefix = f"{what}: " if what else ""
         fail_usage(f"{prefix}the input holds no {_and(missing, 'or')} objects, which the answer depends on: add them "
                    f"(kubectl get {','.join(KUEUE_NEEDED[k] for k in missing)} -A -o yaml)")
 
 
-def missing_kueue_kinds(objects: list) -> list[str]:
+def missing_kueue_kinds(model) -> list[str]:
     """ClusterQueue when there is none; LocalQueue when there is none and a pending Workload is
     queued through one (spec.queueName); ResourceFlavor when there is none and ClusterQueues name
     flavors (or there is no ClusterQueue either: the ones to add will)."""
     from quotactl.kueue.lookup import pending_workloads
-    from quotactl.model.kueue import build_cluster
 
-    present = {o.kind for o in objects if o.dialect == Dialect.KUEUE}
+    present = {o.kind for o in model.objects if o.dialect == Dialect.KUEUE}
     missing = [] if "ClusterQueue" in present else ["ClusterQueue"]
-    if "LocalQueue" not in present:  # rare: only then are the Workloads modelled here
-        queued = build_cluster([o for o in objects if o.kind == "Workload" and o.dialect == Dialect.KUEUE])
-        if any(w.queue_name for w in pending_workloads(queued)):
+    if "LocalQueue" not in present:  # rare: only then are all the Workloads modelled here
+        queued = model.cluster()
+        if any(w.queue_name for w in pending_workloads(queued) if w.source.dialect == Dialect.KUEUE):
             missing.append("LocalQueue")
     if "ResourceFlavor" not in present:
-        queues = build_cluster([o for o in objects if o.kind == "ClusterQueue" and o.dialect == Dialect.KUEUE])
-        if not queues.cluster_queues or any(f.name for cq in queues.cluster_queues.values()
-                                            for rg in cq.resource_groups for f in rg.flavors):
+        queues = [cq for cq in model.configuration.cluster_queues.values() if cq.source.dialect == Dialect.KUEUE]
+        if not queues or any(f.name for cq in queues for rg in cq.resource_groups for f in rg.flavors):
             missing.append("ResourceFlavor")
     return missing
 

@@ -31,7 +31,6 @@ from quotactl.kueue.quota import build_snapshot
 from quotactl.kueue.scope import scoped_cluster
 from quotactl.kueue.selection import selected_pending
 from quotactl.load.objects import Dialect
-from quotactl.model.kueue import build_cluster
 from quotactl.report.explain_jobs import JobAnswer
 from quotactl.report.renderers import Outcome
 
@@ -125,9 +124,9 @@ def explain_command(
 
         raise typer.Exit(run_explain(loaded, pod_name(workload), output, wide=wide, strict=strict))
     workload = inp.workload_name(workload) if workload else workload
-    cluster = None if all_pending or submitted else scoped_cluster(loaded.objects, workload)
+    cluster = None if all_pending or submitted else scoped_cluster(inp.model, workload)
     if cluster is None:
-        cluster = build_cluster(loaded.objects)
+        cluster = inp.model.cluster()
     if not cluster.workloads and workload:
         fail_usage("the input holds no Kueue Workload objects (kubectl get workloads -A -o yaml)")
     options = inp.kueue_options(cluster, fair_sharing)
@@ -163,7 +162,7 @@ def explain_command(
     target = require_workload(cluster, workload)
     explanation = explain_workload(cluster, snapshot, target, top=top)
     if sim is not None:
-        full = build_cluster(loaded.objects)  # the whole cluster: every tree's arrivals and completions
+        full = inp.model.cluster()  # the whole cluster: every tree's arrivals and completions
         from quotactl.simulate.eta import Explained
 
         eta_of = _etas(full, inp.kueue_options(full, fair_sharing), sim, [full.workloads.get(target.key, target)])

@@ -27,7 +27,8 @@ from quotactl.model.kueue_versions import DEFAULT_RELEASE
 if TYPE_CHECKING:  # the engine commands import these when they run; lint and --help do not need them
     from quotactl.jobs.resolve import ResolvedJobs
     from quotactl.kueue.options import EngineOptions
-    from quotactl.model.kueue import KueueCluster
+    from quotactl.model.kueue import BuildMemo, KueueCluster
+    from quotactl.model.kueue_input import KueueInput
 
 NO_SNAPSHOT = "no input: give the cluster snapshot with -f FILE (or -f - for stdin), or read it with --from-cluster"
 
@@ -40,13 +41,15 @@ def _no_jobs() -> ResolvedJobs:
 
 @dataclass(frozen=True)
 class EngineInput:
-    """A loaded cluster snapshot (job objects resolved to their Workloads) and the --feature-gates
-    overrides."""
+    """A loaded cluster snapshot (job objects resolved to their Workloads), its Kueue model (built
+    once, on first use: ``model.cluster()``, or one tree of it with ``kueue.scope.scoped_cluster``)
+    and the --feature-gates overrides."""
 
     loaded: LoadResult
     gates: dict
     jobs: ResolvedJobs = field(default_factory=_no_jobs)
     release: str = DEFAULT_RELEASE  # --kueue-version
+    model: KueueInput | None = None  # None for YuniKorn input
 
     @property
     def dialects(self) -> set[str]:
@@ -66,13 +69,14 @@ class EngineInput:
 
 def engine_input(files: list[str] | None, max_file_size: str | None, feature_gates: str | None,
                  what: str | None = None, cluster: ClusterArgs | None = None, overlay: bool = False, *,
-                 release: str = DEFAULT_RELEASE, snapshot: bool = True) -> EngineInput:
+                 release: str = DEFAULT_RELEASE, snapshot: bool = True, memo: BuildMemo | None = None) -> EngineInput:
     """The snapshot of an engine command (explain, preempt, shares, schedule, simulate, diff): the
     files and, with --from-cluster, the cluster before them; an object given again replaces the
     earlier one (``kubectl apply`` order). Exits 2 when there is none, it is unusable, it holds
     both schedulers' configuration, or (``snapshot``: the answer comes from it) it lacks a kind
     the answer depends on. ``overlay``: the files replace the cluster's objects by design
-    (``diff``'s proposed side), without a warning each."""
+    (``diff``'s proposed side), without a warning each. ``memo``: the models another input of
+    this run built (``diff``'s other side)."""
     texts = cluster_sources(cluster)
     if not files and not texts:
         fail_usage(NO_SNAPSHOT)
@@ -82,24 +86,25 @@ def engine_input(files: list[str] | None, max_file_size: str | None, feature_gat
     if Dialect.YUNIKORN in loaded.dialects:
         return EngineInput(loaded, gates, release=release)  # YuniKorn schedules pods itself
     from quotactl.jobs.resolve import resolve_jobs
+    from quotactl.model.kueue_input import KueueInput
 
-    jobs = resolve_jobs(loaded.objects)
+    model = KueueInput(loaded.objects, memo)
+    jobs = resolve_jobs(model)
     warn_skipped_jobs(jobs)
     if snapshot:
-        require_kueue_kinds(jobs.objects, what)
-    return EngineInput(replace(loaded, objects=jobs.objects), gates, jobs, release)
+        require_kueue_kinds(model, what)
+    return EngineInput(replace(loaded, objects=jobs.objects), gates, jobs, release, model)
 
 
 def kueue_input(files: list[str], max_file_size: str | None, fair_sharing: bool | None, feature_gates: str | None,
                 what: str | None = None, cluster: ClusterArgs | None = None,
-                overlay: bool = False, *, release: str = DEFAULT_RELEASE) -> tuple[KueueCluster, EngineOptions, tuple]:
+                overlay: bool = False, *, release: str = DEFAULT_RELEASE,
+                memo: BuildMemo | None = None) -> tuple[KueueCluster, EngineOptions, tuple]:
     """A Kueue-only snapshot (schedule, diff): its cluster, engine options and caveats."""
-    inp = engine_input(files, max_file_size, feature_gates, what, cluster, overlay, release=release)
+    inp = engine_input(files, max_file_size, feature_gates, what, cluster, overlay, release=release, memo=memo)
     if inp.dialects and inp.dialects != {Dialect.KUEUE}:
         fail_usage(f"{what + ': ' if what else ''}schedule and diff simulate Kueue; the input holds YuniKorn objects")
-    from quotactl.model.kueue import build_cluster
-
-    cluster_model = build_cluster(inp.loaded.objects)
+    cluster_model = inp.model.cluster()
     options = inp.kueue_options(cluster_model, fair_sharing)
     return cluster_model, options, kueue_caveats_of(inp.loaded, cluster_model, options)
 

@@ -29,7 +29,6 @@ from quotactl.kueue.queueing import cluster_queue_of
 from quotactl.kueue.quota import build_snapshot
 from quotactl.kueue.scope import scoped_cluster
 from quotactl.load.objects import Dialect
-from quotactl.model.kueue import build_cluster
 from quotactl.report.renderers import Outcome
 
 
@@ -96,7 +95,7 @@ def preempt_command(
         fail_usage("--direct is for YuniKorn input; Kueue's preemption always follows the scheduler's path")
     pinned = _parse_pins(flavor or [])
     workload = inp.workload_name(workload)
-    cluster = scoped_cluster(inp.loaded.objects, workload) or build_cluster(inp.loaded.objects)
+    cluster = scoped_cluster(inp.model, workload) or inp.model.cluster()
     if not cluster.workloads:
         fail_usage("the input holds no Kueue Workload objects (kubectl get workloads -A -o yaml)")
     target = require_workload(cluster, workload)

@@ -29,7 +29,6 @@ from quotactl.kueue.fairshare import ShareTree, ranked_heads, share_tree
 from quotactl.kueue.quota import build_snapshot
 from quotactl.kueue.selection import restrict_heads
 from quotactl.load.objects import Dialect
-from quotactl.model.kueue import build_cluster
 from quotactl.report.renderers import Outcome
 
 
@@ -81,7 +80,7 @@ def shares_command(
     inp = engine_input(files, max_file_size, feature_gates, cluster=cluster, release=kueue_version)
     if Dialect.YUNIKORN in inp.dialects:
         fail_usage("'quotactl shares' shows Kueue's fair-share tree; for YuniKorn queues use 'quotactl queues'")
-    cluster = build_cluster(inp.loaded.objects)
+    cluster = inp.model.cluster()
     if not cluster.cluster_queues:
         fail_usage("the input holds no Kueue ClusterQueue objects")
     options = inp.kueue_options(cluster, fair_sharing)

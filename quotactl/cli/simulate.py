@@ -141,7 +141,9 @@ def _loaded(files, max_file_size, feature_gates, cluster: ClusterArgs, release: 
     except ValueError as exc:
         fail_usage(str(exc))
         raise  # unreachable: fail_usage exits
-    return EngineInput(LoadResult(), gates, release=release)
+    from quotactl.model.kueue_input import KueueInput
+
+    return EngineInput(LoadResult(), gates, release=release, model=KueueInput([]))
 
 
 def _model(inp: EngineInput, generator: str | None, start: datetime | None):
@@ -150,8 +152,7 @@ def _model(inp: EngineInput, generator: str | None, start: datetime | None):
     from quotactl.model.kueue import build_cluster
     from quotactl.simulate.scenario import start_time
 
-    objects = list(inp.loaded.objects)
-    base = build_cluster(objects)
+    base = inp.model.cluster()
     t0 = start_time(base, start)
     if generator is None:
         return base, t0
@@ -163,7 +164,7 @@ def _model(inp: EngineInput, generator: str | None, start: datetime | None):
     except GeneratorError as exc:
         fail_usage(str(exc))
         raise  # unreachable: fail_usage exits
-    return build_cluster(objects + generated_objects(scenario, t0)), t0
+    return build_cluster(generated_objects(scenario, t0), onto=base), t0
 
 
 def _parsed(flag: str, text: str | None, parse):

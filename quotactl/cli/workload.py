@@ -22,6 +22,7 @@ from quotactl.cli.common import (
 from quotactl.cli.inputs import check_cluster_args, config_input
 from quotactl.diagnostics import Severity, sort_diagnostics
 from quotactl.jobs import derive_workloads
+from quotactl.jobs.context import build_context
 from quotactl.model.kueue import build_cluster
 from quotactl.report import workload_out
 from quotactl.report.renderers import Outcome
@@ -62,14 +63,15 @@ def workload_command(
     fatal = [d for d in loaded.diagnostics if d.input_error and d.severity == Severity.ERROR]
     if fatal:
         fail_usage(f"{fatal[0].location()}: {fatal[0].message}")
-    workloads, skipped, diagnostics = derive_workloads(loaded.objects)
+    cluster_model = build_cluster(loaded.objects)
+    workloads, skipped, diagnostics = derive_workloads(loaded.objects, build_context(cluster_model, loaded.objects))
     diagnostics = sort_diagnostics(diagnostics)
     for d in diagnostics:
         sys.stderr.write(f"{d.location()}: {d.severity.value}: {d.object}: {d.field}: {d.message} [{d.code}]\n")
     if not (workloads or skipped or diagnostics):
         fail_usage("input holds no job objects (Job, JobSet, RayJob, PyTorchJob, Pod, Deployment, ...)")
     if output not in (WorkloadFormat.yaml, WorkloadFormat.json):
-        emit("workload", Outcome((workloads, skipped), build_cluster(loaded.objects)), output, wide)
+        emit("workload", Outcome((workloads, skipped), cluster_model), output, wide)
     else:
         doc = workload_out.document(workloads, skipped, diagnostics)
         write(workload_out.render_json(doc) if output == WorkloadFormat.json else workload_out.render_yaml(doc))

@@ -6,13 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from quotactl.load.objects import KubeObject
-from quotactl.model.kueue import (
-    KueueCluster,
-    LabelSelector,
-    LabelSelectorRequirement,
-    _label_selector,
-    build_cluster,
-)
+from quotactl.model.kueue import KueueCluster, LabelSelector, LabelSelectorRequirement
 
 METADATA_NAME = "kubernetes.io/metadata.name"
 # Configuration default (apis/config/v1beta2/defaults.go): every namespace but Kubernetes' and Kueue's own.
@@ -47,15 +41,16 @@ class JobContext:
         return (namespace, name) in self.cluster.local_queues
 
 
-def build_context(objects: list[KubeObject]) -> JobContext:
-    ctx = JobContext(build_cluster(objects))
-    config = ctx.cluster.configuration
+def build_context(cluster: KueueCluster, objects: list[KubeObject]) -> JobContext:
+    """``cluster``: the input's model, built by the caller (its configuration is what is read);
+    ``objects``: the input, for the objects the model does not hold (RuntimeClasses, LimitRanges,
+    training runtimes)."""
+    ctx = JobContext(cluster)
+    config = cluster.configuration
     if config is not None:
-        raw = config.source.data
-        ctx.manage_without_queue_name = raw.get("manageJobsWithoutQueueName") is True
-        selector = _label_selector(raw.get("managedJobsNamespaceSelector"), ("managedJobsNamespaceSelector",))
-        if selector is not None:
-            ctx.managed_namespaces = selector
+        ctx.manage_without_queue_name = config.manage_jobs_without_queue_name
+        if config.managed_jobs_namespace_selector is not None:
+            ctx.managed_namespaces = config.managed_jobs_namespace_selector
     for obj in objects:
         if obj.kind == "RuntimeClass" and obj.name:
             ctx.runtime_classes.setdefault(obj.name, obj.data)

@@ -1,5 +1,5 @@
 """Job objects -> the Workloads Kueue would create for them, and the objects it would ignore (with
-Kueue's reason).  Entry point for every command: ``derive_workloads(objects)``."""
+Kueue's reason).  Entry point for every command: ``derive_workloads(objects, build_context(cluster, objects))``."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from quotactl.diagnostics import Diagnostic, Severity
 from quotactl.jobs.codes import ASSUMED_NAMESPACE, MALFORMED, UNKNOWN_VERSION
-from quotactl.jobs.context import JobContext, build_context
+from quotactl.jobs.context import JobContext
 from quotactl.jobs.fields import Malformed
 from quotactl.jobs.generic import GenericJob
 from quotactl.jobs.pods import PodGroup, group_name
@@ -45,10 +45,12 @@ class _Run:
     by_key: dict[tuple[str, str, str], GenericJob] = field(default_factory=dict)  # (Kind, namespace, name)
 
 
-def derive_workloads(objects: list[KubeObject]) -> tuple[list[KubeObject], list[SkippedObject], list[Diagnostic]]:
+def derive_workloads(objects: list[KubeObject], ctx: JobContext
+                     ) -> tuple[list[KubeObject], list[SkippedObject], list[Diagnostic]]:
     """The Workloads for the job objects among ``objects`` (new ones derived, existing ones as
-    they are), the job objects skipped with the reason, and diagnostics for malformed ones."""
-    run = _Run(objects, build_context(objects), [], [], [], [])
+    they are), the job objects skipped with the reason, and diagnostics for malformed ones.
+    ``ctx``: ``context.build_context`` of ``objects`` and of their model, built by the caller."""
+    run = _Run(objects, ctx, [], [], [], [])
     _collect_jobs(objects, run)
     owned = workloads_by_owner(objects)
     for job in run.jobs:

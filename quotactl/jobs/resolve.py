@@ -12,9 +12,11 @@ import difflib
 from dataclasses import dataclass, field
 
 from quotactl.diagnostics import Diagnostic
+from quotactl.jobs.context import build_context
 from quotactl.jobs.derive import SkippedObject, derive_workloads, workloads_by_owner
 from quotactl.jobs.workload import OWNER_ANNOTATION
 from quotactl.load.objects import Dialect, KubeObject
+from quotactl.model.kueue_input import KueueInput
 
 
 @dataclass(frozen=True)
@@ -37,13 +39,15 @@ class JobLookup:
     ref: str | None = None  # the job found (kind/namespace/name)
 
 
-def resolve_jobs(objects: list[KubeObject]) -> ResolvedJobs:
-    """``objects`` unchanged when they hold no job object; else with each unsubmitted job's Workload
-    appended (created at the job's creationTimestamp, else at the snapshot's latest timestamp)."""
+def resolve_jobs(model: KueueInput) -> ResolvedJobs:
+    """The input's objects unchanged when they hold no job object; else with each unsubmitted job's
+    Workload appended (created at the job's creationTimestamp, else at the snapshot's latest
+    timestamp), and added to ``model``."""
+    objects = list(model.objects)
     workload_of = _owned_workloads(objects)
     if not any(o.dialect == Dialect.JOB for o in objects):
         return ResolvedJobs(objects, workload_of)
-    workloads, skipped, diagnostics = derive_workloads(objects)
+    workloads, skipped, diagnostics = derive_workloads(objects, build_context(model.configuration, objects))
     inputs = {id(o) for o in objects}
     now = latest_timestamp(objects)
     jobs = _jobs_by_ref(objects)
@@ -62,6 +66,7 @@ def resolve_jobs(objects: list[KubeObject]) -> ResolvedJobs:
         if ref not in submitted:
             submitted.append(ref)
         added.append(wl)
+    model.add_workloads(added)
     return ResolvedJobs(objects + added, workload_of, tuple(submitted), tuple(skipped), tuple(diagnostics))
 
 

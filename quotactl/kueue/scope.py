@@ -9,7 +9,8 @@ tree's admitted workloads keeps ``explain`` fast; the answer is identical to the
 from __future__ import annotations
 
 from quotactl.load.objects import KubeObject
-from quotactl.model.kueue import KueueCluster, WorkloadRoute, build, build_cluster, workload_route
+from quotactl.model.kueue import KueueCluster, WorkloadRoute, workload_route
+from quotactl.model.kueue_input import KueueInput
 
 
 def _root(cluster: KueueCluster, cohort: str | None) -> str | None:
@@ -32,37 +33,32 @@ def tree_cluster_queues(cluster: KueueCluster, cq_name: str) -> set[str]:
     return {n for n, c in cluster.cluster_queues.items() if c.cohort and _root(cluster, c.cohort) == root} | {cq_name}
 
 
-def scoped_cluster(objects: list[KubeObject], query: str) -> KueueCluster | None:
+def scoped_cluster(model: KueueInput, query: str) -> KueueCluster | None:
     """The model with every non-Workload object and only the Workloads that matter for ``query``
     (the workload itself, those admitted in its cohort tree and those queued to it).  None when ``query`` does not
-    name exactly one workload (callers then build the full model, e.g. to suggest names)."""
+    name exactly one workload (callers then take the full model, ``model.cluster()``, e.g. to suggest names)."""
     workloads: list[tuple[KubeObject, WorkloadRoute]] = []
-    others: list[KubeObject] = []
-    for o in objects:
-        route = workload_route(o) if o.kind == "Workload" else None
+    unnamed: list[KubeObject] = []  # modelled, but no one can look them up
+    for o in model.objects:
+        if o.kind != "Workload":
+            continue
+        route = workload_route(o)
         if route is None:
-            others.append(o)
+            unnamed.append(o)
         else:
             workloads.append((o, route))
     hits = [(o, r) for o, r in workloads if (r.key == query if "/" in query else r.name == query)]
     if len({r.key for _o, r in hits}) != 1:
         return None
     target, target_route = hits[0]
-    cluster = build_cluster(others)
+    configuration = model.configuration
     cq_name = target_route.reserved_cluster_queue
     if cq_name is None:
-        lq = cluster.local_queues.get((target.namespace or "default", target_route.queue_name or ""))
+        lq = configuration.local_queues.get((target.namespace or "default", target_route.queue_name or ""))
         cq_name = lq.cluster_queue if lq is not None else None
-    tree = tree_cluster_queues(cluster, cq_name) if cq_name else set()
+    tree = tree_cluster_queues(configuration, cq_name) if cq_name else set()
     # LocalQueues feeding the tree: their pending workloads decide the queue order.
-    feeding = {key for key, lq in cluster.local_queues.items() if lq.cluster_queue in tree}
-    for obj, route in workloads:
-        if obj is not target and route.admitted_cluster_queue not in tree and \
-                (obj.namespace or "default", route.queue_name) not in feeding:
-            continue
-        model = build(obj)
-        if model is None:
-            continue
-        cluster.all_objects.append(model)
-        cluster.workloads.setdefault(model.key, model)
-    return cluster
+    feeding = {key for key, lq in configuration.local_queues.items() if lq.cluster_queue in tree}
+    return model.with_workloads(unnamed + [
+        obj for obj, route in workloads
+        if obj is target or route.admitted_cluster_queue in tree or (obj.namespace or "default", route.queue_name) in feeding])

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from quotactl.diagnostics import Severity
 from quotactl.lint.globs import Glob
 from quotactl.model.features import FeatureGates
 from quotactl.model.kueue import KueueCluster
 from quotactl.model.kueue_versions import DEFAULT_RELEASE
+
+if TYPE_CHECKING:
+    from quotactl.jobs.context import JobContext
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,10 @@ class LintContext:
     options: LintOptions
     gates: FeatureGates
     jobs: tuple = ()  # the job objects (Job, JobSet, ...) and what they need (LimitRange, ...): KubeObjects
+    # With jobs: what Kueue's job integrations read of the input (over ``cluster``), and what they
+    # make of it (``jobs.derive.derive_workloads``: Workloads, skipped jobs, diagnostics); once per run.
+    job_context: JobContext | None = None
+    derivation: tuple | None = None
 
     @property
     def fair_sharing(self) -> bool:

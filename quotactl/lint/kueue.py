@@ -78,11 +78,21 @@ def lint_kueue(objects: list[KubeObject], options: LintOptions, jobs: list[KubeO
     cluster = build_cluster(objects)
     explicit = dict(cluster.configuration.feature_gates) if cluster.configuration else {}
     explicit.update(options.feature_gates)
-    ctx = LintContext(cluster, options, FeatureGates(explicit, options.kueue_version), tuple(jobs))
+    job_context, derivation = _derived(cluster, [*objects, *jobs]) if jobs else (None, None)
+    ctx = LintContext(cluster, options, FeatureGates(explicit, options.kueue_version), tuple(jobs),
+                      job_context, derivation)
     diags.extend(apply_rules(checks_of("kueue"), KueueSubjects(cluster, ctx), options))
-    if jobs:
+    if derivation is not None:
         # A job Kueue could not turn into a Workload (JB001-JB003), as every engine command reports it.
-        from quotactl.jobs.derive import derive_workloads
-
-        diags.extend(derive_workloads([*objects, *jobs])[2])
+        diags.extend(derivation[2])
     return diags
+
+
+def _derived(cluster: KueueCluster, objects: list[KubeObject]) -> tuple:
+    """The job context over the lint's model, and the Workloads derived with it (imported only for
+    an input with jobs: a lint without one needs no integration)."""
+    from quotactl.jobs.context import build_context
+    from quotactl.jobs.derive import derive_workloads
+
+    job_context = build_context(cluster, objects)
+    return job_context, derive_workloads(objects, job_context)

@@ -9,6 +9,7 @@ from functools import partial
 from quotactl.diagnostics import Diagnostic, Severity, sort_diagnostics
 from quotactl.lint.apply import RULE_CRASH
 from quotactl.lint.context import LintOptions
+from quotactl.lint.placeholders import Placeholders
 from quotactl.lint.suppress import Suppressed, suppress
 from quotactl.load.objects import Dialect, LoadResult
 
@@ -54,7 +55,7 @@ def lint(loaded: LoadResult, options: LintOptions) -> LintReport:
     diags.extend(dialect_findings(loaded, options))
     crashes = [d for d in diags if d.code == RULE_CRASH]
     diags = [d for d in diags if d.code != RULE_CRASH and (d.input_error or options.selects(d.code))]
-    kept, silenced = suppress(diags, loaded, options)
+    kept, silenced = suppress(diags, loaded, options, Placeholders(loaded, diags))
     kept = [d for d in map(partial(configured_severity, options=options), kept) if options.shows(d.severity)]
     silenced = [s for s in (replace(s, diagnostic=configured_severity(s.diagnostic, options)) for s in silenced)
                 if options.shows(s.diagnostic.severity)]

@@ -37,16 +37,15 @@ class Suppressed:
     suppression: Suppression
 
 
-def suppress(diags: list[Diagnostic], loaded: LoadResult, options: LintOptions
+def suppress(diags: list[Diagnostic], loaded: LoadResult, options: LintOptions, unknown
              ) -> tuple[list[Diagnostic], list[Suppressed]]:
     """(findings still reported, findings silenced); the reported ones include QL100 (a malformed
-    suppression) and QL101 (an unused one) when --select / --ignore keep them."""
-    from quotactl.lint.placeholders import Placeholders  # it builds on this module's Suppression
-
+    suppression) and QL101 (an unused one) when --select / --ignore keep them. ``unknown``: the
+    findings set aside as about a documentation snippet's <placeholder> values
+    (``placeholders.Placeholders``, which builds on this module's ``Suppression``)."""
     found, problems = directives(loaded)
     per_file = _PerFileIgnores(options)
     in_source = _InSource(found).assign(diags) if found else {}
-    unknown = Placeholders(loaded, diags)  # a documentation snippet's <placeholder> values
     kept: list[Diagnostic] = []
     silenced: list[Suppressed] = []
     for i, d in enumerate(diags):

@@ -128,6 +128,16 @@ def classify(api_version: str, kind: str, data: dict) -> str | None:
     return None
 
 
+# The kinds Kueue's job integrations handle, by API group (any version: an unknown one is reported).
+# ``jobs/registry.py`` maps each to its integration; loading only needs to know the kinds, so it
+# imports no integration (tests/jobs/test_registry.py keeps the two equal).
+JOB_KINDS = frozenset({
+    ("batch", "Job"), ("jobset.x-k8s.io", "JobSet"), ("leaderworkerset.x-k8s.io", "LeaderWorkerSet"),
+    ("ray.io", "RayJob"), ("ray.io", "RayCluster"), ("kubeflow.org", "PyTorchJob"), ("kubeflow.org", "TFJob"),
+    ("kubeflow.org", "XGBoostJob"), ("kubeflow.org", "PaddleJob"), ("kubeflow.org", "JAXJob"),
+    ("kubeflow.org", "MPIJob"), ("trainer.kubeflow.org", "TrainJob"), ("workload.codeflare.dev", "AppWrapper"),
+    ("", "Pod"), ("apps", "Deployment"), ("apps", "StatefulSet"),
+})
 # Objects the job integrations read besides the jobs (overhead, defaults, training runtimes).
 JOB_CONTEXT_KINDS = {("node.k8s.io", "RuntimeClass"), ("", "LimitRange"),
                      ("trainer.kubeflow.org", "ClusterTrainingRuntime"), ("trainer.kubeflow.org", "TrainingRuntime")}
@@ -144,10 +154,8 @@ def _kueue_labels(data: dict) -> bool:
 def _is_job(group: str, kind: str, data: dict) -> bool:
     """A kind Kueue integrates (any version: an unknown one is reported), or any object asking
     for a Kueue queue (reported as a kind Kueue does not integrate)."""
-    from quotactl.jobs.registry import INTEGRATIONS  # the integrations import this module
-
     labels = (data.get("metadata") or {}).get("labels") if isinstance(data.get("metadata"), dict) else None
-    return (group, kind) in INTEGRATIONS or (isinstance(labels, dict) and "kueue.x-k8s.io/queue-name" in labels)
+    return (group, kind) in JOB_KINDS or (isinstance(labels, dict) and "kueue.x-k8s.io/queue-name" in labels)
 
 
 def is_yunikorn_configmap(data: dict) -> bool:

@@ -11,7 +11,8 @@ Defaults are applied here exactly as the CRDs default them (kueue
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from functools import partial
 
 from quotactl.load.objects import KubeObject
 from quotactl.model.cached import cached_attribute
@@ -411,6 +412,10 @@ class KueueConfiguration(KueueObject):
     wait_for_pods_ready: bool = False
     admission_fair_sharing: bool = False  # the admissionFairSharing section is present
     device_class_mappings: tuple[str, ...] = ()  # resources.deviceClassMappings[].name (DRA)
+    # What the job integrations read (jobs/context.py): manageJobsWithoutQueueName is true;
+    # managedJobsNamespaceSelector (None: Kueue's default, every namespace but its own and kube-system)
+    manage_jobs_without_queue_name: bool = False
+    managed_jobs_namespace_selector: LabelSelector | None = None
 
 
 # --------------------------------------------------------------------------- builders --------
@@ -813,6 +818,9 @@ def build_configuration(obj: KubeObject) -> KueueConfiguration:
         wait_for_pods_ready=_wait_for_pods_ready(obj),
         admission_fair_sharing=isinstance(data.get("admissionFairSharing"), dict),
         device_class_mappings=tuple(str(as_dict(m).get("name")) for m in as_list(resources.get("deviceClassMappings"))),
+        manage_jobs_without_queue_name=data.get("manageJobsWithoutQueueName") is True,
+        managed_jobs_namespace_selector=_label_selector(data.get("managedJobsNamespaceSelector"),
+                                                        ("managedJobsNamespaceSelector",)),
     )
 
 
@@ -852,7 +860,10 @@ BUILDERS = {
 }
 
 
-def build(obj: KubeObject) -> KueueObject | None:
+def build(obj: KubeObject, shared: dict | None = None) -> KueueObject | None:
+    """The model of one object (None for a kind the model does not hold); ``shared``: see ``_shared``."""
+    if obj.kind == "Workload":
+        return build_workload(obj, shared)
     builder = BUILDERS.get(obj.kind)
     return builder(obj) if builder else None
 
@@ -950,53 +961,66 @@ class KueueCluster:
             return None
         return self.cluster_queues.get(lq.cluster_queue)
 
+    def copy(self) -> KueueCluster:
+        """The same models in new indexes (``build_cluster(..., onto=)`` adds to the copy); the
+        indexes built on first use are built again for the copy."""
+        return KueueCluster(**{f.name: _copied(getattr(self, f.name)) for f in fields(self)})
 
-# Kind -> the KueueCluster index of the admission-check side objects (the later of duplicates wins).
-_CHECK_INDEX = {
+    def add(self, model: KueueObject) -> None:
+        """File one model under its kind (while the cluster is built: see ``copy``)."""
+        self.all_objects.append(model)
+        name = getattr(model, "name", None)
+        if isinstance(model, Workload):  # most objects of a big input: their index first
+            if name:
+                self.workloads[model.key] = model
+        elif isinstance(model, KueueConfiguration):
+            self.configuration = model
+        elif name:
+            index = _INDEX.get(type(model).__name__)
+            if index is not None:
+                getattr(self, index)[(model.namespace, name) if isinstance(model, LocalQueue) else name] = model
+
+
+def _copied(value):
+    return value.copy() if isinstance(value, (dict, list)) else value
+
+
+# Model type -> its KueueCluster index, by name (LocalQueues by namespace and name; the later of
+# duplicates wins).
+_INDEX = {
+    "ResourceFlavor": "resource_flavors", "ClusterQueue": "cluster_queues", "Cohort": "cohorts",
+    "LocalQueue": "local_queues", "WorkloadPriorityClass": "workload_priority_classes",
+    "PriorityClass": "priority_classes", "Namespace": "namespaces",
     "AdmissionCheck": "admission_checks", "Topology": "topologies", "MultiKueueCluster": "multikueue_clusters",
     "MultiKueueConfig": "multikueue_configs", "ProvisioningRequestConfig": "provisioning_request_configs",
 }
 
 
-def build_cluster(objects: list[KubeObject]) -> KueueCluster:
+@dataclass
+class BuildMemo:
+    """What one run has built, so that nothing is built twice: each object's model (by identity;
+    the memo keeps the object alive, so its id is not reused) and ``_shared``'s pod sets and maps."""
+
+    models: dict[int, tuple[KubeObject, KueueObject | None]] = field(default_factory=dict)
+    shared: dict = field(default_factory=dict)
+
+    def model(self, obj: KubeObject) -> KueueObject | None:
+        hit = self.models.get(id(obj))
+        if hit is None:
+            hit = self.models[id(obj)] = (obj, build(obj, self.shared))
+        return hit[1]
+
+
+def build_cluster(objects: list[KubeObject], onto: KueueCluster | None = None,
+                  memo: BuildMemo | None = None) -> KueueCluster:
+    """The model of ``objects``. ``onto``: a new cluster holding ``onto``'s models (not built again)
+    and then those of ``objects``, as if built from ``onto``'s objects followed by ``objects``.
+    ``memo``: the run's models, reused (``model.kueue_input.KueueInput`` passes one)."""
     with fewer_gc_pauses():  # a big input: tens of thousands of fresh objects, no cycles
-        return _build_cluster(objects)
-
-
-def _build_cluster(objects: list[KubeObject]) -> KueueCluster:
-    cluster = KueueCluster()
-    shared: dict = {}  # see _shared
-    workloads = cluster.workloads
-    for obj in objects:
-        if obj.kind == "Workload":  # most objects of a big input: their index first
-            model = build_workload(obj, shared)
-            cluster.all_objects.append(model)
-            if model.name:
-                workloads[model.key] = model
-            continue
-        model = build(obj)
-        if model is None:
-            continue
-        cluster.all_objects.append(model)
-        name = getattr(model, "name", None)
-        if isinstance(model, ResourceFlavor) and name:
-            cluster.resource_flavors[name] = model
-        elif isinstance(model, ClusterQueue) and name:
-            cluster.cluster_queues[name] = model
-        elif isinstance(model, Cohort) and name:
-            cluster.cohorts[name] = model
-        elif isinstance(model, LocalQueue) and name:
-            cluster.local_queues[(model.namespace, name)] = model
-        elif isinstance(model, WorkloadPriorityClass) and name:
-            cluster.workload_priority_classes[name] = model
-        elif isinstance(model, PriorityClass) and name:
-            cluster.priority_classes[name] = model
-        elif isinstance(model, Namespace) and name:
-            cluster.namespaces[name] = model
-        elif isinstance(model, Workload) and name:
-            cluster.workloads[model.key] = model
-        elif isinstance(model, KueueConfiguration):
-            cluster.configuration = model
-        elif name and type(model).__name__ in _CHECK_INDEX:
-            getattr(cluster, _CHECK_INDEX[type(model).__name__])[name] = model
-    return cluster
+        cluster = onto.copy() if onto is not None else KueueCluster()
+        models = memo.model if memo is not None else partial(build, shared={})  # see _shared
+        for obj in objects:
+            model = models(obj)
+            if model is not None:
+                cluster.add(model)
+        return cluster

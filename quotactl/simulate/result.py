@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from operator import attrgetter
 from typing import NamedTuple
 
 from quotactl.kueue.cycle import Livelock, PendingWorkload
@@ -43,6 +44,15 @@ class WorkloadRun:
         if self.admitted_in_input or not self.admissions:
             return None
         return self.admissions[0] - self.arrival
+
+
+def workload_run(packed: tuple) -> WorkloadRun:
+    """A WorkloadRun from its fields as plain tuples, evictions too (``run._Track.packed``: cheap
+    to pickle between processes)."""
+    return WorkloadRun(*packed[:6], tuple(Eviction(*e) for e in packed[6]), *packed[7:])
+
+
+RUN_ORDER = attrgetter("arrival", "workload")  # the order of SimulationResult.workloads
 
 
 @dataclass(frozen=True)

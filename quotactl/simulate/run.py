@@ -18,33 +18,23 @@ for end the cycle), and the requeue after a completion batched per cohort tree.
 from __future__ import annotations
 
 import heapq
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from operator import attrgetter
 
 from quotactl.kueue.cycle import ADMITTED, CycleReport, Scheduler, TreeWatch, fewer_gc_pauses, run_to_fixpoint
 from quotactl.kueue.options import EngineOptions
 from quotactl.model.kueue import KueueCluster
 from quotactl.simulate.cadence import FIXPOINT, Cadence
-from quotactl.simulate.clock import seconds, until_micros
+from quotactl.simulate.clock import until_micros
 from quotactl.simulate.events import EventQueue
 from quotactl.simulate.limits import BatchedRequeue, WriteBucket
-from quotactl.simulate.result import (
-    ClassStats,
-    Eviction,
-    QueueStats,
-    Sample,
-    SimulationResult,
-    WaitStats,
-    WorkloadRun,
-)
+from quotactl.simulate.result import RUN_ORDER, Eviction, Sample, SimulationResult, WorkloadRun, workload_run
 from quotactl.simulate.scenario import facts, start_time, started_at
+from quotactl.simulate.stats import frozen_result
 from quotactl.simulate.usage import UsageLedger
 
 MAX_CYCLES_PER_INSTANT = 10_000
-RUN_ORDER = attrgetter("arrival", "workload")  # the order of SimulationResult.workloads
 
 
 @dataclass(frozen=True)
@@ -85,12 +75,8 @@ class _Track:
                 tuple((e.at, e.reason, e.by) for e in self.evictions), self.finished, self.runtime,
                 self.runtime_source, self.in_input, self.started, self.overdue, self.lost)
 
-    @staticmethod
-    def unpacked(p: tuple) -> WorkloadRun:
-        return WorkloadRun(*p[:6], tuple(Eviction(*e) for e in p[6]), *p[7:])
-
     def frozen(self) -> WorkloadRun:
-        return self.unpacked(self.packed())  # one field list: packed()'s
+        return workload_run(self.packed())  # one field list: packed()'s
 
 
 def simulate(cluster: KueueCluster, options: EngineOptions, sim: SimulationOptions = SimulationOptions(), *,
@@ -401,84 +387,3 @@ class _Run:
         pending_counts = {name: len(q.active) + len(q.inadmissible) for name, q in self.s.queues.items()}
         return frozen_result(self, end, runs, self.ledger, pending_counts, self.series, self.s.pending(),
                              self.watch.livelock(), self.cycles)
-
-
-def frozen_result(run: _Run, end: int, runs: list[WorkloadRun], ledger: UsageLedger, pending_counts: dict,
-                  series: dict, pending: tuple, livelock, cycles: int) -> SimulationResult:
-    """The result of ``run`` from its parts (one process's, or the workers' merged: split.py)."""
-    names = sorted(run.s.snapshot.cluster_queues)
-    return SimulationResult(
-        start=run.t0, end=end, converged=run.stopped not in ("livelock", "limit"), livelock=livelock,
-        livelock_at=run.now if livelock is not None else None, stopped=run.stopped,
-        cycle_interval=run.cadence.interval, admission_cost=run.cadence.admission_cost, cycles=cycles,
-        workloads=tuple(runs), cluster_queues=_queue_stats(names, runs, end, ledger, pending_counts),
-        classes=_class_stats(runs), series={cq: tuple(samples) for cq, samples in sorted(series.items())},
-        pending=pending, no_runtime=sum(1 for r in runs if r.runtime is None),
-        overdue=sum(1 for r in runs if r.overdue), nominal={name: ledger.nominal(name) for name in names},
-        limits=run.cadence.limits())
-
-
-def _queue_stats(names: list[str], runs: list[WorkloadRun], end: int, ledger: UsageLedger,
-                 pending_counts: dict) -> tuple[QueueStats, ...]:
-    tally: dict[str, _Tally] = {}
-    for r in runs:  # one pass: a run of 50,000 workloads reads each record once
-        if r.cluster_queue is None:
-            continue
-        t = tally.get(r.cluster_queue)
-        if t is None:
-            t = tally[r.cluster_queue] = _Tally()
-        t.add(r)
-        t.admitted += len(r.admissions)
-        t.lost += r.lost_work
-        for e in r.evictions:
-            t.reasons[e.reason] = t.reasons.get(e.reason, 0) + 1
-    out = []
-    for name in names:
-        t = tally.get(name) or _Tally()
-        out.append(QueueStats(name, t.admitted, t.finished, sum(t.reasons.values()), dict(sorted(t.reasons.items())),
-                              t.lost, wait_stats(t.waits), ledger.fractions_over(name, end), pending_counts[name]))
-    return tuple(out)
-
-
-def _class_stats(runs: list[WorkloadRun]) -> tuple[ClassStats, ...]:
-    tally: dict[str, _Tally] = {}
-    for r in runs:
-        if r.klass is not None:
-            t = tally.get(r.klass)
-            if t is None:
-                t = tally[r.klass] = _Tally()
-            t.add(r)
-    return tuple(ClassStats(name, t.workloads, len(t.waits), t.finished, wait_stats(t.waits))
-                 for name, t in sorted(tally.items()))
-
-
-class _Tally:
-    """The counts of one ClusterQueue or class, summed in one pass over the records."""
-
-    __slots__ = ("workloads", "admitted", "finished", "lost", "reasons", "waits")
-
-    def __init__(self):
-        self.workloads = self.admitted = self.finished = self.lost = 0
-        self.reasons: dict[str, int] = {}
-        self.waits: list[int] = []  # the waits that happened
-
-    def add(self, r: WorkloadRun) -> None:
-        self.workloads += 1
-        if r.finished is not None:
-            self.finished += 1
-        w = r.wait
-        if w is not None:
-            self.waits.append(w)
-
-
-def wait_stats(waits: list[int]) -> WaitStats:
-    """Mean, nearest-rank p50 / p95 and max of the waits that happened, in seconds."""
-    vals = sorted(waits)
-    if not vals:
-        return WaitStats(0, None, None, None, None)
-    n = len(vals)
-
-    def rank(q: float) -> float:
-        return seconds(vals[max(0, math.ceil(q * n) - 1)])
-
-    return WaitStats(n, seconds(round(sum(vals) / n)), rank(0.50), rank(0.95), seconds(vals[-1]))

@@ -37,7 +37,8 @@ import tempfile
 from dataclasses import dataclass
 
 from quotactl.kueue.cycle import STARTUP_REQUEUE_AFTER_CYCLE
-from quotactl.simulate.run import RUN_ORDER, _Track, frozen_result
+from quotactl.simulate.result import RUN_ORDER, workload_run
+from quotactl.simulate.stats import frozen_result
 
 MIN_WORKLOADS = 2_000  # below this a fork costs more than it saves
 CHUNKS_PER_JOB = 8  # enough chunks to even out the cores, few enough that forks cost nothing
@@ -312,7 +313,7 @@ class _Pool:
         finally:
             out.close()
         # while the other chunks still run: a core is free once the last ones run alone
-        part.runs = sorted((_Track.unpacked(r) for r in part.runs), key=RUN_ORDER)
+        part.runs = sorted((workload_run(r) for r in part.runs), key=RUN_ORDER)
         self.parts[i] = part
         return True
 

@@ -5,7 +5,9 @@ import pytest
 
 from quotactl.diagnostics import Severity
 from quotactl.jobs import derive_workloads
+from quotactl.jobs.context import build_context
 from quotactl.load.objects import load
+from quotactl.model.kueue import build_cluster
 
 
 @pytest.fixture
@@ -17,7 +19,8 @@ def derive(tmp_path: Path):
         path.write_text(textwrap.dedent(text))
         loaded = load([str(path)])
         assert not [d for d in loaded.diagnostics if d.severity == Severity.ERROR], loaded.diagnostics
-        workloads, skipped, diagnostics = derive_workloads(loaded.objects)
+        context = build_context(build_cluster(loaded.objects), loaded.objects)
+        workloads, skipped, diagnostics = derive_workloads(loaded.objects, context)
         return [w.data for w in workloads], {s.object: s.reason for s in skipped}, diagnostics
 
     return run

@@ -4,19 +4,20 @@ import pytest
 
 from quotactl.jobs.resolve import find_job, find_named, owner_labels, resolve_jobs, typed_name
 from quotactl.load.objects import load
+from quotactl.model.kueue_input import KueueInput
 from tests.helpers import ROOT
 
 JOBS = ROOT / "fixtures" / "jobs"
 
 
 def _resolved(*names):
-    return resolve_jobs(load([str(JOBS / n) for n in names]).objects)
+    return resolve_jobs(KueueInput(load([str(JOBS / n) for n in names]).objects))
 
 
 def test_input_without_jobs_is_unchanged():
     objects = load([str(ROOT / "fixtures" / "cluster")]).objects
-    resolved = resolve_jobs(objects)
-    assert resolved.objects is objects and resolved.submitted == ()
+    resolved = resolve_jobs(KueueInput(objects))
+    assert resolved.objects == objects and resolved.submitted == ()
 
 
 def test_a_job_with_its_workload_in_the_input_adds_nothing():
@@ -39,7 +40,7 @@ def test_a_new_job_keeps_its_own_creation_time(tmp_path):
     job = (JOBS / "my-job.yaml").read_text().replace("  name: eval-7\n",
                                                       "  name: eval-7\n  creationTimestamp: \"2026-11-25T10:00:00Z\"\n")
     (tmp_path / "job.yaml").write_text(job)
-    resolved = resolve_jobs(load([str(JOBS / "snapshot.yaml"), str(tmp_path / "job.yaml")]).objects)
+    resolved = resolve_jobs(KueueInput(load([str(JOBS / "snapshot.yaml"), str(tmp_path / "job.yaml")]).objects))
     created = {w.name: w.metadata["creationTimestamp"] for w in resolved.objects if w.kind == "Workload"}
     assert created[resolved.workload_of["job/ml/eval-7"].split("/")[1]] == "2026-11-25T10:00:00Z"
 
@@ -85,7 +86,7 @@ def test_find_named_prefers_the_workload_and_says_so(tmp_path):
     # a Workload named like another Workload's Job: kubectl's own resource for the name wins
     other = (JOBS / "snapshot.yaml").read_text().replace("name: job-train-41-8c2d7", "name: train-42")
     (tmp_path / "s.yaml").write_text(other)
-    resolved = resolve_jobs(load([str(tmp_path / "s.yaml")]).objects)
+    resolved = resolve_jobs(KueueInput(load([str(tmp_path / "s.yaml")]).objects))
     found = find_named(resolved, "ml/train-42")
     assert found.workload == "ml/train-42" and found.job is None
     assert "job/ml/train-42" in found.note and "using the Workload" in found.note

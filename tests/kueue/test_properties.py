@@ -195,6 +195,7 @@ def test_tree_bookkeeping_matches_kueues_formulas(objs):
 @given(clusters())
 def test_the_scoped_model_gives_the_full_models_answer(objs):
     from quotactl.kueue.scope import scoped_cluster
+    from quotactl.model.kueue_input import KueueInput
 
     objs_k = objects(with_queues(objs))
 
@@ -203,4 +204,4 @@ def test_the_scoped_model_gives_the_full_models_answer(objs):
         e = explain_workload(cluster, snap, cluster.workloads["default/incoming"])
         return json.dumps(explain_json.explanation_dict(e), sort_keys=True)
 
-    assert answer(scoped_cluster(objs_k, "default/incoming")) == answer(build_cluster(objs_k))
+    assert answer(scoped_cluster(KueueInput(objs_k), "default/incoming")) == answer(build_cluster(objs_k))

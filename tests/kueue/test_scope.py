@@ -13,6 +13,7 @@ from quotactl.kueue.quota import build_snapshot
 from quotactl.kueue.scope import scoped_cluster, tree_cluster_queues
 from quotactl.load.objects import load
 from quotactl.model.kueue import build_cluster
+from quotactl.model.kueue_input import KueueInput
 from quotactl.report.explain_json import explanation_dict
 from tests.helpers import FIXTURES, ROOT
 
@@ -33,7 +34,7 @@ def loaded():
 def test_scoped_answers_equal_full_answers(loaded):
     full = build_cluster(loaded)
     for key in sorted(full.workloads):
-        scoped = scoped_cluster(loaded, key)
+        scoped = scoped_cluster(KueueInput(loaded), key)
         assert scoped is not None
         assert _answer(scoped, key) == _answer(full, key), key
 
@@ -42,9 +43,9 @@ def test_scope_keeps_only_the_tree(loaded):
     full = build_cluster(loaded)
     assert tree_cluster_queues(full, "team-a") == {"team-a", "team-b", "team-ml", "prod-web"}
     assert tree_cluster_queues(full, "archive") == {"archive"}
-    scoped = scoped_cluster(loaded, "team-a/old-report")
+    scoped = scoped_cluster(KueueInput(loaded), "team-a/old-report")
     assert set(scoped.workloads) == {"team-a/old-report"}
 
 
 def test_unknown_or_ambiguous_names_fall_back(loaded):
-    assert scoped_cluster(loaded, "nope/nothing") is None
+    assert scoped_cluster(KueueInput(loaded), "nope/nothing") is None

@@ -24,16 +24,14 @@ class DerivedWorkload:
 def generic_jobs(ctx) -> list[GenericJob]:
     """One ``GenericJob`` per job object of a kind and version quotactl knows, in input order."""
     cached = ctx.__dict__.get("_generic_jobs")
-    if cached is None and not ctx.jobs:
-        cached = ctx.__dict__["_generic_jobs"] = []  # no job: no job context to build (a model per call)
+    if cached is None and ctx.job_context is None:
+        cached = ctx.__dict__["_generic_jobs"] = []  # no job
     if cached is None:
         # Imported when the input holds a job: a lint without one needs no integration.
-        from quotactl.jobs.context import build_context
         from quotactl.jobs.registry import integration_for
 
-        job_ctx = build_context(_all_objects(ctx))
         cached = ctx.__dict__["_generic_jobs"] = [
-            cls(obj, job_ctx) for obj in ctx.jobs
+            cls(obj, ctx.job_context) for obj in ctx.jobs
             if (cls := integration_for(obj.group, obj.kind)) is not None and obj.version in cls.versions
         ]
     return cached
@@ -53,15 +51,12 @@ def pod_set_count(job: GenericJob) -> int | None:
 def derived_workloads(ctx) -> list[DerivedWorkload]:
     """The Workloads Kueue would create for the job objects that have none in the input."""
     cached = ctx.__dict__.get("_derived_workloads")
-    if cached is None and not ctx.jobs:
+    if cached is None and ctx.derivation is None:
         cached = ctx.__dict__["_derived_workloads"] = []
     if cached is None:
-        from quotactl.jobs.derive import derive_workloads
-
-        objects = _all_objects(ctx)
-        inputs = {id(o) for o in objects}
+        inputs = {id(m.source) for m in ctx.cluster.all_objects}  # every Workload of the input is modelled
         jobs = {f"{o.kind.lower()}/{o.namespace or 'default'}/{o.name or ''}": o for o in ctx.jobs}
-        workloads, _skipped, _diagnostics = derive_workloads(objects)
+        workloads, _skipped, _diagnostics = ctx.derivation
         cached = ctx.__dict__["_derived_workloads"] = [
             DerivedWorkload(jobs[w.metadata["annotations"][OWNER_ANNOTATION]], build_workload(w))
             for w in workloads
@@ -69,6 +64,3 @@ def derived_workloads(ctx) -> list[DerivedWorkload]:
         ]
     return cached
 
-
-def _all_objects(ctx) -> list[KubeObject]:
-    return [m.source for m in ctx.cluster.all_objects] + list(ctx.jobs)
