@@ -16,9 +16,9 @@ from quotactl.cli.common import (
     fail_usage,
     split_codes,
 )
-from quotactl.cli.output import output_option
 from quotactl.cli.filters import selected, selection_of
 from quotactl.cli.inputs import check_cluster_args, finish, kueue_input
+from quotactl.cli.output import output_option
 from quotactl.kueue.diff import diff
 from quotactl.kueue.selection import restrict_diff
 from quotactl.report.renderers import Outcome

@@ -21,10 +21,10 @@ from quotactl.cli.common import (
     fail_usage,
     simulation_options,
 )
-from quotactl.cli.output import output_option
 from quotactl.cli.engine_input import require_workload
 from quotactl.cli.filters import ClusterQueueOption, SelectorOption, selected, selection_of
 from quotactl.cli.inputs import NO_SNAPSHOT, check_cluster_args, engine_input, finish, qualified
+from quotactl.cli.output import output_option
 from quotactl.kueue.explain import ADMITTED, explain_workload
 from quotactl.kueue.lookup import pending_workloads
 from quotactl.kueue.queueing import QueueIndex

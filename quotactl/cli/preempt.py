@@ -20,9 +20,9 @@ from quotactl.cli.common import (
     cluster_options,
     fail_usage,
 )
-from quotactl.cli.output import output_option
 from quotactl.cli.engine_input import require_workload
 from quotactl.cli.inputs import check_cluster_args, engine_input, finish, qualified
+from quotactl.cli.output import output_option
 from quotactl.kueue.preempt_decision import check_pins, decide
 from quotactl.kueue.queueing import cluster_queue_of
 from quotactl.kueue.quota import build_snapshot

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+
 import typer
 
 from quotactl.cli.common import EXIT_USAGE, WideOption, emit

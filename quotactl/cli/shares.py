@@ -21,9 +21,9 @@ from quotactl.cli.common import (
     cluster_options,
     fail_usage,
 )
-from quotactl.cli.output import output_option
 from quotactl.cli.filters import selected, selection_of
 from quotactl.cli.inputs import check_cluster_args, engine_input, finish
+from quotactl.cli.output import output_option
 from quotactl.kueue.fairshare import ShareTree, ranked_heads, share_tree
 from quotactl.kueue.quota import build_snapshot
 from quotactl.kueue.selection import restrict_heads

@@ -23,9 +23,9 @@ from quotactl.cli.common import (
     is_document,
     simulation_options,
 )
-from quotactl.cli.output import output_option
 from quotactl.cli.filters import selected, selection_of
 from quotactl.cli.inputs import EngineInput, check_cluster_args, engine_input, finish
+from quotactl.cli.output import output_option
 from quotactl.cli.simulate_progress import progress_bar, write_html
 from quotactl.kueue.selection import restrict_simulation
 from quotactl.load.objects import Dialect, LoadResult

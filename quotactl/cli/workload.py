@@ -4,6 +4,7 @@ Kubeflow, Pods, Deployments, ...), and the objects it would ignore, with the rea
 from __future__ import annotations
 
 import sys
+
 import typer
 
 from quotactl.cli.common import (

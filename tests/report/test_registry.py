@@ -17,7 +17,8 @@ def _output_formats():
     group = typer.main.get_command(build_app())
     found = {}
     for name, command in group.commands.items():
-        found.update({name: f for f in map(formats_of, command.params) if f is not None})
+        for option in filter(None, map(formats_of, command.params)):
+            found[name] = option
     return found
 
 
