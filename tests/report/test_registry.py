@@ -34,7 +34,8 @@ def test_every_report_of_a_command_renders_every_format_it_accepts(command):
     option = OUTPUT[command]
     assert option.values and option.values == accepted(option.reports)
     for report in option.reports:
-        # no renderer left out of -o: a format one report has and another lacks is never reachable
+        # no renderer left out of -o (a format one report has and another lacks is never reachable),
+        # and the first report's formats stand for every report's when a run checks -o
         assert set(formats(report)) == set(option.values), report
     assert option.default is None or option.default in option.values
 
