@@ -16,27 +16,6 @@ from quotactl.report.console import stdout_is_tty, use_color
 from quotactl.report.renderers import render
 
 
-# Each command's -o choices are exactly the formats it has renderers for (a test checks it): an
-# unknown one is click's usage error listing them.  ``wide`` is the table with --wide; ``yaml`` the
-# JSON document as YAML (report/yaml_out.py).
-class OutputFormat(str, Enum):
-    table = "table"
-    plain = "plain"
-    wide = "wide"
-    json = "json"
-    yaml = "yaml"
-
-
-class LintFormat(str, Enum):
-    table = "table"
-    plain = "plain"
-    wide = "wide"
-    json = "json"
-    yaml = "yaml"
-    sarif = "sarif"
-    github = "github"
-
-
 class MinSeverity(str, Enum):
     error = "error"
     warning = "warning"
@@ -95,8 +74,6 @@ def flag(*names: str, help: str, **settings):
 
 WideOption = flag("--wide", help="Human output: more columns, and no cell folded to fit the terminal (the same as "
                                  "-o wide).")
-FORMATS_HELP = "table (plain when piped), wide (every column, like --wide), yaml (the json document as YAML)"
-OutputOption = typer.Option(OutputFormat.table, "--output", "-o", help=f"Output format: {FORMATS_HELP}.")
 
 
 def simulation_options(prefix: str = "") -> dict:
@@ -138,18 +115,17 @@ def write(text: str) -> None:
         fail_usage(f"cannot write the output: {exc.strerror or exc}")
 
 
-def emit(command: str, result: object, output: Enum, wide: bool = False) -> None:
-    """Write ``command``'s result in the chosen format; rich tables (colour when allowed) only on a
+def emit(command: str, result: object, fmt: str, wide: bool = False) -> None:
+    """Write ``command``'s result in the format ``fmt`` (-o); rich tables (colour when allowed) only on a
     terminal, plain text when piped; ``wide`` (or ``-o wide``): the --wide view."""
-    fmt = output.value
     if fmt == "wide":  # kubectl's -o wide: plain when piped, as the table is (plain has every column)
         fmt = "wide" if shown_format("table") == "table" else "plain"
     write(render(command, shown_format(fmt), result, color=use_color(), wide=wide))
 
 
-def is_document(output: Enum) -> bool:
+def is_document(fmt: str) -> bool:
     """-o json or -o yaml: one machine-readable document (no progress bar, no Outcome wrapper)."""
-    return output.value in ("json", "yaml")
+    return fmt in ("json", "yaml")
 
 
 def shown_format(fmt: str) -> str:

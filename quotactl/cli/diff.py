@@ -11,8 +11,6 @@ from quotactl.cli.common import (
     ClusterArgs,
     KueueVersionOption,
     MaxFileSizeOption,
-    OutputFormat,
-    OutputOption,
     WideOption,
     cluster_options,
     fail_usage,
@@ -20,6 +18,7 @@ from quotactl.cli.common import (
 )
 from quotactl.cli.filters import selected, selection_of
 from quotactl.cli.inputs import check_cluster_args, finish, kueue_input
+from quotactl.cli.output import output_option
 from quotactl.kueue.diff import diff
 from quotactl.kueue.selection import restrict_diff
 from quotactl.model.kueue import BuildMemo
@@ -39,7 +38,7 @@ def diff_command(
                                            "(evictions), leaves workloads pending that the base admits "
                                            "(starvation), livelocks (head only), or changes anything (any)."),
     max_cycles: int = typer.Option(10_000, "--max-cycles", min=1, metavar="N", help="Give up a run after this many cycles."),
-    output: OutputFormat = OutputOption,
+    output: str = output_option("diff"),
     wide: bool = WideOption,
     fair_sharing: bool = typer.Option(None, "--fair-sharing/--no-fair-sharing", help="Override fair sharing."),
     feature_gates: str = typer.Option(None, "--feature-gates", metavar="A=true,B=false", help="Kueue feature gates."),

@@ -11,10 +11,13 @@ argument that a command could read as a file or a workload name."""
 
 from __future__ import annotations
 
+import copy
 import inspect
 import textwrap
 
 from typer.core import TyperCommand
+
+from quotactl.cli.output import formats_of
 
 OPTIONS_PANEL = "Options"
 FIRST_COLUMN = 30  # a longer option name puts its help on the next line (click's layout)
@@ -72,11 +75,22 @@ def help_sections(params, ctx) -> list[tuple[str, list[tuple[str, str]]]]:
         if p.param_type_name == "argument":
             sections.setdefault("Arguments", []).append((argument_name(p), getattr(p, "help", None) or ""))
             continue
-        record = p.get_help_record(ctx)
+        record = _shown(p).get_help_record(ctx)
         if record is not None:
             sections.setdefault(getattr(p, "rich_help_panel", None) or OPTIONS_PANEL, []).append(record)
     order = ["Arguments", OPTIONS_PANEL] + [t for t in sections if t not in ("Arguments", OPTIONS_PANEL)]
     return [(t, sections[t]) for t in order if t in sections]
+
+
+def _shown(param):
+    """``param`` as --help shows it: ``-o`` with the formats of the command's renderers (read from
+    the registry only now, cli/output.py)."""
+    formats = formats_of(param)
+    if formats is None:
+        return param
+    shown = copy.copy(param)
+    shown.metavar, shown.help = formats.metavar(), formats.help()
+    return shown
 
 
 def argument_name(param) -> str:

@@ -5,7 +5,6 @@ exit code."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from enum import Enum
 from typing import TYPE_CHECKING, NoReturn
 
 import typer
@@ -213,7 +212,7 @@ def qualified(name: str | None, cluster: ClusterArgs) -> str | None:
     return name if "/" in rest else f"{name[:len(name) - len(rest)]}{cluster.namespace}/{rest}"
 
 
-def finish(command: str, result: object, output: Enum, code: int = EXIT_OK, wide: bool = False) -> NoReturn:
+def finish(command: str, result: object, output: str, code: int = EXIT_OK, wide: bool = False) -> NoReturn:
     """Write the report (``wide``: the --wide view) and exit with ``code``."""
     emit(command, result, output, wide)
     raise typer.Exit(code)

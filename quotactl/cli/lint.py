@@ -11,13 +11,11 @@ from quotactl.cli.common import (
     EXIT_INTERNAL,
     EXIT_OK,
     EXIT_USAGE,
-    FORMATS_HELP,
     ClusterArgs,
     FairSharingOption,
     FeatureGatesOption,
     FileOption,
     KueueVersionLintOption,
-    LintFormat,
     MaxFileSizeOption,
     MinSeverity,
     WideOption,
@@ -26,6 +24,7 @@ from quotactl.cli.common import (
     rule_codes,
 )
 from quotactl.cli.inputs import check_cluster_args, config_input, finish
+from quotactl.cli.output import output_option
 from quotactl.diagnostics import Severity
 from quotactl.lint.config import ConfigError, LintConfig, discover, load_config, selection
 from quotactl.lint.context import LintOptions
@@ -39,9 +38,8 @@ CONFIG_PANEL = "Configuration and suppressions"
 def lint_command(
     paths: list[str] = typer.Argument(None, metavar="PATH", help="Files or directories to check ('-' = stdin)."),
     files: list[str] = FileOption,
-    output: LintFormat = typer.Option(None, "--output", "-o", show_default=False,
-                                      help=f"Output format (default: the config file's output, else table): {FORMATS_HELP}; "
-                                           "sarif, github: for code scanning and annotations."),
+    output: str = output_option("lint", default=None,
+                                lead="Output format (default: the config file's output, else table)"),
     wide: bool = WideOption,
     select: list[str] = typer.Option(None, "--select", metavar="CODES",
                                      help="Only report these codes or prefixes (e.g. KQ1,KQ501); repeatable. "
@@ -110,7 +108,7 @@ def lint_command(
     report = lint(loaded, options)
     for crash in report.rule_crashes:
         typer.echo(f"quotactl: {crash.file}:{crash.line}:{crash.column}: {crash.message}", err=True)
-    fmt = output or LintFormat(cfg.output or "table")
+    fmt = output or cfg.output or "table"
     finish("lint", report, fmt, exit_code(report, strict), wide)
 
 

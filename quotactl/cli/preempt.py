@@ -16,14 +16,13 @@ from quotactl.cli.common import (
     FileOption,
     KueueVersionOption,
     MaxFileSizeOption,
-    OutputFormat,
-    OutputOption,
     WideOption,
     cluster_options,
     fail_usage,
 )
 from quotactl.cli.engine_input import require_workload
 from quotactl.cli.inputs import check_cluster_args, engine_input, finish, qualified
+from quotactl.cli.output import output_option
 from quotactl.kueue.preempt_decision import check_pins, decide
 from quotactl.kueue.queueing import cluster_queue_of
 from quotactl.kueue.quota import build_snapshot
@@ -50,7 +49,7 @@ def preempt_command(
                                         "(YuniKorn: the pod); or a job by its namespace/name, or typed as in kubectl: "
                                         "job/ml/train-42, jobs.batch/train-42, workload/ml/name."),
     files: list[str] = FileOption,
-    output: OutputFormat = OutputOption,
+    output: str = output_option("preempt", "yunikorn-preempt"),
     wide: bool = WideOption,
     fair_sharing: bool = typer.Option(None, "--fair-sharing/--no-fair-sharing",
                                       help="Kueue: treat fair sharing as on/off (default: from the input's "

@@ -3,13 +3,10 @@ properties after inheritance, priority offsets and fences."""
 
 from __future__ import annotations
 
-from enum import Enum
-
 import typer
 
 from quotactl.cli.common import (
     EXIT_USAGE,
-    FORMATS_HELP,
     ClusterArgs,
     FileOption,
     MaxFileSizeOption,
@@ -18,27 +15,18 @@ from quotactl.cli.common import (
     fail_usage,
 )
 from quotactl.cli.inputs import check_cluster_args, config_input, finish
+from quotactl.cli.output import output_option
 from quotactl.diagnostics import Severity
 from quotactl.load.objects import Dialect
 from quotactl.load.yunikorn import CONFIG_KINDS, load_inputs
 from quotactl.yunikorn.tree import ConfigView, build_views
 
 
-class QueuesFormat(str, Enum):
-    table = "table"
-    tree = "tree"
-    plain = "plain"
-    wide = "wide"
-    json = "json"
-    yaml = "yaml"
-
-
 @cluster_options
 def queues_command(
     paths: list[str] = typer.Argument(None, metavar="PATH", help="queues.yaml or ConfigMap files ('-' = stdin)."),
     files: list[str] = FileOption,
-    output: QueuesFormat = typer.Option(QueuesFormat.table, "--output", "-o",
-                                        help=f"tree: every effective setting; {FORMATS_HELP}."),
+    output: str = output_option("queues"),
     wide: bool = WideOption,
     partition: str = typer.Option(None, "--partition", "-p", metavar="NAME", help="Show only this partition."),
     max_file_size: str = MaxFileSizeOption,
@@ -106,4 +94,4 @@ def attach_live(reports: list[ConfigView], loaded, inputs) -> None:
         report.live = live
 
 
-__all__ = ["queues_command", "QueuesFormat", "EXIT_USAGE"]
+__all__ = ["queues_command", "EXIT_USAGE"]

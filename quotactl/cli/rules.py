@@ -3,29 +3,17 @@
 from __future__ import annotations
 
 import difflib
-from enum import Enum
 
 import typer
 
 from quotactl.cli.common import EXIT_USAGE, WideOption, emit
+from quotactl.cli.output import output_option
 from quotactl.lint.rule import registry
-
-
-class RulesFormat(str, Enum):
-    table = "table"
-    plain = "plain"
-    wide = "wide"
-    json = "json"
-    yaml = "yaml"
-    markdown = "markdown"
 
 
 def rules_command(
     code: str = typer.Argument(None, metavar="CODE", help="A rule code (e.g. KQ104) to show its documentation."),
-    output: RulesFormat = typer.Option(
-        RulesFormat.table, "--output", "-o",
-        help="Output format; markdown: the whole catalogue as one document (docs/rules.md), or one rule's page.",
-    ),
+    output: str = output_option("rules", "rule"),
     wide: bool = WideOption,
 ) -> None:
     """List the lint rules (code, name, severity, summary), or document one rule."""

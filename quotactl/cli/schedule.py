@@ -14,13 +14,12 @@ from quotactl.cli.common import (
     FileOption,
     KueueVersionOption,
     MaxFileSizeOption,
-    OutputFormat,
-    OutputOption,
     WideOption,
     cluster_options,
 )
 from quotactl.cli.filters import selected, selection_of
 from quotactl.cli.inputs import check_cluster_args, finish, kueue_input
+from quotactl.cli.output import output_option
 from quotactl.kueue.cycle import schedule
 from quotactl.kueue.selection import restrict_schedule
 from quotactl.report.renderers import Outcome
@@ -31,7 +30,7 @@ def schedule_command(
     files: list[str] = FileOption,
     cycles: int = typer.Option(None, "--cycles", min=1, metavar="N", help="Run exactly N cycles (default: to the fixpoint)."),
     max_cycles: int = typer.Option(10_000, "--max-cycles", min=1, metavar="N", help="Give up after this many cycles."),
-    output: OutputFormat = OutputOption,
+    output: str = output_option("schedule"),
     wide: bool = WideOption,
     fair_sharing: bool = FairSharingOption,
     feature_gates: str = FeatureGatesOption,

@@ -17,14 +17,13 @@ from quotactl.cli.common import (
     FileOption,
     KueueVersionOption,
     MaxFileSizeOption,
-    OutputFormat,
-    OutputOption,
     WideOption,
     cluster_options,
     fail_usage,
 )
 from quotactl.cli.filters import selected, selection_of
 from quotactl.cli.inputs import check_cluster_args, engine_input, finish
+from quotactl.cli.output import output_option
 from quotactl.kueue.fairshare import ShareTree, ranked_heads, share_tree
 from quotactl.kueue.quota import build_snapshot
 from quotactl.kueue.selection import restrict_heads
@@ -49,7 +48,7 @@ def _only(tree: ShareTree, name: str) -> ShareTree | None:
 @cluster_options
 def shares_command(
     files: list[str] = FileOption,
-    output: OutputFormat = OutputOption,
+    output: str = output_option("shares"),
     wide: bool = WideOption,
     cohort: str = typer.Option(None, "--cohort", "-c", metavar="NAME",
                                help="Show only the tree holding this cohort (or ClusterQueue)."),

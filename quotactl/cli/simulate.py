@@ -18,8 +18,6 @@ from quotactl.cli.common import (
     FileOption,
     KueueVersionOption,
     MaxFileSizeOption,
-    OutputFormat,
-    OutputOption,
     cluster_options,
     fail_usage,
     is_document,
@@ -27,6 +25,7 @@ from quotactl.cli.common import (
 )
 from quotactl.cli.filters import selected, selection_of
 from quotactl.cli.inputs import EngineInput, check_cluster_args, engine_input, finish
+from quotactl.cli.output import output_option
 from quotactl.cli.simulate_progress import progress_bar, write_html
 from quotactl.kueue.selection import restrict_simulation
 from quotactl.load.objects import Dialect, LoadResult
@@ -61,7 +60,7 @@ def simulate_command(
     jobs: int = typer.Option(0, "--jobs", "-j", min=0, max=256, metavar="N",
                              help="Worker processes for independent cohort trees in fixpoint mode (the answer is "
                                   "the same): 0, the default, one per CPU; 1, a single process."),
-    output: OutputFormat = OutputOption,
+    output: str = output_option("simulate"),
     html: str = typer.Option(None, "--html", metavar="FILE",
                              help="Also write the report (tables and charts) as one self-contained HTML page."),
     no_plot: bool = typer.Option(False, "--no-plot", help="No terminal plot of pending workloads and usage."),

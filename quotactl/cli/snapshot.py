@@ -3,22 +3,16 @@ ticket and replay offline (``-f snap.yaml``) with the same answers."""
 
 from __future__ import annotations
 
-from enum import Enum
-
 import typer
 
-from quotactl.cli.common import EXIT_OK, ClusterArgs, cluster_options, fail_usage, write
+from quotactl.cli.common import EXIT_OK, ClusterArgs, cluster_options, emit, fail_usage
 from quotactl.cli.inputs import check_cluster_args, read_cluster_once
-
-
-class SnapshotFormat(str, Enum):
-    yaml = "yaml"
-    json = "json"
+from quotactl.cli.output import output_option
 
 
 @cluster_options
 def snapshot_command(
-    output: SnapshotFormat = typer.Option(SnapshotFormat.yaml, "--output", "-o", help="yaml or json."),
+    output: str = output_option("snapshot", default="yaml"),
     cluster: ClusterArgs = ClusterArgs(),
 ) -> None:
     """Write the objects quotactl reads from the cluster (Kueue: flavors, queues, cohorts,
@@ -36,5 +30,5 @@ def snapshot_command(
     check_cluster_args(cluster)
     if not cluster.from_cluster:
         fail_usage("quotactl snapshot reads a cluster: add --from-cluster (and --context NAME if needed)")
-    write(read_cluster_once(cluster).render(output.value))
+    emit("snapshot", read_cluster_once(cluster), output)
     raise typer.Exit(EXIT_OK)

@@ -4,7 +4,6 @@ Kubeflow, Pods, Deployments, ...), and the objects it would ignore, with the rea
 from __future__ import annotations
 
 import sys
-from enum import Enum
 
 import typer
 
@@ -17,31 +16,20 @@ from quotactl.cli.common import (
     cluster_options,
     emit,
     fail_usage,
-    write,
 )
 from quotactl.cli.inputs import check_cluster_args, config_input
+from quotactl.cli.output import output_option
 from quotactl.diagnostics import Severity, sort_diagnostics
 from quotactl.jobs import derive_workloads
 from quotactl.jobs.context import build_context
 from quotactl.model.kueue import build_cluster
-from quotactl.report import workload_out
 from quotactl.report.renderers import Outcome
-
-
-class WorkloadFormat(str, Enum):
-    yaml = "yaml"
-    json = "json"
-    table = "table"
-    plain = "plain"
-    wide = "wide"
 
 
 @cluster_options
 def workload_command(
     files: list[str] = FileOption,
-    output: WorkloadFormat = typer.Option(WorkloadFormat.yaml, "--output", "-o",
-                                          help="yaml (a kind: List of Workloads), json, or a table: table (plain when piped), "
-                                               "plain, wide (every column, like --wide)."),
+    output: str = output_option("workload", default="yaml"),
     wide: bool = WideOption,
     max_file_size: str = MaxFileSizeOption,
     cluster: ClusterArgs = ClusterArgs(),
@@ -70,12 +58,8 @@ def workload_command(
         sys.stderr.write(f"{d.location()}: {d.severity.value}: {d.object}: {d.field}: {d.message} [{d.code}]\n")
     if not (workloads or skipped or diagnostics):
         fail_usage("input holds no job objects (Job, JobSet, RayJob, PyTorchJob, Pod, Deployment, ...)")
-    if output not in (WorkloadFormat.yaml, WorkloadFormat.json):
-        emit("workload", Outcome((workloads, skipped), cluster_model), output, wide)
-    else:
-        doc = workload_out.document(workloads, skipped, diagnostics)
-        write(workload_out.render_json(doc) if output == WorkloadFormat.json else workload_out.render_yaml(doc))
+    emit("workload", Outcome((workloads, skipped, diagnostics), cluster_model), output, wide)
     raise typer.Exit(EXIT_OK)
 
 
-__all__ = ["workload_command", "WorkloadFormat"]
+__all__ = ["workload_command"]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import typer
 
 from quotactl.cli.caveats import strict_code
-from quotactl.cli.common import EXIT_OK, EXIT_USAGE, OutputFormat, emit
+from quotactl.cli.common import EXIT_OK, EXIT_USAGE, emit
 from quotactl.cli.engine_input import MAX_LINES, YUNIKORN_CONFIG
 from quotactl.load.objects import Dialect, LoadResult
 from quotactl.load.yunikorn import CONFIG_KINDS, YuniKornInput, load_inputs
@@ -105,19 +105,19 @@ def _explanation(loaded: LoadResult, pod: str | None, direct: bool) -> tuple[Exp
     return explain_pod(built.cluster, found.task, direct=direct), EXIT_OK, built.caveats
 
 
-def run_explain(loaded: LoadResult, pod: str, output: OutputFormat, wide: bool = False, strict: bool = False,
+def run_explain(loaded: LoadResult, pod: str, output: str, wide: bool = False, strict: bool = False,
                 **opts) -> int:
     """``quotactl explain POD`` for YuniKorn: why the pod is pending (or what it holds)."""
     return _report("yunikorn-explain", loaded, pod, output, bool(opts.get("direct", False)), wide, strict)
 
 
-def run_preempt(loaded: LoadResult, pod: str, output: OutputFormat, direct: bool = False, wide: bool = False,
+def run_preempt(loaded: LoadResult, pod: str, output: str, direct: bool = False, wide: bool = False,
                 strict: bool = False, **opts) -> int:
     """``quotactl preempt POD [--direct]`` for YuniKorn: what YuniKorn would preempt for the pod."""
     return _report("yunikorn-preempt", loaded, pod, output, direct, wide, strict)
 
 
-def _report(command: str, loaded: LoadResult, pod: str, output: OutputFormat, direct: bool, wide: bool,
+def _report(command: str, loaded: LoadResult, pod: str, output: str, direct: bool, wide: bool,
             strict: bool) -> int:
     e, code, caveats = _explanation(loaded, pod, direct)
     if e is None:

@@ -27,4 +27,4 @@ def render(report: LintReport) -> str:
     return "\n".join(lines) + ("\n" if lines else "")
 
 
-register("lint", "github", lambda report, view: render(report))
+register("lint", "github", lambda report, view: render(report), note="annotations of a GitHub Actions run")

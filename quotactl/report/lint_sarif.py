@@ -105,4 +105,4 @@ def render(report: LintReport) -> str:
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
-register("lint", "sarif", lambda report, view: render(report))
+register("lint", "sarif", lambda report, view: render(report), note="for code scanning")

@@ -367,5 +367,6 @@ def _flat(text: str) -> str:
 register("queues", "table", render_table)
 # piped (no terminal, no width asked), the tree is drawn as wide as it needs: never wrapped
 register("queues", "tree", lambda reports, view: render_tree(reports, view,
-                                                             plain=view.width is None and not stdout_is_tty()))
+                                                             plain=view.width is None and not stdout_is_tty()),
+         note="every effective setting")
 register("queues", "plain", lambda reports, view: render_plain(reports))

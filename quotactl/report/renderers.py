@@ -3,7 +3,9 @@
 A renderer is ``fn(result, view) -> str`` (``view``: a ``console.View``, colour and ``--wide``;
 machine formats ignore it); each report module registers its own at import, so a new format or
 command is one module.  ``render`` finds them all.  A JSON renderer brings its YAML twin
-(``yaml_out``), a table renderer its ``wide`` view.
+(``yaml_out``) unless its module registered its own first, a table renderer its ``wide`` view.  A command's ``-o`` accepts, lists in
+``--help`` and completes exactly the formats of its reports (``accepted``, cli/output.py); a
+``note`` says what a format is when its name does not.
 
     register("schedule", "json", lambda result, view: render(result))
 """
@@ -22,6 +24,13 @@ from quotactl.report.yaml_out import as_yaml
 Renderer = Callable[[object, View], str]
 
 _RENDERERS: dict[tuple[str, str], Renderer] = {}
+_NOTES: dict[tuple[str, str], str] = {}  # (report, format) -> what the format is, for --help
+
+# The order formats are listed in (--help, completion, the error for an unknown one); others after.
+ORDER = ("table", "tree", "plain", "wide", "json", "yaml", "markdown", "sarif", "github")
+TABLE_NOTE = "plain when piped"
+WIDE_NOTE = "every column, like --wide"
+YAML_NOTE = "the json document as YAML"
 
 
 @dataclass(frozen=True)
@@ -39,14 +48,18 @@ def outcome(x: object) -> Outcome:
     return x if isinstance(x, Outcome) else Outcome(x)
 
 
-def register(command: str, fmt: str, fn: Renderer) -> None:
+def register(command: str, fmt: str, fn: Renderer, note: str | None = None) -> None:
     if (command, fmt) in _RENDERERS:
         raise ValueError(f"duplicate renderer for {command} -o {fmt}")
     _RENDERERS[(command, fmt)] = fn
-    if fmt == "json":  # every JSON document is also printed as YAML (-o yaml), one generic renderer
-        register(command, "yaml", as_yaml(fn))
+    if fmt == "table":
+        note = note or TABLE_NOTE
+    if note:
+        _NOTES[(command, fmt)] = note
+    if fmt == "json" and (command, "yaml") not in _RENDERERS:  # -o yaml: the JSON document as YAML
+        register(command, "yaml", as_yaml(fn), YAML_NOTE)
     if fmt == "table":  # kubectl's -o wide: the table with every column, as --wide
-        register(command, "wide", lambda result, view: fn(result, replace(view, wide=True)))
+        register(command, "wide", lambda result, view: fn(result, replace(view, wide=True)), WIDE_NOTE)
 
 
 def render(command: str, fmt: str, result: object, color: bool = False, wide: bool = False,
@@ -63,6 +76,20 @@ def render(command: str, fmt: str, result: object, color: bool = False, wide: bo
 def formats(command: str) -> tuple[str, ...]:
     _import_all()
     return tuple(f for c, f in _RENDERERS if c == command)
+
+
+def accepted(reports: tuple[str, ...]) -> tuple[str, ...]:
+    """The formats every one of ``reports`` (those a command may print) renders, in ``ORDER``;
+    imports only the report modules named after them."""
+    for report in reports:
+        _import_named(report.split("-")[0])
+    common = set.intersection(*({f for c, f in _RENDERERS if c == report} for report in reports))
+    return tuple(sorted(common, key=lambda f: (ORDER.index(f) if f in ORDER else len(ORDER), f)))
+
+
+def notes(reports: tuple[str, ...], fmt: str) -> tuple[str, ...]:
+    """What ``fmt`` is, for --help: the distinct notes ``reports`` registered with it."""
+    return tuple(dict.fromkeys(_NOTES[(r, fmt)] for r in reports if (r, fmt) in _NOTES))
 
 
 @cache

@@ -88,5 +88,6 @@ def render_catalogue(rules: list[Rule]) -> str:
     return "\n".join(md).rstrip("\n") + "\n"
 
 
-register("rules", "markdown", lambda rules, view: render_catalogue(rules))
-register("rule", "markdown", lambda r, view: rule_markdown(r))
+register("rules", "markdown", lambda rules, view: render_catalogue(rules),
+         note="the whole catalogue as one document, docs/rules.md")
+register("rule", "markdown", lambda r, view: rule_markdown(r), note="one rule's page")

@@ -10,7 +10,6 @@ from quotactl.load.objects import KubeObject
 from quotactl.model.kueue import KueueCluster, build_workload
 from quotactl.report.console import FIXED, ID, PLAIN_VIEW, TEXT, Col, Sheet, View, render_to_text
 from quotactl.report.renderers import Outcome, register
-from quotactl.report.yaml_out import yaml_text
 
 OWNER_ANNOTATION = "quotactl.io/owner"
 
@@ -30,10 +29,6 @@ def document(workloads: list[KubeObject], skipped: list[SkippedObject], diagnost
 
 def render_json(doc: dict) -> str:
     return json.dumps(doc, indent=2) + "\n"
-
-
-def render_yaml(doc: dict) -> str:
-    return yaml_text(doc)
 
 
 def owner_of(workload: KubeObject) -> str:
@@ -78,9 +73,10 @@ def render_table(workloads: list[KubeObject], skipped: list[SkippedObject], clus
 
 
 def _render(o: Outcome, view: View, plain: bool) -> str:
-    workloads, skipped = o.result
+    workloads, skipped, _diagnostics = o.result
     return render_table(workloads, skipped, o.context, view, plain)
 
 
 register("workload", "table", lambda o, view: _render(o, view, False))
 register("workload", "plain", lambda o, view: _render(o, view, True))
+register("workload", "json", lambda o, view: render_json(document(*o.result)), note="a kind: List of Workloads")

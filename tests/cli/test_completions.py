@@ -4,6 +4,7 @@ import sys
 
 import pytest
 
+from tests.cli.test_output_formats import ACCEPTED
 from tests.helpers import ROOT
 
 
@@ -27,3 +28,12 @@ def test_completion_offers_each_commands_output_formats_and_flags():
     assert complete("quotactl explain -o ", 3) == ["table", "plain", "wide", "json", "yaml"]
     assert complete("quotactl queues -o ", 3) == ["table", "tree", "plain", "wide", "json", "yaml"]
     assert "--wide" in complete("quotactl schedule --w", 2)
+
+
+@pytest.mark.parametrize("command", sorted(ACCEPTED))
+def test_completion_offers_exactly_the_formats_a_command_accepts(command):
+    env = {**os.environ, "_QUOTACTL_COMPLETE": "complete_bash", "COMP_WORDS": f"quotactl {command} -o ",
+           "COMP_CWORD": "3"}
+    code = "import sys; sys.argv=['quotactl']; from quotactl.cli.app import main; main()"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT)
+    assert tuple(out.stdout.split()) == ACCEPTED[command]  # the registry's formats, in its order

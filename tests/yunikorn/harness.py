@@ -12,7 +12,6 @@ import contextlib
 import io
 import json
 
-from quotactl.cli.common import OutputFormat
 from quotactl.load.objects import load
 from tests.helpers import run_cli
 
@@ -23,9 +22,9 @@ def registered(command: str) -> bool:
     return any((c.name or getattr(c.callback, "__name__", "")) == command for c in app.registered_commands)
 
 
-def _parse(args: list[str]) -> tuple[str, str, list[str], bool, OutputFormat]:
+def _parse(args: list[str]) -> tuple[str, str, list[str], bool, str]:
     command, target = args[0], args[1]
-    files, direct, output = [], False, OutputFormat.table
+    files, direct, output = [], False, "table"
     i = 2
     while i < len(args):
         a = args[i]
@@ -36,7 +35,7 @@ def _parse(args: list[str]) -> tuple[str, str, list[str], bool, OutputFormat]:
         if a == "--direct":
             direct = True
         elif a in ("--output", "-o"):
-            output = OutputFormat(args[i + 1])
+            output = args[i + 1]
             i += 1
         i += 1
     return command, target, files, direct, output

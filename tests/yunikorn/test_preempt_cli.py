@@ -8,7 +8,6 @@ import json
 import jsonschema
 import pytest
 
-from quotactl.cli.common import OutputFormat
 from quotactl.cli.yunikorn_cmds import run_explain, run_preempt
 from quotactl.load.objects import load
 from tests.helpers import CASES, ROOT, run_cli
@@ -83,7 +82,7 @@ def test_fixture_outcomes():
 
 def _run(fn, *args, **kw):
     loaded = load(list(args[1]), fast_json=True)
-    return fn(loaded, args[0], OutputFormat.json, **kw)
+    return fn(loaded, args[0], "json", **kw)
 
 
 def test_unknown_ambiguous_and_foreign_pods(capsys):
