@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import NamedTuple
 
-from quotactl.kueue.cycle import Livelock, PendingWorkload
+from quotactl.kueue.scheduler import Livelock, PendingWorkload
 from quotactl.model.cached import cached_attribute
 
 

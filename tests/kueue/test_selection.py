@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from quotactl.kueue.cycle import schedule
+from quotactl.kueue.scheduler import schedule
 from quotactl.kueue.options import EngineOptions
 from quotactl.kueue.selection import Selection, restrict_schedule, selected_keys
 from quotactl.model.kueue import build_cluster

@@ -8,7 +8,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from quotactl.kueue.cycle import schedule
+from quotactl.kueue.scheduler import schedule
 from quotactl.kueue.options import engine_options
 from quotactl.kueue.quota import available
 from quotactl.model.kueue import build_cluster

@@ -8,7 +8,7 @@ import json
 import jsonschema
 import pytest
 
-from quotactl.kueue.cycle import schedule
+from quotactl.kueue.scheduler import schedule
 from quotactl.kueue.diff import diff
 from quotactl.kueue.options import engine_options
 from quotactl.load.objects import load
