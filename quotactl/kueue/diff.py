@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from quotactl.kueue.scheduler import ScheduleResult, schedule
 from quotactl.kueue.options import EngineOptions
 from quotactl.kueue.quota import build_snapshot, potential_available
+from quotactl.kueue.scheduler import ScheduleResult, schedule
 from quotactl.model.kueue import KueueCluster
 
 LOSES_ADMISSION = "losesAdmission"  # admitted at the base fixpoint, pending at the head one

@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from operator import attrgetter
 
+from quotactl.kueue.options import EngineOptions
 from quotactl.kueue.scheduler import ADMITTED, CycleReport, Scheduler, TreeWatch, run_to_fixpoint
 from quotactl.model.gc_pause import fewer_gc_pauses
-from quotactl.kueue.options import EngineOptions
 from quotactl.model.kueue import KueueCluster
 from quotactl.simulate.cadence import FIXPOINT, Cadence
 from quotactl.simulate.clock import seconds, until_micros

@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import NamedTuple
 
-from quotactl.kueue.scheduler import DEFAULT_START, newest_time
 from quotactl.kueue.priority import parse_time
+from quotactl.kueue.scheduler import DEFAULT_START, newest_time
 from quotactl.model.kueue import KueueCluster, Workload
 from quotactl.simulate.clock import micros_between
 from quotactl.simulate.runtimes import (

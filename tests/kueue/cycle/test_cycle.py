@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import math
 
+from quotactl.kueue.options import engine_options
 from quotactl.kueue.reasons import MSG_NO_LONGER_FITS
 from quotactl.kueue.scheduler import ADMITTED, PENDING, SKIPPED, schedule
-from quotactl.kueue.options import engine_options
 from quotactl.model.kueue import build_cluster
 from quotactl.report import schedule_json, schedule_text
 from tests.kueue.builders import admitted, configuration, cq, flavor, lq, objects, pending, with_queues

@@ -15,9 +15,9 @@ from quotactl.kueue.assign import FlavorAssigner
 from quotactl.kueue.nomination import NominationInputs, kin_key
 from quotactl.kueue.options import engine_options
 from quotactl.kueue.preemption.common import LOWER_OR_NEWER_EQUAL_PRIORITY, Preemptor
+from quotactl.kueue.quota import build_snapshot
 from quotactl.kueue.scheduler import ADMITTED, schedule
 from quotactl.kueue.scheduler import nominator as nominator_module
-from quotactl.kueue.quota import build_snapshot
 from quotactl.kueue.workload import PodSetRequest, pod_set_requests
 from quotactl.model.kueue import build_cluster
 from tests.kueue.builders import configuration, cq, flavor, objects, pending, with_queues
