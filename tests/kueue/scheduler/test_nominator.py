@@ -12,6 +12,7 @@ from pathlib import Path
 import quotactl
 from quotactl.kueue import nomination
 from quotactl.kueue.assign import FlavorAssigner
+from quotactl.kueue.explain import explain_workload
 from quotactl.kueue.nomination import NominationInputs, kin_key
 from quotactl.kueue.options import engine_options
 from quotactl.kueue.preemption.common import LOWER_OR_NEWER_EQUAL_PRIORITY, Preemptor
@@ -20,7 +21,7 @@ from quotactl.kueue.scheduler import ADMITTED, schedule
 from quotactl.kueue.scheduler import nominator as nominator_module
 from quotactl.kueue.workload import PodSetRequest, pod_set_requests
 from quotactl.model.kueue import build_cluster
-from tests.kueue.builders import configuration, cq, flavor, objects, pending, with_queues
+from tests.kueue.builders import configuration, cq, flavor, lq, objects, pending, with_queues
 
 RES = ["cpu", "memory"]
 
@@ -131,3 +132,27 @@ def test_the_assigner_gets_the_workload_only_through_nomination_inputs():
     builders = sorted(str(p.relative_to(root)) for p in root.rglob("*.py")
                       if re.search(r"\bFlavorAssigner\(", p.read_text()))
     assert builders == ["kueue/assign.py", "kueue/nomination.py"]
+
+
+def test_explain_and_the_scheduler_stop_a_head_at_the_same_pre_check():
+    """``nomination.nomination_check`` is the one sequence both call: a workload failing the
+    namespace selector and the limits check gets the namespace verdict from both, one failing
+    only the limits check the limits verdict."""
+    ns = [{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": n, "labels": {"team": t}}}
+          for n, t in (("a", "ml"), ("b", "web"))]
+    queue = cq("c", [(RES, [("f0", {"cpu": 10, "memory": 10})])], selector={"matchLabels": {"team": "ml"}})
+    dicts = ns + [flavor("f0"), queue, configuration()]
+    for name, namespace in (("both", "b"), ("limits", "a")):
+        wl = pending(name, "q-c", {"cpu": 1, "memory": 1}, ns=namespace)
+        wl["spec"]["podSets"][0]["template"]["spec"]["containers"][0]["resources"]["limits"] = {"cpu": "500m"}
+        dicts.append(wl)
+        dicts.append(lq("q-c", "c", ns=namespace))
+    cluster = build_cluster(objects(dicts))
+    options = engine_options(cluster)
+    pending_by_key = {p.workload: p for p in schedule(cluster, options).pending}
+    snap = build_snapshot(cluster, options)
+    for key in ("b/both", "a/limits"):
+        e = explain_workload(cluster, snap, cluster.workloads[key])
+        assert (e.reason, e.message) == (pending_by_key[key].reason, pending_by_key[key].message)
+    assert "namespace" in pending_by_key["b/both"].message.lower()
+    assert "requests must not exceed its limits" in pending_by_key["a/limits"].message
