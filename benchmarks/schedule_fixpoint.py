@@ -74,8 +74,8 @@ def run(scale: float) -> dict:
     import json
     import tempfile
 
-    from quotactl.kueue.cycle import schedule
     from quotactl.kueue.options import engine_options
+    from quotactl.kueue.scheduler import schedule
     from quotactl.load.objects import load
     from quotactl.model.kueue import build_cluster
 

@@ -20,7 +20,7 @@ from quotactl.cli.common import (
 from quotactl.cli.filters import selected, selection_of
 from quotactl.cli.inputs import check_cluster_args, finish, kueue_input
 from quotactl.cli.output import output_option
-from quotactl.kueue.cycle import schedule
+from quotactl.kueue.scheduler import schedule
 from quotactl.kueue.selection import restrict_schedule
 from quotactl.report.renderers import Outcome
 

@@ -1,7 +1,7 @@
 """What a configuration change does to every workload (``quotactl diff``).
 
 The same workloads are scheduled to the fixpoint twice, once under the base configuration and
-once under the head configuration (``cycle.schedule``; no rule of Kueue lives here), and the two
+once under the head configuration (``scheduler.schedule``; no rule of Kueue lives here), and the two
 outcomes are compared: workloads that lose their admission or get preempted, workloads that
 newly fit, capacity changes per ClusterQueue / cohort and usage before and after.  Pure.
 """
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from quotactl.kueue.cycle import ScheduleResult, schedule
 from quotactl.kueue.options import EngineOptions
 from quotactl.kueue.quota import build_snapshot, potential_available
+from quotactl.kueue.scheduler import ScheduleResult, schedule
 from quotactl.model.kueue import KueueCluster
 
 LOSES_ADMISSION = "losesAdmission"  # admitted at the base fixpoint, pending at the head one

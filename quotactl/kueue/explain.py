@@ -26,7 +26,7 @@ from quotactl.kueue.assign import (
 )
 from quotactl.kueue.counterfactual import Change, find_changes
 from quotactl.kueue.headline import Headline
-from quotactl.kueue.nomination import Blocker, make_assigner, namespace_check, queue_blocker, resource_blocker
+from quotactl.kueue.nomination import Blocker, make_assigner, nomination_check, queue_blocker
 from quotactl.kueue.options import EngineOptions
 from quotactl.kueue.preemption.targets import candidate_workloads
 from quotactl.kueue.priority import PriorityInfo, workload_priority
@@ -318,13 +318,11 @@ def explain_workload(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, *,
     checked = queue_blocker(cluster, snapshot, wl)
     summary = _summary(cluster, snapshot, wl, checked.cluster_queue)
     blocker, notes = checked.blocker, []
-    if blocker is None:
-        namespace = namespace_check(cluster, snapshot.cluster_queues[checked.cluster_queue], wl)
-        blocker = namespace.blocker
-        if namespace.note:
-            notes.append(namespace.note)
-    if blocker is None:
-        blocker = resource_blocker(wl)
+    if blocker is None:  # queued: the scheduler's own checks when the workload is its queue's head
+        nominated = nomination_check(cluster, snapshot.cluster_queues[checked.cluster_queue], wl)
+        blocker = nominated.blocker
+        if nominated.note:
+            notes.append(nominated.note)
     if blocker is not None:
         return _explain_blocked(summary, blocker, checked.inactive, notes, snapshot.options)
     cq = snapshot.cluster_queues[checked.cluster_queue]

@@ -1,20 +1,23 @@
 """What Kueue checks before and while nominating a pending workload: the workload controller's
 queue checks (queue name, LocalQueue, ClusterQueue, inactive ClusterQueue, admission checks),
-the scheduler's namespace selector check, and the preemptor and flavor assigner it nominates
-the workload with."""
+the scheduler's checks between popping a head and nominating it (``nomination_check``: one
+sequence for ``explain`` and the scheduler), and what of the workload the flavor assigner reads
+(``NominationInputs``: the one way a workload reaches a ``FlavorAssigner``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from datetime import datetime
 from typing import NamedTuple
 
 from quotactl.kueue import reasons
 from quotactl.kueue.admissibility import resource_validation_error
 from quotactl.kueue.assign import FlavorAssigner
-from quotactl.kueue.preemption.common import Preemptor
+from quotactl.kueue.preemption.common import LOWER_OR_NEWER_EQUAL_PRIORITY, Preemptor
 from quotactl.kueue.priority import PriorityInfo, queue_order_timestamp, workload_priority
 from quotactl.kueue.quota import ClusterQueueNode, InactiveReason, Snapshot
-from quotactl.kueue.workload import admission_checks_failed, nomination_requests
+from quotactl.kueue.workload import PodSetRequest, admission_checks_failed, nomination_requests
 from quotactl.model.kueue import KueueCluster, LocalQueue, Workload
 
 # How to fix each reason a ClusterQueue is inactive for.
@@ -54,6 +57,10 @@ class NamespaceCheck:
     note: str | None = None
 
 
+ADMISSION_CHECKS_FAILED = Blocker(reasons.PENDING_EVALUATION, reasons.MSG_FAILED_ADMISSION_CHECKS,
+                                  "an admission check of this workload is in state Retry or Rejected")
+
+
 def admission_check_blocker(wl: Workload) -> bool:
     return admission_checks_failed(wl)
 
@@ -83,8 +90,7 @@ def queue_blocker(cluster: KueueCluster, snapshot: Snapshot, wl: Workload) -> Qu
     if not cq_name or cq_name not in snapshot.cluster_queues:
         return QueueCheck(_cluster_queue_missing(wl, lq, cq_name), cq_name)
     if admission_check_blocker(wl):
-        return QueueCheck(Blocker(reasons.PENDING_EVALUATION, reasons.MSG_FAILED_ADMISSION_CHECKS,
-                                  "an admission check of this workload is in state Retry or Rejected"), cq_name)
+        return QueueCheck(ADMISSION_CHECKS_FAILED, cq_name)
     inactive = snapshot.cluster_queues[cq_name].inactive
     if inactive is not None:
         return QueueCheck(Blocker(reasons.SUSPENDED, reasons.cluster_queue_inactive(cq_name),
@@ -147,16 +153,112 @@ def namespace_check(cluster: KueueCluster, cq: ClusterQueueNode, wl: Workload) -
     return NamespaceCheck()
 
 
-def preemptor_for(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, cq_name: str,
-                  priority: PriorityInfo | None = None) -> Preemptor:
-    """``priority``: ``workload_priority`` of ``wl`` when the caller has it already."""
-    options = snapshot.options
-    pr = priority if priority is not None else workload_priority(cluster, wl, options.gates)
-    return Preemptor(wl.key, cq_name, pr.value,
-                     queue_order_timestamp(wl, options.gates, options.requeuing_timestamp), wl.uid or "")
+class NominationCheck(NamedTuple):
+    """The scheduler's checks between popping a head and nominating it: the first that fails
+    (None: none), how the head is requeued then, and the namespace selector's note."""
+
+    blocker: Blocker | None
+    parked: bool = False  # parked in the inadmissible set even under StrictFIFO
+    unmatched: bool = False  # a namespace mismatch: it stays parked when the queue is requeued
+    note: str | None = None
+
+
+def nomination_check(cluster: KueueCluster, cq: ClusterQueueNode, wl: Workload, *,
+                     namespace: Callable[[KueueCluster, ClusterQueueNode, Workload], NamespaceCheck] | None = None,
+                     resources: Callable[[Workload], Blocker | None] | None = None) -> NominationCheck:
+    """``scheduler.go: nominate``'s checks before the flavor assignment, in its order: failed
+    admission checks, then ``ValidateAdmissibility`` (the namespace selector, then requests
+    above limits).  ``namespace`` / ``resources``: ``namespace_check`` / ``resource_blocker``
+    or memoised equivalents (the scheduler's, which asks for every head)."""
+    if admission_check_blocker(wl):
+        return NominationCheck(ADMISSION_CHECKS_FAILED)
+    ns = (namespace or namespace_check)(cluster, cq, wl)
+    if ns.blocker is not None:
+        return NominationCheck(ns.blocker, parked=True, unmatched=True)
+    blocker = (resources or resource_blocker)(wl)
+    if blocker is not None:
+        return NominationCheck(blocker, parked=True, note=ns.note)
+    return NominationCheck(None, note=ns.note)
 
 
 def make_assigner(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, cq: ClusterQueueNode) -> FlavorAssigner:
-    preemptor = preemptor_for(cluster, snapshot, wl, cq.name)
-    requests, preset = nomination_requests(wl, snapshot.options)
-    return FlavorAssigner(snapshot, cq, preemptor, wl.pod_sets, requests, preset=preset)
+    return nomination_inputs(cluster, snapshot, wl).assigner(snapshot, cq)
+
+
+# How a field of ``NominationInputs`` enters the key under which two workloads share one
+# nomination (``kin_key``).  A field without one enters by its value: a field someone adds
+# for a new rule of the assigner is part of the key until declared otherwise.
+KIN_PART = "kin_part"
+
+
+def _names_the_workload(_value, _cq: ClusterQueueNode) -> None:
+    """The workload's own name and uid: the assigner and the victim search never compare them
+    (the preemptor holds no quota, so no search meets it)."""
+    return None
+
+
+def _same_objects(value, _cq: ClusterQueueNode) -> int:
+    """The model's objects, immutable during a run and kept alive by the inputs that hold them:
+    their identity stands for their value (a generator's workloads of one shape share them)."""
+    return id(value)
+
+
+def _when_a_policy_compares_timestamps(value: datetime, cq: ClusterQueueNode) -> datetime | None:
+    """Read only by the LowerOrNewerEqualPriority policies (``preemption.common``)."""
+    p = cq.preemption
+    if LOWER_OR_NEWER_EQUAL_PRIORITY in (p.within_cluster_queue, p.reclaim_within_cohort):
+        return value
+    return None
+
+
+def _frozen_flavors(value: dict, _cq: ClusterQueueNode) -> tuple:
+    return tuple((ps, tuple(sorted(flavors.items()))) for ps, flavors in sorted(value.items()))
+
+
+@dataclass(frozen=True, slots=True)
+class NominationInputs:
+    """Everything of a pending workload that its nomination reads: the flavor assigner and its
+    victim search get the workload through these fields only (``assigner``), so the key of a
+    shared nomination (``kin_key``) is derived from them: a field added here for a new rule is
+    in that key unless its ``KIN_PART`` metadata says how else it enters."""
+
+    key: str = field(metadata={KIN_PART: _names_the_workload})
+    uid: str = field(metadata={KIN_PART: _names_the_workload})
+    pod_sets: tuple = field(metadata={KIN_PART: _same_objects})
+    requests: tuple[PodSetRequest, ...] = field(metadata={KIN_PART: _same_objects})
+    preset: dict = field(metadata={KIN_PART: _frozen_flavors})  # flavors of an earlier admission
+    priority: int
+    queue_order_timestamp: datetime = field(metadata={KIN_PART: _when_a_policy_compares_timestamps})
+
+    def preemptor(self, cq_name: str) -> Preemptor:
+        return Preemptor(self.key, cq_name, self.priority, self.queue_order_timestamp, self.uid)
+
+    def assigner(self, snapshot: Snapshot, cq: ClusterQueueNode,
+                 scan_start: dict[tuple[str, int], int] | None = None) -> FlavorAssigner:
+        return FlavorAssigner(snapshot, cq, self.preemptor(cq.name), self.pod_sets, self.requests,
+                              preset=self.preset, scan_start=scan_start)
+
+
+_KIN_PARTS: dict[type, tuple] = {}  # NominationInputs (or a subclass) -> ((field name, part), ...)
+
+
+def kin_key(inputs: NominationInputs, cq: ClusterQueueNode) -> tuple:
+    """The key under which workloads share a nomination in ``cq`` (Kueue's equivalent
+    workloads, here exact): each field of ``inputs`` as its ``KIN_PART`` says, by value when
+    it says nothing.  Two workloads with one key get the same nomination from the same
+    snapshot of their cohort tree."""
+    parts = _KIN_PARTS.get(type(inputs))
+    if parts is None:
+        parts = _KIN_PARTS[type(inputs)] = tuple((f.name, f.metadata.get(KIN_PART)) for f in fields(inputs))
+    return tuple(getattr(inputs, name) if part is None else part(getattr(inputs, name), cq) for name, part in parts)
+
+
+def nomination_inputs(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, priority: PriorityInfo | None = None,
+                      requests: tuple[PodSetRequest, ...] | None = None) -> NominationInputs:
+    """``priority`` / ``requests``: ``workload_priority`` / ``pod_set_requests`` of ``wl`` when
+    the caller has them already."""
+    options = snapshot.options
+    pr = priority if priority is not None else workload_priority(cluster, wl, options.gates)
+    requests, preset = nomination_requests(wl, options, requests)
+    return NominationInputs(wl.key, wl.uid or "", wl.pod_sets, requests, preset, pr.value,
+                            queue_order_timestamp(wl, options.gates, options.requeuing_timestamp))

@@ -69,7 +69,7 @@ def kept(rows: Iterable, keys: frozenset[str], key=lambda row: row.workload) -> 
 def restrict_schedule(result, selection: Selection, keys: frozenset[str]):
     """``schedule``'s result with only the selected workloads' admissions, preemptions, pending
     entries and cycle events; the cycles, usage and livelock stay those of the whole run."""
-    from quotactl.kueue.cycle import CycleReport
+    from quotactl.kueue.scheduler import CycleReport
 
     cycles = tuple(CycleReport(c.number, kept(c.heads, keys), kept(c.admitted, keys), kept(c.preempted, keys))
                    for c in result.cycles)

@@ -1,12 +1,12 @@
 """``quotactl schedule --output json`` (docs/schedule.md; schema: schemas/output/schedule.json).
-Pure formatting of ``cycle.ScheduleResult``."""
+Pure formatting of ``scheduler.ScheduleResult``."""
 
 from __future__ import annotations
 
 import json
 
 from quotactl.kueue.amounts import format_amount
-from quotactl.kueue.cycle import ScheduleResult
+from quotactl.kueue.scheduler import ScheduleResult
 from quotactl.report.caveats import with_caveats
 from quotactl.report.filter_note import filter_doc
 from quotactl.report.renderers import outcome, register

@@ -6,7 +6,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from quotactl.kueue.amounts import format_amount
-from quotactl.kueue.cycle import ADMITTED, ScheduleResult, UsageRow
+from quotactl.kueue.scheduler import ADMITTED, ScheduleResult, UsageRow
 from quotactl.report.caveats import above
 from quotactl.report.console import FIXED, ID, TEXT, Col, Sheet, View, plain_text, render_to_text
 from quotactl.report.filter_note import shown_line

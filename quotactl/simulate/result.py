@@ -8,7 +8,7 @@ from datetime import datetime
 from operator import attrgetter
 from typing import NamedTuple
 
-from quotactl.kueue.cycle import Livelock, PendingWorkload
+from quotactl.kueue.scheduler import Livelock, PendingWorkload
 from quotactl.model.cached import cached_attribute
 
 

@@ -1,13 +1,13 @@
 """The driver: a clock over Kueue's scheduler.
 
-The engine state is ``kueue.cycle.Scheduler``, built once; events change it in place (an
+The engine state is ``kueue.scheduler.Scheduler``, built once; events change it in place (an
 arrival queues a workload, a completion releases its quota and requeues its cohort tree's
 parked workloads) and wake only the cohort trees they touch, so the cycles of an instant run over
 those trees alone, and the whole run costs in proportion to its events.  Every scheduling
 decision is the Scheduler's: this module holds no Kueue rule.
 
 Fixpoint mode (the default): at each instant with an event, completions, then arrivals, then
-cycles until the woken trees settle (``cycle.run_to_fixpoint``, with ``schedule``'s livelock
+cycles until the woken trees settle (``scheduler.run_to_fixpoint``, with ``schedule``'s livelock
 detection).  Tick mode (``Cadence.interval`` > 0): one cycle per tick of the grid ``t0 + k*D``
 while some woken tree has an active head; events between ticks are applied at their own times.
 With the cadence's harness limits (``cadence.py``): admission, eviction and status writes through
@@ -22,8 +22,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from quotactl.kueue.cycle import ADMITTED, CycleReport, Scheduler, TreeWatch, fewer_gc_pauses, run_to_fixpoint
 from quotactl.kueue.options import EngineOptions
+from quotactl.kueue.scheduler import ADMITTED, CycleReport, Scheduler, TreeWatch, run_to_fixpoint
+from quotactl.model.gc_pause import fewer_gc_pauses
 from quotactl.model.kueue import KueueCluster
 from quotactl.simulate.cadence import FIXPOINT, Cadence
 from quotactl.simulate.clock import until_micros

@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import NamedTuple
 
-from quotactl.kueue.cycle import DEFAULT_START, newest_time
 from quotactl.kueue.priority import parse_time
+from quotactl.kueue.scheduler import DEFAULT_START, newest_time
 from quotactl.model.kueue import KueueCluster, Workload
 from quotactl.simulate.clock import micros_between
 from quotactl.simulate.runtimes import (
@@ -23,7 +23,7 @@ def start_time(cluster: KueueCluster, start: datetime | None = None) -> datetime
     """t0: ``start`` (--start); else, when the input holds admitted workloads, the moment of the
     snapshot (its newest Workload timestamp); else the earliest Workload creationTimestamp (a
     trace to replay); else, with no Workload time at all (a generator alone), quotactl's fixed
-    epoch (``cycle.DEFAULT_START``), so that a run gives the same bytes every time."""
+    epoch (``scheduler.DEFAULT_START``), so that a run gives the same bytes every time."""
     if start is not None:
         return start
     if any(wl.has_quota_reservation for wl in cluster.workloads.values()):

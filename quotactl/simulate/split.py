@@ -1,7 +1,7 @@
 """Independent cohort trees on several cores (``simulate --jobs``, fixpoint mode).
 
 Cohort trees share no quota, and Kueue nominates, orders and admits each one on its own (the
-fixpoint and livelock detection, ``kueue.cycle.TreeWatch``, relies on the same fact).  In fixpoint
+fixpoint and livelock detection, ``kueue.scheduler.TreeWatch``, relies on the same fact).  In fixpoint
 mode an event touches one tree, and the cycles of an instant change each woken tree the same way
 whatever the others do.  So once the start-up requeue cycle ran (the one cycle whose effect spans
 every tree: ``STARTUP_REQUEUE_AFTER_CYCLE``), the run splits its trees into chunks, several per
@@ -16,7 +16,7 @@ The merged result is the one-process result, byte for byte:
 - reservation times come from cycle numbers (``Scheduler.start`` + number), which each worker
   numbers on its own; only their order within one tree is ever read (preemption candidates), and
   that order is the same.  One more rule reads numbers: whether a flavor scan's state is from the
-  previous cycle (``Scheduler._scan_start``, FlavorFungibilityPreserveScanProgress).  Workers log
+  previous cycle (``scheduler.scan.FlavorScans.start``, FlavorFungibilityPreserveScanProgress).  Workers log
   those reads, and the merge checks each one against the one-process numbering
   (``_numbering_agrees``); where one would differ, one process runs instead;
 - a livelock or the cycle limit stops the whole run at that instant, every tree included: the
@@ -36,7 +36,7 @@ import struct
 import tempfile
 from dataclasses import dataclass
 
-from quotactl.kueue.cycle import STARTUP_REQUEUE_AFTER_CYCLE
+from quotactl.kueue.scheduler import STARTUP_REQUEUE_AFTER_CYCLE
 from quotactl.simulate.result import RUN_ORDER, workload_run
 from quotactl.simulate.stats import frozen_result
 

@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-from quotactl.kueue.cycle import Scheduler
 from quotactl.kueue.options import admission_check_states, engine_options
+from quotactl.kueue.scheduler import Scheduler
 from quotactl.load.objects import load
 from quotactl.model.kueue import build_cluster
 from tests.acceptance.accept import cases, spec

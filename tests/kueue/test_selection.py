@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from quotactl.kueue.cycle import schedule
 from quotactl.kueue.options import EngineOptions
+from quotactl.kueue.scheduler import schedule
 from quotactl.kueue.selection import Selection, restrict_schedule, selected_keys
 from quotactl.model.kueue import build_cluster
 from quotactl.model.label_selector import parse_selector

@@ -10,7 +10,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from quotactl.kueue.cycle import schedule
+from quotactl.kueue.scheduler import schedule
 from quotactl.report.simulate_json import render
 from quotactl.simulate.cadence import Cadence
 from quotactl.simulate.clock import US

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import math
 
-from quotactl.kueue.cycle import ADMITTED, MSG_NO_LONGER_FITS, PENDING, SKIPPED, schedule
 from quotactl.kueue.options import engine_options
+from quotactl.kueue.reasons import MSG_NO_LONGER_FITS
+from quotactl.kueue.scheduler import ADMITTED, PENDING, SKIPPED, schedule
 from quotactl.model.kueue import build_cluster
 from quotactl.report import schedule_json, schedule_text
 from tests.kueue.builders import admitted, configuration, cq, flavor, lq, objects, pending, with_queues
@@ -228,7 +229,7 @@ def test_settled_tree_is_no_longer_simulated():
 
 def test_the_namespace_check_is_per_namespace_and_the_limits_check_per_pod_sets():
     """The cycle keeps the namespace selector's answer per (ClusterQueue, namespace) and the
-    limits check's per pod-set objects (Scheduler._failed_precheck): neither may leak to a
+    limits check's per pod-set objects (scheduler.nominator.Nominator's pre-check memos): neither may leak to a
     workload of another namespace or other pod sets."""
     ns = [{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": n, "labels": {"team": t}}}
           for n, t in (("a", "ml"), ("b", "web"))]

@@ -8,9 +8,9 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from quotactl.kueue.cycle import schedule
 from quotactl.kueue.options import engine_options
 from quotactl.kueue.quota import available
+from quotactl.kueue.scheduler import schedule
 from quotactl.model.kueue import build_cluster
 from quotactl.report.schedule_json import document
 from tests.kueue.builders import cohort, configuration, cq, flavor, objects, pending, with_queues

@@ -8,9 +8,9 @@ import json
 import jsonschema
 import pytest
 
-from quotactl.kueue.cycle import schedule
 from quotactl.kueue.diff import diff
 from quotactl.kueue.options import engine_options
+from quotactl.kueue.scheduler import schedule
 from quotactl.load.objects import load
 from quotactl.model.kueue import build_cluster
 from quotactl.report import diff_json, diff_text, schedule_json, schedule_text

@@ -1,0 +1,193 @@
+"""Nomination of queue heads (``scheduler.go: nominate``) and every memo the scheduler keeps.
+
+The model does not change during a run, and a nomination reads only the workload's
+``NominationInputs`` and the snapshot of its cohort tree.  So the ``Nominator`` reuses:
+- a workload's own last nomination while its tree's version and its scan start are unchanged;
+- another workload's, in the same ClusterQueue on the same tree version and scan start, when
+  both have the same ``nomination.kin_key``: a key derived from every field of the inputs
+  (the assigner reads the workload through them alone), so a field added for a new rule is in
+  the key without anyone listing it here;
+- the per-workload values the nomination and the queues derive from the model (priority,
+  queue-order key, requests, the pre-checks, the equivalence shape), each under the key of what
+  its function reads (named at each memo).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import NamedTuple
+
+from quotactl.kueue.assign import Assignment, initial_assignment
+from quotactl.kueue.nomination import (
+    Blocker,
+    NamespaceCheck,
+    NominationCheck,
+    NominationInputs,
+    kin_key,
+    namespace_check,
+    nomination_check,
+    nomination_inputs,
+    resource_blocker,
+)
+from quotactl.kueue.options import EngineOptions
+from quotactl.kueue.preemption.common import Target
+from quotactl.kueue.priority import PriorityInfo, queue_order_timestamp, workload_priority
+from quotactl.kueue.queueing import queue_order_key
+from quotactl.kueue.quota import ClusterQueueNode, Snapshot
+from quotactl.kueue.workload import PodSetRequest, pod_set_requests
+from quotactl.model.kueue import KueueCluster, Workload
+
+
+class Static(NamedTuple):
+    """What a nomination needs that never changes during the run (see ``Nominator.static``)."""
+
+    priority: int
+    queue_order_timestamp: datetime
+    failed: NominationCheck | None  # the first failing pre-check; then nothing below is needed
+    inputs: NominationInputs | None
+    kin: tuple | None  # (ClusterQueue, kin_key(inputs))
+
+    @property
+    def preset(self) -> dict:
+        """Flavors of an earlier admission, taken without a scan (``workload.nomination_requests``)."""
+        return self.inputs.preset if self.inputs is not None else {}
+
+
+class Nomination(NamedTuple):
+    """A nomination, reusable while its cohort tree's version and scan start are unchanged.  It
+    holds the inputs it was made for, so that the objects ``kin_key`` names by identity stay
+    alive (an id is never reused while its entry lives)."""
+
+    made_on: tuple  # (cohort tree, the tree's version, scan start)
+    inputs: NominationInputs
+    assignment: Assignment
+    targets: tuple[Target, ...]
+
+
+class Nominator:
+    """Nominates heads against the run's snapshot and owns every memo of the scheduler."""
+
+    def __init__(self, cluster: KueueCluster, snapshot: Snapshot, options: EngineOptions):
+        self.cluster = cluster
+        self.snapshot = snapshot
+        self.options = options
+        self.priorities: dict[str, PriorityInfo] = {}  # workload -> workload_priority (reads the workload)
+        self.order_keys: dict[str, tuple] = {}  # workload -> queue_order_key
+        # (id(pod sets), reclaimable pods) -> (pod sets, requests): pod_set_requests reads nothing
+        # else of the workload; a generator's workloads of one kind share their pod set objects
+        # (model.kueue.build_workload), kept here so that an id is never reused while its entry lives
+        self.requests_by_pod_sets: dict[tuple, tuple] = {}
+        self.namespace_checks: dict[tuple, NamespaceCheck] = {}  # (ClusterQueue, namespace): all it reads
+        self.resource_blockers: dict[int, tuple] = {}  # id(pod sets) -> (pod sets, blocker): all it reads
+        self.statics: dict[tuple, Static] = {}  # (workload, ClusterQueue) -> see static
+        self.nominations: dict[str, Nomination] = {}  # workload -> its last nomination
+        self.kin_nominations: dict[tuple, Nomination] = {}  # Static.kin -> the last nomination made for it
+        # equivalence hashing (SchedulingEquivalenceHashing): workload -> its shape, shape -> a small number
+        self.shapes: dict[str, tuple] = {}
+        self.shape_by_pod_sets: dict[tuple, tuple] = {}  # (priority, id(pod sets)) -> (pod sets, shape)
+        self.shape_ids: dict[str, int] = {}
+        self.shape_numbers: dict[tuple, int] = {}
+
+    # -- values derived from the model ---------------------------------------------------
+    def priority(self, wl: Workload) -> PriorityInfo:
+        """``workload_priority``, once per workload."""
+        info = self.priorities.get(wl.key)
+        if info is None:
+            info = self.priorities[wl.key] = workload_priority(self.cluster, wl, self.options.gates)
+        return info
+
+    def order_key(self, wl: Workload) -> tuple:
+        """The workload's place in its queue (``queueing.queue_order_key``), once per workload."""
+        k = self.order_keys.get(wl.key)
+        if k is None:
+            k = self.order_keys[wl.key] = queue_order_key(self.cluster, wl, self.options, self.priority(wl).value)
+        return k
+
+    def requests(self, wl: Workload) -> tuple[PodSetRequest, ...]:
+        """``pod_set_requests(wl)``, once per pod set objects and reclaimable pods."""
+        k = (id(wl.pod_sets), tuple(sorted(wl.reclaimable_pods.items())) if wl.reclaimable_pods else ())
+        hit = self.requests_by_pod_sets.get(k)
+        if hit is not None and hit[0] is wl.pod_sets:
+            return hit[1]
+        reqs = pod_set_requests(wl, self.options)
+        self.requests_by_pod_sets[k] = (wl.pod_sets, reqs)
+        return reqs
+
+    def shape(self, wl: Workload) -> tuple:
+        """What makes two queued workloads equivalent for SchedulingEquivalenceHashing."""
+        s = self.shapes.get(wl.key)
+        if s is None:
+            pr = self.priority(wl).value
+            k = (pr, id(wl.pod_sets))
+            hit = self.shape_by_pod_sets.get(k)
+            if hit is not None and hit[0] is wl.pod_sets:
+                s = hit[1]
+            else:
+                s = (pr, tuple((ps.name, ps.count, ps.min_count, tuple(sorted(r.per_pod.items())),
+                                tuple(sorted(ps.pod.node_selector.items())), repr(ps.pod.tolerations))
+                               for ps, r in zip(wl.pod_sets, self.requests(wl), strict=False)))
+                self.shape_by_pod_sets[k] = (wl.pod_sets, s)
+            self.shapes[wl.key] = s
+        return s
+
+    def shape_id(self, wl: Workload) -> int:
+        """A small number per distinct ``shape`` (compared for every queued workload)."""
+        i = self.shape_ids.get(wl.key)
+        if i is None:
+            i = self.shape_ids[wl.key] = self.shape_numbers.setdefault(self.shape(wl), len(self.shape_numbers))
+        return i
+
+    def _namespace(self, cluster: KueueCluster, cq: ClusterQueueNode, wl: Workload) -> NamespaceCheck:
+        k = (cq.name, wl.namespace)
+        hit = self.namespace_checks.get(k)
+        if hit is None:
+            hit = self.namespace_checks[k] = namespace_check(cluster, cq, wl)
+        return hit
+
+    def _resources(self, wl: Workload) -> Blocker | None:
+        hit = self.resource_blockers.get(id(wl.pod_sets))
+        if hit is None or hit[0] is not wl.pod_sets:
+            hit = self.resource_blockers[id(wl.pod_sets)] = (wl.pod_sets, resource_blocker(wl))
+        return hit[1]
+
+    def static(self, wl: Workload, cq: ClusterQueueNode) -> Static:
+        """The pre-checks and the inputs of ``wl``'s nomination in ``cq``, once per pair."""
+        k = (wl.key, cq.name)
+        st = self.statics.get(k)
+        if st is not None:
+            return st
+        pr = self.priority(wl)
+        check = nomination_check(self.cluster, cq, wl, namespace=self._namespace, resources=self._resources)
+        if check.blocker is not None:
+            gates = self.options.gates
+            st = Static(pr.value, queue_order_timestamp(wl, gates, self.options.requeuing_timestamp), check, None, None)
+        else:
+            inputs = nomination_inputs(self.cluster, self.snapshot, wl, pr, self.requests(wl))
+            st = Static(inputs.priority, inputs.queue_order_timestamp, None, inputs, (cq.name, kin_key(inputs, cq)))
+        self.statics[k] = st
+        return st
+
+    # -- nominations ---------------------------------------------------------------------
+    def nominate(self, wl: Workload, cq: ClusterQueueNode, st: Static, made_on: tuple) -> Nomination:
+        """``st.inputs``' nomination in ``cq`` on the snapshot as it is: ``made_on`` is (cohort tree,
+        its version, scan start), everything of the snapshot and the scan the nomination reads."""
+        hit = self.nominations.get(wl.key)
+        if hit is not None and hit.made_on == made_on:
+            return hit
+        shared = self.kin_nominations.get(st.kin)
+        if shared is not None and shared.made_on == made_on:
+            nom = shared
+        else:
+            init = initial_assignment(st.inputs.assigner(self.snapshot, cq, dict(made_on[2])))
+            nom = self.kin_nominations[st.kin] = Nomination(made_on, st.inputs, init.assignment, tuple(init.targets))
+        self.nominations[wl.key] = nom
+        return nom
+
+    def renominate(self, st: Static, cq: ClusterQueueNode, snapshot: Snapshot):
+        """A fresh nomination on ``snapshot`` from the first flavor (no memo: the snapshot is a
+        what-if of this cycle, see ``loop.Scheduler._recompute``)."""
+        return initial_assignment(st.inputs.assigner(snapshot, cq))
+
+    def forget(self, key: str) -> None:
+        """``key`` was admitted: its nomination is never reusable again (its tree's version moved)."""
+        self.nominations.pop(key, None)
