@@ -21,6 +21,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from typing import NamedTuple
 
+import quotactl.kueue.scheduler.equivalence as equivalence
 from quotactl.kueue.assign import Mode
 from quotactl.kueue.fairshare import FairSharingIterator
 from quotactl.kueue.nomination import queue_blocker
@@ -97,6 +98,7 @@ class Scheduler:
         self.state = ClusterState(cluster, options, self.marks)
         self.snapshot = self.state.snapshot
         self.nominator = Nominator(cluster, self.snapshot, options)
+        self.hashing = options.gates.enabled(equivalence.GATE)
         self.scans = FlavorScans(options, self.marks)
         self.blocked: dict[str, PendingWorkload] = {}  # never queued (queue checks failed)
         self.last: dict[str, HeadOutcome] = {}
@@ -138,7 +140,12 @@ class Scheduler:
                                                    False)
             return None
         self.blocked.pop(wl.key, None)
-        self.queues[checked.cluster_queue].push(self.nominator.order_key(wl))
+        q = self.queues[checked.cluster_queue]
+        # equivalence.py: a workload of a class that failed in this queue is parked at once
+        if equivalence.applies(q, self.hashing) and equivalence.bypassed(q, wl, self.nominator.classes):
+            q.park(self.nominator.order_key(wl))
+        else:
+            q.push(self.nominator.order_key(wl))
         return checked.cluster_queue
 
     # -- cohort trees (what the fixpoint observer reads: observer.Trees) ------------------
@@ -398,7 +405,6 @@ class Scheduler:
         """``requeueAndUpdate``: record the flavor scan progress and put each head back (active or
         parked) unless it was admitted."""
         preserve = self.options.gates.enabled("FlavorFungibilityPreserveScanProgress")
-        hashing = self.options.gates.enabled("SchedulingEquivalenceHashing")
         scans = self.scans
         for q, okey in heads:
             e = by_key[okey[-1]]
@@ -415,22 +421,8 @@ class Scheduler:
                 q.push(okey)
                 continue
             q.park(okey, unmatched=e.unmatched)
-            if hashing and e.outcome == PENDING and not q.strict:
-                self._park_equivalent(q, e.wl)
-
-    def _park_equivalent(self, q: Queue, wl: Workload) -> None:
-        """SchedulingEquivalenceHashing: the queued workloads of the same shape cannot fit either."""
-        nominator = self.nominator
-        sid = nominator.shape_id(wl)
-        ids = nominator.shape_ids
-        parked, kept = [], []
-        for k in q.active:  # one pass: this runs for every head that does not fit
-            i = ids.get(k[-1])
-            if i is None:
-                i = nominator.shape_id(self.cluster.workloads[k[-1]])
-            (parked if i == sid else kept).append(k)
-        if parked:
-            q.park_active(parked, kept)
+            if e.outcome == PENDING and equivalence.applies(q, self.hashing):  # NoFit, PreemptionNoCandidates
+                equivalence.park_class(q, e.wl, self.nominator.classes)
 
     def _head_outcomes(self, processed: list[Entry]) -> tuple[HeadOutcome, ...]:
         outcomes = []

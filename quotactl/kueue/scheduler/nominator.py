@@ -34,6 +34,7 @@ from quotactl.kueue.preemption.common import Target
 from quotactl.kueue.priority import PriorityInfo, queue_order_timestamp, workload_priority
 from quotactl.kueue.queueing import queue_order_key
 from quotactl.kueue.quota import ClusterQueueNode, Snapshot
+from quotactl.kueue.scheduler.equivalence import ClassIds
 from quotactl.kueue.workload import PodSetRequest, pod_set_requests
 from quotactl.model.kueue import KueueCluster, Workload
 
@@ -82,11 +83,7 @@ class Nominator:
         self.statics: dict[tuple, Static] = {}  # (workload, ClusterQueue) -> see static
         self.nominations: dict[str, Nomination] = {}  # workload -> its last nomination
         self.kin_nominations: dict[tuple, Nomination] = {}  # Static.kin -> the last nomination made for it
-        # equivalence hashing (SchedulingEquivalenceHashing): workload -> its shape, shape -> a small number
-        self.shapes: dict[str, tuple] = {}
-        self.shape_by_pod_sets: dict[tuple, tuple] = {}  # (priority, id(pod sets)) -> (pod sets, shape)
-        self.shape_ids: dict[str, int] = {}
-        self.shape_numbers: dict[tuple, int] = {}
+        self.classes = ClassIds(cluster, self.priority, self.requests)  # equivalence hashing
 
     # -- values derived from the model ---------------------------------------------------
     def priority(self, wl: Workload) -> PriorityInfo:
@@ -112,30 +109,6 @@ class Nominator:
         reqs = pod_set_requests(wl, self.options)
         self.requests_by_pod_sets[k] = (wl.pod_sets, reqs)
         return reqs
-
-    def shape(self, wl: Workload) -> tuple:
-        """What makes two queued workloads equivalent for SchedulingEquivalenceHashing."""
-        s = self.shapes.get(wl.key)
-        if s is None:
-            pr = self.priority(wl).value
-            k = (pr, id(wl.pod_sets))
-            hit = self.shape_by_pod_sets.get(k)
-            if hit is not None and hit[0] is wl.pod_sets:
-                s = hit[1]
-            else:
-                s = (pr, tuple((ps.name, ps.count, ps.min_count, tuple(sorted(r.per_pod.items())),
-                                tuple(sorted(ps.pod.node_selector.items())), repr(ps.pod.tolerations))
-                               for ps, r in zip(wl.pod_sets, self.requests(wl), strict=False)))
-                self.shape_by_pod_sets[k] = (wl.pod_sets, s)
-            self.shapes[wl.key] = s
-        return s
-
-    def shape_id(self, wl: Workload) -> int:
-        """A small number per distinct ``shape`` (compared for every queued workload)."""
-        i = self.shape_ids.get(wl.key)
-        if i is None:
-            i = self.shape_ids[wl.key] = self.shape_numbers.setdefault(self.shape(wl), len(self.shape_numbers))
-        return i
 
     def _namespace(self, cluster: KueueCluster, cq: ClusterQueueNode, wl: Workload) -> NamespaceCheck:
         k = (cq.name, wl.namespace)

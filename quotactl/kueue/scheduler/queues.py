@@ -58,7 +58,7 @@ class Queue:
     one sum into the other."""
 
     __slots__ = ("name", "active", "inadmissible", "sticky", "strict", "unmatched", "active_sum", "parked_sum",
-                 "marks")
+                 "marks", "failed_classes")
 
     def __init__(self, name: str, strict: bool, marks: Marks):
         self.name = name
@@ -70,6 +70,7 @@ class Queue:
         self.active_sum = 0
         self.parked_sum = 0
         self.marks = marks
+        self.failed_classes: set[int] = set()  # equivalence.py: Kueue's hashToBulkMoveReason
 
     def push(self, okey: tuple) -> None:
         key = okey[-1]
@@ -113,6 +114,7 @@ class Queue:
     def requeue_inadmissible(self) -> None:
         """``queueInadmissibleWorkloads``: everything parked goes back to the heap, except
         workloads whose namespace the ClusterQueue does not select."""
+        self.failed_classes.clear()  # equivalence.py: a retry re-evaluates every class
         if not self.inadmissible:
             return
         if not self.unmatched:  # the usual case: all of them, in one merge (order keys are unique)
