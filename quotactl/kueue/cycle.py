@@ -36,7 +36,8 @@ from quotactl.kueue.nomination import (
     queue_blocker,
 )
 from quotactl.kueue.options import EngineOptions
-from quotactl.kueue.preemption.common import LOWER_OR_NEWER_EQUAL_PRIORITY, Preemptor, Target
+from quotactl.kueue.preemption.common import Preemptor, Target
+from quotactl.kueue.preemption.policy import ANY, compares_queue_order_timestamps
 from quotactl.kueue.priority import PriorityInfo, parse_time, workload_priority
 from quotactl.kueue.queueing import queue_order_key
 from quotactl.kueue.quota import (
@@ -542,9 +543,8 @@ class Scheduler:
             return
         self.awake.update(self.tree_cqs)
         for wl in cluster.workloads.values():  # any order: queues keep their own order
-            if wl.has_quota_reservation or wl.is_finished or not wl.active:
-                continue
-            self._enqueue(wl)
+            if wl.is_queueable:
+                self._enqueue(wl)
 
     # -- queues --------------------------------------------------------------------------
     def _okey(self, wl: Workload) -> tuple:
@@ -741,9 +741,7 @@ class Scheduler:
         flavors."""
         if preset:
             return None
-        p = cq.preemption
-        ts = pre.queue_order_timestamp if LOWER_OR_NEWER_EQUAL_PRIORITY in (
-            p.within_cluster_queue, p.reclaim_within_cohort) else None
+        ts = pre.queue_order_timestamp if compares_queue_order_timestamps(cq.preemption) else None
         # the requests are those of the pod sets less the reclaimable pods (workload.pod_set_requests)
         reclaimable = tuple(sorted(wl.reclaimable_pods.items())) if wl.reclaimable_pods else ()
         return id(wl.pod_sets), reclaimable, pre.priority, ts
@@ -964,7 +962,7 @@ class Scheduler:
             return
         if mode == Mode.Preempt and not e.targets:
             e.outcome, e.reason, e.message = PENDING, WAITING_FOR_QUOTA, a.message()
-            if e.cq.preemption.reclaim_within_cohort != "Any":
+            if e.cq.preemption.reclaim_within_cohort != ANY:
                 r = self._reserve(e)
                 if r:
                     work.hold(self.snapshot, e.cq, r)
