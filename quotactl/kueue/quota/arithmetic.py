@@ -96,11 +96,16 @@ def potential_available_given_parent(node: QuotaNode, fr: FR, parent_potential: 
 
 
 def add_usage(node: QuotaNode, fr: FR, val: int) -> None:
-    """``addUsage``: usage beyond the node's free local quota bubbles up to the parent."""
-    while node is not None:
+    """``addUsage``: usage beyond the node's free local quota bubbles up to the parent.  (The
+    root has no parent to pass anything to: its local quota is not asked for.)"""
+    while True:
+        usage = node.usage
+        if node.parent is None:
+            usage[fr] = usage.get(fr, 0) + val
+            return
         la = local_available(node, fr)
-        node.usage[fr] = node.usage.get(fr, 0) + val
-        if node.parent is None or val <= la:
+        usage[fr] = usage.get(fr, 0) + val
+        if val <= la:
             return
         val -= la
         node = node.parent
@@ -108,12 +113,14 @@ def add_usage(node: QuotaNode, fr: FR, val: int) -> None:
 
 def remove_usage(node: QuotaNode, fr: FR, val: int) -> None:
     """``removeUsage``: mirror of ``add_usage``."""
-    while node is not None:
+    while True:
         usage = node.usage
         u = usage.get(fr, 0)
-        stored_in_parent = u - local_quota(node, fr)
         usage[fr] = u - val
-        if stored_in_parent <= 0 or node.parent is None:
+        if node.parent is None:
+            return
+        stored_in_parent = u - local_quota(node, fr)
+        if stored_in_parent <= 0:
             return
         if stored_in_parent < val:
             val = stored_in_parent
