@@ -23,6 +23,7 @@ from typing import NamedTuple
 from quotactl.kueue.amounts import PODS, format_amount
 from quotactl.kueue.preemption.common import PreemptionPossibility, Preemptor, Target
 from quotactl.kueue.preemption.oracle import OracleResult, simulate_preemption
+from quotactl.kueue.preemption.policy import can_preempt_while_borrowing
 from quotactl.kueue.preemption.targets import get_targets, searched_targets
 from quotactl.kueue.quota import (
     ZERO_QUOTA,
@@ -401,11 +402,6 @@ class FlavorAssigner:
         return None
 
     # -- one resource in one flavor ------------------------------------------------------
-    def can_preempt_while_borrowing(self) -> bool:
-        p = self.cq.preemption
-        return (p.borrow_within_cohort_policy not in (None, "", "Never")) or (
-            self.options.fair_sharing and p.reclaim_within_cohort != "Never")
-
     def fits_resource_quota(self, fr: tuple, assumed: int, request: int) -> QuotaCheck:
         cq = self.cq
         flavor, res = fr
@@ -426,7 +422,7 @@ class FlavorAssigner:
             return QuotaCheck(flavor, res, assumed, request, nominal, q.borrowing_limit, q.lending_limit, usage,
                               avail, max_cap, PreemptionMode.FIT, borrow, may_reclaim, None, "")
         reason = f"insufficient unused quota for {res} in flavor {flavor}, {format_amount(res, val - avail)} more needed"
-        if nominal >= val or may_reclaim or self.can_preempt_while_borrowing():
+        if nominal >= val or may_reclaim or can_preempt_while_borrowing(cq.preemption, self.options.fair_sharing):
             result = self.oracle(cq, fr, val)
             if self._record_searches:
                 self.searches[(fr, val)] = result.targets

@@ -28,6 +28,7 @@ from quotactl.kueue.counterfactual import Change, find_changes
 from quotactl.kueue.headline import Headline
 from quotactl.kueue.nomination import Blocker, make_assigner, nomination_check, queue_blocker
 from quotactl.kueue.options import EngineOptions
+from quotactl.kueue.preemption.policy import NEVER
 from quotactl.kueue.preemption.targets import candidate_workloads
 from quotactl.kueue.priority import PriorityInfo, workload_priority
 from quotactl.kueue.queueing import QueueIndex, ahead_in_queue
@@ -265,13 +266,13 @@ def _preemption_verdict(cq: ClusterQueueNode, init: InitialAssignment, options: 
 def _no_candidates_why(cq: ClusterQueueNode, options: EngineOptions) -> str:
     p = cq.preemption
     parts = []
-    if p.within_cluster_queue == "Never":
+    if p.within_cluster_queue == NEVER:
         parts.append("withinClusterQueue is Never")
     else:
         parts.append(f"no lower-priority workload in ClusterQueue {cq.name} qualifies ({p.within_cluster_queue})")
     if cq.parent is None:
         parts.append("the ClusterQueue has no cohort")
-    elif p.reclaim_within_cohort == "Never":
+    elif p.reclaim_within_cohort == NEVER:
         parts.append("reclaimWithinCohort is Never")
     else:
         parts.append("no other ClusterQueue of the cohort is borrowing on these resources with eligible workloads")

@@ -323,7 +323,7 @@ def ranked_heads(cluster, snapshot: Snapshot) -> tuple[RankedHead, ...]:
 
     heads: dict[str, tuple] = {}
     for wl in cluster.workloads.values():
-        if wl.has_quota_reservation or wl.is_finished or not wl.active:
+        if not wl.is_queueable:
             continue
         cq_name = cluster_queue_of(cluster, wl)
         cq = snapshot.cluster_queue(cq_name)

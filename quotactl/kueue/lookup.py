@@ -35,6 +35,5 @@ def find_workload(cluster: KueueCluster, query: str) -> Lookup:
 
 
 def pending_workloads(cluster: KueueCluster) -> list[Workload]:
-    """Workloads waiting for quota: no reservation, not finished (sorted by key)."""
-    return [w for _k, w in sorted(cluster.workloads.items())
-            if not w.has_quota_reservation and not w.is_finished and w.active]
+    """The workloads waiting in a queue (``Workload.is_queueable``), sorted by key."""
+    return [w for _k, w in sorted(cluster.workloads.items()) if w.is_queueable]

@@ -14,7 +14,8 @@ from typing import NamedTuple
 from quotactl.kueue import reasons
 from quotactl.kueue.admissibility import resource_validation_error
 from quotactl.kueue.assign import FlavorAssigner
-from quotactl.kueue.preemption.common import LOWER_OR_NEWER_EQUAL_PRIORITY, Preemptor
+from quotactl.kueue.preemption.common import Preemptor
+from quotactl.kueue.preemption.policy import compares_queue_order_timestamps
 from quotactl.kueue.priority import PriorityInfo, queue_order_timestamp, workload_priority
 from quotactl.kueue.quota import ClusterQueueNode, InactiveReason, Snapshot
 from quotactl.kueue.workload import PodSetRequest, admission_checks_failed, nomination_requests
@@ -204,11 +205,8 @@ def _same_objects(value, _cq: ClusterQueueNode) -> int:
 
 
 def _when_a_policy_compares_timestamps(value: datetime, cq: ClusterQueueNode) -> datetime | None:
-    """Read only by the LowerOrNewerEqualPriority policies (``preemption.common``)."""
-    p = cq.preemption
-    if LOWER_OR_NEWER_EQUAL_PRIORITY in (p.within_cluster_queue, p.reclaim_within_cohort):
-        return value
-    return None
+    """Read only by the LowerOrNewerEqualPriority policies (``preemption.policy``)."""
+    return value if compares_queue_order_timestamps(cq.preemption) else None
 
 
 def _frozen_flavors(value: dict, _cq: ClusterQueueNode) -> tuple:

@@ -18,12 +18,12 @@ from quotactl.kueue.explain import ADMITTED, PENDING, Explanation, explain_workl
 from quotactl.kueue.nomination import make_assigner
 from quotactl.kueue.preemption.common import (
     HUMAN_READABLE_REASONS,
-    NEVER,
     Shortfall,
     Target,
     TraceEvent,
 )
 from quotactl.kueue.preemption.fairsharing import share_value
+from quotactl.kueue.preemption.policy import NEVER
 from quotactl.kueue.preemption.targets import get_targets
 from quotactl.kueue.quota import (
     ClusterQueueNode,

@@ -33,7 +33,7 @@ def ahead_in_queue(cluster: KueueCluster, wl: Workload, options: EngineOptions) 
     mine = queue_order_key(cluster, wl, options)
     out = []
     for other in cluster.workloads.values():
-        if other is wl or other.has_quota_reservation or other.is_finished or not other.active:
+        if other is wl or not other.is_queueable:
             continue
         if cluster_queue_of(cluster, other) != cq:
             continue
@@ -50,7 +50,7 @@ class QueueIndex:
         self._options = options
         by_cq: dict[str, list[tuple]] = {}
         for wl in cluster.workloads.values():
-            if wl.has_quota_reservation or wl.is_finished or not wl.active:
+            if not wl.is_queueable:
                 continue
             cq = cluster_queue_of(cluster, wl)
             if cq is not None:

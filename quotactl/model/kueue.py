@@ -376,7 +376,19 @@ class Workload(KueueObject):
 
     @property
     def is_pending(self) -> bool:
+        """Kueue's ``workload.Status`` is Pending: no admission and not finished.  Inactive
+        workloads too, so not the same as waiting in a queue: that is ``is_queueable``."""
         return self.admission is None and not self.is_finished
+
+    @property
+    def is_queueable(self) -> bool:
+        """Kueue's ``workload.IsAdmissible`` (``pkg/workload/workload.go``): not finished, active
+        and holding no quota reservation.  The workload controller hands such a workload to the
+        queue manager (``pkg/controller/core/workload_controller.go`` Create / Update:
+        ``queues.AddOrUpdateWorkload``), which keeps it in the heap of its LocalQueue's
+        ClusterQueue; every other workload is out of the queues.  The one copy of this rule: the
+        scheduler, simulate, ``explain``, ``shares`` and the queue order read it."""
+        return not (self.has_quota_reservation or self.is_finished or not self.active)
 
 
 @dataclass(frozen=True)

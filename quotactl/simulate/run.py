@@ -135,7 +135,7 @@ class _Run:
         for key, wl in self.cluster.workloads.items():
             if key in holding:
                 self._load_running(key, wl, holding[key], default)
-            elif not (wl.has_quota_reservation or wl.is_finished or not wl.active):
+            elif wl.is_queueable:
                 tr = self.track[key] = _Track(key, facts(wl, self.t0, default, seen))
                 arrivals.append((tr.arrival, key))
         if self.cadence.create_rate:

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from quotactl.kueue.amounts import format_amount, to_amount
 from quotactl.kueue.quota import (
     ResourceQuota,
+    UsageOverlay,
     compare_drs,
     cq_available,
     cq_path,
     dominant_resource_share,
     find_height_of_lowest_subtree_that_fits,
+    local_available,
+    local_quota,
     potential_available,
     quota_view,
     with_quotas,
@@ -195,3 +200,78 @@ def test_missing_flavor_and_cohort_cycle_make_a_queue_inactive():
     assert snap.cluster_queues["lost"].inactive.reason == "FlavorNotFound"
     assert snap.cluster_queues["looped"].inactive.reason == "CohortCycleDetected"
     assert "x" not in snap.cohorts
+
+
+@pytest.mark.parametrize(("example", "node", "local", "local_free"), [
+    # localQuota = max(0, SubtreeQuota - lendingLimit), 0 without a lendingLimit;
+    # LocalAvailable = max(0, localQuota - usage) (resource_node.go)
+    (example1, "b", m(6), 0),  # nominal 10, lendingLimit 4: keeps 6 and uses 8
+    (example1, "a", 0, 0),  # no lendingLimit: lends everything, keeps nothing
+    (example2, "b", m(3), m(1)),  # nominal 4, lendingLimit 1: keeps 3, uses 2
+    (example2, "c1", 0, 0),  # a cohort with a borrowingLimit only
+])
+def test_local_quota_is_the_part_a_node_does_not_lend(example, node, local, local_free):
+    _, snap = snapshot_of(example())
+    n = snap.cluster_queues.get(node) or snap.cohorts[node]
+    assert (local_quota(n, CPU), local_available(n, CPU)) == (local, local_free)
+
+
+def test_local_quota_never_goes_below_zero():
+    _, snap = snapshot_of([flavor("default"), cq("x", [(["cpu"], [("default", {"cpu": (2, None, 5)})])], cohort="co")])
+    assert local_quota(snap.cluster_queues["x"], CPU) == 0  # lendingLimit above nominal keeps nothing
+
+
+_LIMIT = st.one_of(st.none(), st.integers(0, 8))
+
+
+def _random_tree(data):
+    """R -> C1 -> A, B; R -> D, every node with random quota and limits, random admitted workloads."""
+    def quota():
+        return (data.draw(st.integers(0, 8)), data.draw(_LIMIT), data.draw(_LIMIT))
+
+    objs = [flavor("default"), cohort("r", groups=[(["cpu"], [("default", {"cpu": quota()[0]})])]),
+            cohort("c1", parent="r", groups=[(["cpu"], [("default", {"cpu": quota()})])])]
+    for name, parent in (("a", "c1"), ("b", "c1"), ("d", "r")):
+        objs.append(cq(name, [(["cpu"], [("default", {"cpu": quota()})])], cohort=parent))
+        for i in range(data.draw(st.integers(0, 3))):
+            objs.append(admitted(f"{name}{i}", name, {CPU: data.draw(st.integers(1, 6))}))
+    return snapshot_of(objs)[1]
+
+
+def _cohort_usage_is_what_children_store_in_it(snap):
+    """``accumulateFromChild``: a cohort's usage is its children's usage beyond their local quota."""
+    for c in snap.cohorts.values():
+        children = (*c.child_cohorts, *c.all_child_cqs)
+        assert c.usage.get(CPU, 0) == sum(max(0, ch.usage.get(CPU, 0) - local_quota(ch, CPU)) for ch in children)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_adding_and_removing_usage_keeps_every_cohort_at_what_its_children_store(data):
+    snap = _random_tree(data)
+    _cohort_usage_is_what_children_store_in_it(snap)
+    before = {n.name: dict(n.usage) for n in (*snap.cluster_queues.values(), *snap.cohorts.values())}
+    workloads = [w for q in snap.cluster_queues.values() for w in q.workloads.values()]
+    gone = data.draw(st.lists(st.sampled_from(workloads), unique_by=lambda w: w.key)) if workloads else []
+    for w in gone:
+        snap.remove_workload(w)
+        _cohort_usage_is_what_children_store_in_it(snap)
+    for w in reversed(gone):
+        snap.add_workload(w)
+        _cohort_usage_is_what_children_store_in_it(snap)
+    assert {n.name: dict(n.usage) for n in (*snap.cluster_queues.values(), *snap.cohorts.values())} == before
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_a_usage_overlay_answers_what_removing_the_usage_from_the_tree_would(data):
+    snap = _random_tree(data)
+    workloads = [w for q in snap.cluster_queues.values() for w in q.workloads.values()]
+    if not workloads:
+        return
+    w = data.draw(st.sampled_from(workloads))
+    overlay = UsageOverlay({CPU})
+    overlay.remove(snap.cluster_queues[w.cluster_queue], w.usage)
+    seen = {name: overlay.cq_available(q, CPU) for name, q in snap.cluster_queues.items()}
+    snap.remove_workload(w)
+    assert seen == {name: cq_available(q, CPU) for name, q in snap.cluster_queues.items()}

@@ -1,5 +1,7 @@
 """The typed Kueue model: version normalisation, CRD defaults, lenient building, pod requests."""
 
+import pytest
+
 from quotactl.load.objects import load
 from quotactl.model.kueue import (
     ClusterQueue,
@@ -164,3 +166,46 @@ spec:
     sel = c.cluster_queues["cq"].namespace_selector
     assert sel.matches({"team": "a"}) and sel.matches({"team": "a", "tier": "prod"})
     assert not sel.matches({"team": "a", "tier": "dev"}) and not sel.matches({})
+
+
+_ADMISSION = """
+  admission:
+    clusterQueue: cq
+    podSetAssignments:
+    - {name: main, count: 1, flavors: {cpu: default}, resourceUsage: {cpu: "1"}}"""
+_RESERVED = '  - {type: QuotaReserved, status: "True", reason: QuotaReserved, message: ok, lastTransitionTime: "2026-01-01T00:00:01Z"}'
+_FINISHED = '  - {type: Finished, status: "True", reason: Succeeded, message: done, lastTransitionTime: "2026-01-01T00:00:02Z"}'
+
+
+def _workload(tmp_path, active: bool, admission: bool, conditions: list[str]) -> Workload:
+    status = (_ADMISSION if admission else "") + ("\n  conditions:\n" + "\n".join(conditions) if conditions else "")
+    c = _cluster(tmp_path, f"""
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata: {{name: w, namespace: ns}}
+spec:
+  queueName: lq
+  active: {str(active).lower()}
+  podSets:
+  - name: main
+    count: 1
+    template: {{spec: {{containers: [{{name: c, resources: {{requests: {{cpu: "1"}}}}}}]}}}}
+""" + (f"status:{status}\n" if status else ""))
+    return c.workloads["ns/w"]
+
+
+@pytest.mark.parametrize(("active", "admission", "conditions", "queueable", "pending"), [
+    # Kueue's workload.IsAdmissible: not finished, active, no quota reservation
+    (True, False, [], True, True),
+    (False, False, [], False, True),  # deactivated: out of the queues, yet Status() is still Pending
+    (True, True, [_RESERVED], False, False),  # holds quota
+    (False, True, [_RESERVED], False, False),
+    (True, False, [_FINISHED], False, False),
+    (True, True, [_RESERVED, _FINISHED], False, False),
+    (True, True, [], True, False),  # an admission without QuotaReserved=True reserves nothing
+])
+def test_queueable_is_kueues_is_admissible_and_pending_its_status(tmp_path, active, admission, conditions,
+                                                                   queueable, pending):
+    wl = _workload(tmp_path, active, admission, conditions)
+    assert wl.is_queueable is queueable
+    assert wl.is_pending is pending

@@ -16,19 +16,23 @@ from operator import itemgetter
 from typing import NamedTuple
 
 from quotactl.kueue.preemption.common import (
-    ANY,
     IN_CLUSTER_QUEUE,
     IN_COHORT_RECLAIM_WHILE_BORROWING,
     IN_COHORT_RECLAMATION,
-    LOWER_OR_NEWER_EQUAL_PRIORITY,
-    LOWER_PRIORITY,
-    NEVER,
     PreemptionCtx,
     Target,
     fill_back_workloads,
     restore_snapshot,
     shortfall,
     workload_fits,
+)
+from quotactl.kueue.preemption.policy import (
+    NEVER,
+    borrowing_within_cohort_allowed,
+    highest_preemptable_priority,
+    policy_rejection,
+    preempts_anything,
+    satisfies_preemption_policy,
 )
 from quotactl.kueue.quota import (
     ClusterQueueNode,
@@ -71,10 +75,11 @@ class Candidate(NamedTuple):
     why: str = ""
 
 
-def borrowing_within_cohort_allowed(cq: ClusterQueueNode) -> tuple[bool, int | None]:
-    """``IsBorrowingWithinCohortAllowed``: borrowWithinCohort policy set (not Never), threshold."""
+def _borrowing_threshold(cq: ClusterQueueNode) -> tuple[bool, int | None]:
+    """``IsBorrowingWithinCohortAllowed``: whether borrowWithinCohort allows it, and its
+    maxPriorityThreshold (None when not allowed)."""
     p = cq.preemption
-    if p.borrow_within_cohort_policy in (None, "", NEVER):
+    if not borrowing_within_cohort_allowed(p):
         return False, None
     return True, p.max_priority_threshold
 
@@ -83,18 +88,6 @@ def _policy_for(ctx: PreemptionCtx, wl: AdmittedWorkload) -> tuple[str, str]:
     if wl.cluster_queue == ctx.cq.name:
         return "withinClusterQueue", ctx.cq.preemption.within_cluster_queue
     return "reclaimWithinCohort", ctx.cq.preemption.reclaim_within_cohort
-
-
-def _priority_too_high_to_preempt(ctx: PreemptionCtx, wl: AdmittedWorkload) -> bool:
-    incoming, candidate = ctx.preemptor.priority, wl.priority
-    policy = _policy_for(ctx, wl)[1]
-    lower = incoming > candidate
-    if policy == LOWER_PRIORITY:
-        return not lower
-    if policy == LOWER_OR_NEWER_EQUAL_PRIORITY:
-        newer_equal = incoming == candidate and ctx.preemptor.queue_order_timestamp < wl.queue_order_timestamp
-        return not (lower or newer_equal)
-    return policy != ANY
 
 
 def _above_borrowing_threshold(candidate: int, incoming: int, threshold: int | None) -> bool:
@@ -109,21 +102,16 @@ def _classify(ctx: PreemptionCtx, wl: AdmittedWorkload, hierarchical_advantage: 
     if not wl.uses_resources(ctx.frs_need_preemption):
         return Variant.NEVER, (f"uses none of the flavor-resources that need preemption "
                                f"({_frs_text(ctx.frs_need_preemption)})" if explain else "")
-    if _priority_too_high_to_preempt(ctx, wl):
-        if not explain:
-            return Variant.NEVER, ""
-        field_name, policy = _policy_for(ctx, wl)
-        if policy == NEVER:
-            return Variant.NEVER, f"{field_name} is Never"
-        what = ("not lower, and not equal and newer" if policy == LOWER_OR_NEWER_EQUAL_PRIORITY else "not lower")
-        return Variant.NEVER, (f"priority {wl.priority} is {what} than the preemptor's {ctx.preemptor.priority} "
-                               f"({field_name}: {policy})")
+    field_name, policy = _policy_for(ctx, wl)
+    if not satisfies_preemption_policy(ctx.preemptor, wl, policy):
+        return Variant.NEVER, (policy_rejection(field_name, policy, ctx.preemptor.priority, wl.priority)
+                               if explain else "")
     if wl.cluster_queue == ctx.cq.name:
-        return Variant.WITHIN_CQ, f"same ClusterQueue ({_policy_for(ctx, wl)[1]})" if explain else ""
+        return Variant.WITHIN_CQ, f"same ClusterQueue ({policy})" if explain else ""
     if hierarchical_advantage:
         return Variant.HIERARCHICAL_RECLAIM, ("the preemptor has a closer claim on the quota it uses "
                                               "(hierarchical advantage): priority does not matter" if explain else "")
-    allowed, threshold = borrowing_within_cohort_allowed(ctx.cq)
+    allowed, threshold = _borrowing_threshold(ctx.cq)
     if not allowed:
         return Variant.RECLAIM_WITHOUT_BORROWING, ("borrowWithinCohort is not enabled: only usable if the "
                                                    "preemptor ends within its nominal quota" if explain else "")
@@ -156,31 +144,22 @@ def _variant_fn(ctx: PreemptionCtx, advantage: bool):
     preemptor hoisted out of the per-workload loop (the scheduler's hot path)."""
     frs = ctx.frs_need_preemption
     cq_name = ctx.cq.name
-    incoming = ctx.preemptor.priority
-    preemptor_ts = ctx.preemptor.queue_order_timestamp
+    preemptor = ctx.preemptor
+    incoming = preemptor.priority
     within, reclaim = ctx.cq.preemption.within_cluster_queue, ctx.cq.preemption.reclaim_within_cohort
-    allowed, threshold = borrowing_within_cohort_allowed(ctx.cq)
+    allowed, threshold = _borrowing_threshold(ctx.cq)
 
     def variant(wl: AdmittedWorkload) -> Variant:
         if wl.flavor_resources.isdisjoint(frs):
             return Variant.NEVER
         same = wl.cluster_queue == cq_name
-        policy = within if same else reclaim
-        candidate = wl.priority
-        if policy == LOWER_PRIORITY:
-            if not incoming > candidate:
-                return Variant.NEVER
-        elif policy == LOWER_OR_NEWER_EQUAL_PRIORITY:
-            if not (incoming > candidate
-                    or (incoming == candidate and preemptor_ts < wl.queue_order_timestamp)):
-                return Variant.NEVER
-        elif policy != ANY:
+        if not satisfies_preemption_policy(preemptor, wl, within if same else reclaim):
             return Variant.NEVER
         if same:
             return Variant.WITHIN_CQ
         if advantage:
             return Variant.HIERARCHICAL_RECLAIM
-        if not allowed or _above_borrowing_threshold(candidate, incoming, threshold):
+        if not allowed or _above_borrowing_threshold(wl.priority, incoming, threshold):
             return Variant.RECLAIM_WITHOUT_BORROWING
         return Variant.RECLAIM_WHILE_BORROWING
 
@@ -203,14 +182,9 @@ def _scan_params(ctx: PreemptionCtx, advantage: bool, same: bool):
 def _scan_limit(ctx: PreemptionCtx, same: bool):
     """The highest priority the policy lets a scan preempt (None: any), or ``_NO_SCAN``."""
     policy = ctx.cq.preemption.within_cluster_queue if same else ctx.cq.preemption.reclaim_within_cohort
-    incoming = ctx.preemptor.priority
-    if policy == LOWER_PRIORITY:
-        return incoming - 1
-    if policy == LOWER_OR_NEWER_EQUAL_PRIORITY:
-        return incoming
-    if policy == ANY:
-        return None
-    return _NO_SCAN
+    if not preempts_anything(policy):
+        return _NO_SCAN
+    return highest_preemptable_priority(policy, ctx.preemptor.priority)
 
 
 def _cached_scan_params(ctx: PreemptionCtx, cq: ClusterQueueNode, advantage: bool):
@@ -470,7 +444,7 @@ class CandidateIterator:
         lists stay as they are) and the classification does not read the snapshot, so nothing they change
         affects which candidates come, nor their order (``candidates`` is not set)."""
         ctx = self.ctx
-        allowed = borrowing_within_cohort_allowed(ctx.cq)[0]
+        allowed = borrowing_within_cohort_allowed(ctx.cq.preemption)
         if ctx.cq.preemption.within_cluster_queue == NEVER:
             same_src = None
         else:
@@ -557,7 +531,7 @@ def queue_under_nominal_in_resources_needing_preemption(ctx: PreemptionCtx) -> b
 
 def attempt_plan(ctx: PreemptionCtx, iterator: CandidateIterator) -> list[bool]:
     """The allowBorrowing values to try, in order."""
-    forbidden = not borrowing_within_cohort_allowed(ctx.cq)[0]
+    forbidden = not borrowing_within_cohort_allowed(ctx.cq.preemption)
     if iterator.borrowing_only:
         return [True]  # a run without borrowing cannot fit (CandidateIterator)
     if iterator.no_candidate_from_other_queues or (

@@ -1,7 +1,6 @@
 """Pieces shared by classical and fair-sharing preemption.
 
-Source: ``pkg/scheduler/preemption/common/preemption_policy.go: SatisfiesPreemptionPolicy``,
-``pkg/scheduler/preemption/common/ordering.go: CandidatesOrdering``,
+Source: ``pkg/scheduler/preemption/common/ordering.go: CandidatesOrdering``,
 ``pkg/scheduler/preemption/preemption.go: workloadFits, fillBackWorkloads, restoreSnapshot``.
 """
 
@@ -29,11 +28,6 @@ HUMAN_READABLE_REASONS = {
     IN_COHORT_FAIR_SHARING: "Fair Sharing within the cohort",
     IN_COHORT_RECLAIM_WHILE_BORROWING: "reclamation within the cohort while borrowing",
 }
-
-NEVER = "Never"
-LOWER_PRIORITY = "LowerPriority"
-LOWER_OR_NEWER_EQUAL_PRIORITY = "LowerOrNewerEqualPriority"
-ANY = "Any"
 
 
 class PreemptionPossibility(enum.IntEnum):
@@ -136,18 +130,6 @@ class TraceEvent:
     allow_borrowing: bool | None = None  # attempt / fits / exhausted
     shares: ShareCheck | None = None  # fair-sharing steps
     shortfall: tuple[Shortfall, ...] = ()  # exhausted
-
-
-def satisfies_preemption_policy(preemptor: Preemptor, candidate: AdmittedWorkload, policy: str) -> bool:
-    """``SatisfiesPreemptionPolicy``, on effective priorities."""
-    lower = preemptor.priority > candidate.priority
-    if policy == LOWER_PRIORITY:
-        return lower
-    if policy == LOWER_OR_NEWER_EQUAL_PRIORITY:
-        newer_equal = (preemptor.priority == candidate.priority
-                       and preemptor.queue_order_timestamp < candidate.queue_order_timestamp)
-        return lower or newer_equal
-    return policy == ANY
 
 
 def candidates_ordering_key(preemptor_cq: str):

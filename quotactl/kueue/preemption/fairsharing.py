@@ -19,18 +19,17 @@ from quotactl.kueue.preemption.common import (
     IN_CLUSTER_QUEUE,
     IN_COHORT_FAIR_SHARING,
     IN_COHORT_RECLAMATION,
-    NEVER,
     PreemptionCtx,
     ShareCheck,
     Target,
     candidates_ordering_key,
     fill_back_workloads,
     restore_snapshot,
-    satisfies_preemption_policy,
     shortfall,
     sort_candidates,
     workload_fits,
 )
+from quotactl.kueue.preemption.policy import NEVER, policy_rejection, satisfies_preemption_policy
 from quotactl.kueue.quota import (
     DRS,
     NEGATIVE_DRS,
@@ -110,10 +109,7 @@ def _why_not(pre, wl: AdmittedWorkload, frs, field_name: str, policy: str) -> st
         return ("uses none of the flavor-resources that need preemption ("
                 + ", ".join(f"{r} in {f}" for f, r in sorted(frs)) + ")")
     if not satisfies_preemption_policy(pre, wl, policy):
-        if policy == NEVER:
-            return f"{field_name} is Never"
-        what = "not lower, and not equal and newer" if policy == "LowerOrNewerEqualPriority" else "not lower"
-        return f"priority {wl.priority} is {what} than the preemptor's {pre.priority} ({field_name}: {policy})"
+        return policy_rejection(field_name, policy, pre.priority, wl.priority)
     return None
 
 

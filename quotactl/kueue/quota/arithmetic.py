@@ -53,17 +53,16 @@ def available(node: QuotaNode, fr: FR) -> int:
     return value
 
 
-def available_given_parent(node: QuotaNode, fr: FR, parent_available: int) -> int:
+def available_given_parent(node: QuotaNode, fr: FR, parent_available: int, u: int | None = None) -> int:
     """One step of ``available``, the parent's answer known (a walk down the tree gets every
-    node's answer in one step each)."""
-    u = node.usage.get(fr, 0)
+    node's answer in one step each).  ``u``: the node's usage of ``fr`` when it is not the
+    tree's (a ``UsageOverlay``)."""
+    if u is None:
+        u = node.usage.get(fr, 0)
     q = node.quotas.get(fr)
-    if q is None:  # local quota 0 (``local_quota`` / ``local_available`` inlined: the hot path)
+    if q is None:  # no quota of its own: local quota 0, no borrowing limit (the hot path)
         return (-u if u < 0 else 0) + parent_available
-    lq = 0
-    if q.lending_limit is not None:
-        lq = node.subtree_quota.get(fr, 0) - q.lending_limit
-        lq = lq if lq > 0 else 0
+    lq = local_quota(node, fr)
     if q.borrowing_limit is not None:
         stored_in_parent = node.subtree_quota.get(fr, 0) - lq
         used_in_parent = u - lq if u > lq else 0
@@ -97,37 +96,31 @@ def potential_available_given_parent(node: QuotaNode, fr: FR, parent_potential: 
 
 
 def add_usage(node: QuotaNode, fr: FR, val: int) -> None:
-    """``addUsage``: usage beyond the node's free local quota bubbles up to the parent.
-    (``local_available`` inlined: this runs for every simulated removal and restore.)"""
-    while node is not None:
+    """``addUsage``: usage beyond the node's free local quota bubbles up to the parent.  (The
+    root has no parent to pass anything to: its local quota is not asked for.)"""
+    while True:
         usage = node.usage
-        u = usage.get(fr, 0)
-        q = node.quotas.get(fr)
-        lq = 0
-        if q is not None and q.lending_limit is not None:
-            lq = node.subtree_quota.get(fr, 0) - q.lending_limit
-            lq = lq if lq > 0 else 0
-        la = lq - u if lq > u else 0
-        usage[fr] = u + val
-        if node.parent is None or val <= la:
+        if node.parent is None:
+            usage[fr] = usage.get(fr, 0) + val
+            return
+        la = local_available(node, fr)
+        usage[fr] = usage.get(fr, 0) + val
+        if val <= la:
             return
         val -= la
         node = node.parent
 
 
 def remove_usage(node: QuotaNode, fr: FR, val: int) -> None:
-    """``removeUsage``: mirror of ``add_usage`` (``local_quota`` inlined)."""
-    while node is not None:
+    """``removeUsage``: mirror of ``add_usage``."""
+    while True:
         usage = node.usage
         u = usage.get(fr, 0)
-        q = node.quotas.get(fr)
-        lq = 0
-        if q is not None and q.lending_limit is not None:
-            lq = node.subtree_quota.get(fr, 0) - q.lending_limit
-            lq = lq if lq > 0 else 0
-        stored_in_parent = u - lq
         usage[fr] = u - val
-        if stored_in_parent <= 0 or node.parent is None:
+        if node.parent is None:
+            return
+        stored_in_parent = u - local_quota(node, fr)
+        if stored_in_parent <= 0:
             return
         if stored_in_parent < val:
             val = stored_in_parent
@@ -158,11 +151,7 @@ class UsageOverlay:
             n = node
             while n is not None:
                 u = self._get(n, fr)
-                q = n.quotas.get(fr)
-                lq = 0
-                if q is not None and q.lending_limit is not None:
-                    lq = max(0, n.subtree_quota.get(fr, 0) - q.lending_limit)
-                stored_in_parent = u - lq
+                stored_in_parent = u - local_quota(n, fr)
                 self.usage[(id(n), fr)] = u - val
                 if stored_in_parent <= 0 or n.parent is None:
                     break
@@ -174,20 +163,8 @@ class UsageOverlay:
         path, root = path_below_root(node)
         value = root.subtree_quota.get(fr, 0) - self._get(root, fr)
         for below in reversed(path):
-            value = self._available_given_parent(below, fr, value)
+            value = available_given_parent(below, fr, value, self._get(below, fr))
         return value
-
-    def _available_given_parent(self, node: QuotaNode, fr: FR, parent_available: int) -> int:
-        u = self._get(node, fr)
-        q = node.quotas.get(fr)
-        lq = 0
-        if q is not None and q.lending_limit is not None:
-            lq = max(0, node.subtree_quota.get(fr, 0) - q.lending_limit)
-        if q is not None and q.borrowing_limit is not None:
-            stored_in_parent = node.subtree_quota.get(fr, 0) - lq
-            used_in_parent = max(0, u - lq)
-            parent_available = min(stored_in_parent - used_in_parent + q.borrowing_limit, parent_available)
-        return max(0, lq - u) + parent_available
 
     def cq_available(self, cq: ClusterQueueNode, fr: FR) -> int:
         return max(0, self.available(cq, fr))

@@ -25,8 +25,6 @@ from quotactl.kueue.priority import PriorityInfo
 from quotactl.kueue.workload import PodSetRequest
 from quotactl.model.kueue import KueueCluster, Workload
 
-GATE = "SchedulingEquivalenceHashing"
-
 
 class ClassQueue(Protocol):
     """What of a ClusterQueue's queue the equivalence rules use (``queues.Queue``)."""

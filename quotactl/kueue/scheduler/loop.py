@@ -26,6 +26,7 @@ from quotactl.kueue.assign import Mode
 from quotactl.kueue.fairshare import FairSharingIterator
 from quotactl.kueue.nomination import queue_blocker
 from quotactl.kueue.options import EngineOptions
+from quotactl.kueue.preemption.policy import ANY
 from quotactl.kueue.priority import parse_time
 from quotactl.kueue.quota import ClusterQueueNode, UsageOverlay, borrowing, cq_available
 from quotactl.kueue.reasons import (
@@ -98,7 +99,7 @@ class Scheduler:
         self.state = ClusterState(cluster, options, self.marks)
         self.snapshot = self.state.snapshot
         self.nominator = Nominator(cluster, self.snapshot, options)
-        self.hashing = options.gates.enabled(equivalence.GATE)
+        self.hashing = options.gates.enabled("SchedulingEquivalenceHashing")
         self.scans = FlavorScans(options, self.marks)
         self.blocked: dict[str, PendingWorkload] = {}  # never queued (queue checks failed)
         self.last: dict[str, HeadOutcome] = {}
@@ -117,9 +118,8 @@ class Scheduler:
             return
         self.awake.update(self.tree_cqs)
         for wl in cluster.workloads.values():  # any order: queues keep their own order
-            if wl.has_quota_reservation or wl.is_finished or not wl.active:
-                continue
-            self._enqueue(wl)
+            if wl.is_queueable:
+                self._enqueue(wl)
 
     @property
     def gap_reads(self) -> list[tuple[int, int]] | None:
@@ -308,7 +308,7 @@ class Scheduler:
             return
         if mode == Mode.Preempt and not e.targets:
             e.outcome, e.reason, e.message = PENDING, WAITING_FOR_QUOTA, a.message()
-            if e.cq.preemption.reclaim_within_cohort != "Any":
+            if e.cq.preemption.reclaim_within_cohort != ANY:
                 r = self._reserve(e)
                 if r:
                     work.hold(self.snapshot, e.cq, r)

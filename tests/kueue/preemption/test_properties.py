@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 from quotactl.kueue.nomination import make_assigner
 from quotactl.kueue.options import engine_options
 from quotactl.kueue.preempt_decision import decide
-from quotactl.kueue.preemption.common import PreemptionCtx, satisfies_preemption_policy, workload_fits
+from quotactl.kueue.preemption.common import PreemptionCtx, workload_fits
+from quotactl.kueue.preemption.policy import satisfies_preemption_policy
 from quotactl.kueue.quota import build_snapshot, cq_available, is_within_nominal_in_resources
 from quotactl.model.kueue import build_cluster
 from quotactl.report import preempt_json

@@ -15,7 +15,8 @@ from quotactl.kueue.assign import FlavorAssigner
 from quotactl.kueue.explain import explain_workload
 from quotactl.kueue.nomination import NominationInputs, kin_key
 from quotactl.kueue.options import engine_options
-from quotactl.kueue.preemption.common import LOWER_OR_NEWER_EQUAL_PRIORITY, Preemptor
+from quotactl.kueue.preemption.common import Preemptor
+from quotactl.kueue.preemption.policy import LOWER_OR_NEWER_EQUAL_PRIORITY
 from quotactl.kueue.quota import build_snapshot
 from quotactl.kueue.scheduler import ADMITTED, schedule
 from quotactl.kueue.scheduler import nominator as nominator_module
