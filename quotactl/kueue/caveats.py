@@ -20,8 +20,8 @@ USAGE_BASED_AFS = "UsageBasedAdmissionFairSharing"
 # ``gates.enabled``); tests/kueue/test_caveats.py checks this against the code.
 MODELLED_GATES = frozenset({
     "FairSharingPreemptWithinNominal", "FairSharingPrioritizeNonBorrowing", "FairSharingReevaluatePreemptionCandidates",
-    "FlavorFungibility", "FlavorFungibilityPreserveScanProgress", "PartialAdmission", "PriorityBoost",
-    "PrioritySortingWithinCohort", "QuotaCheckStrategy", "ReclaimablePods",
+    "FlavorFungibility", "FlavorFungibilityPreserveScanProgress", "PartialAdmission", "PrioritizePreemptorWorkloads",
+    "PriorityBoost", "PrioritySortingWithinCohort", "QuotaCheckStrategy", "ReclaimablePods",
     "RecomputeAssignmentUponPreemptionTargetsOverlap", "SchedulingEquivalenceHashing", "TopologyAwareScheduling",
     "UnadmittedWorkloadsObservability",
 })

@@ -166,6 +166,7 @@ class TournamentEntry(Protocol):
     usage: dict  # fr -> amount of its assignment (what admitting it adds)
     priority: int
     queue_order_timestamp: datetime
+    is_preemptor: bool  # its ClusterQueue's preemptor (``queue_order.Preemptors``)
 
 
 @dataclass(frozen=True)
@@ -177,6 +178,7 @@ class Head:
     usage: dict
     priority: int
     queue_order_timestamp: datetime
+    is_preemptor: bool = False  # a snapshot knows of no preemptor
 
 
 @dataclass(frozen=True)
@@ -204,6 +206,7 @@ class FairSharingIterator:
     def __init__(self, snapshot: Snapshot, entries: Iterable[TournamentEntry]):
         self.snapshot = snapshot
         self.gates = snapshot.options.gates
+        self.prioritize_preemptors = self.gates.enabled("PrioritizePreemptorWorkloads")
         self.by_cq: dict[str, TournamentEntry] = {}
         for e in entries:
             self.by_cq.setdefault(e.cluster_queue, e)  # one head per ClusterQueue
@@ -270,6 +273,8 @@ class FairSharingIterator:
 
     def less(self, a: TournamentEntry, b: TournamentEntry, cohort: str, values) -> bool:
         """``entryComparer.less``."""
+        if self.prioritize_preemptors and a.is_preemptor != b.is_preemptor:
+            return a.is_preemptor
         a_drs, a_borrows = values[(cohort, a.key)]
         b_drs, b_borrows = values[(cohort, b.key)]
         if self.gates.enabled("FairSharingPrioritizeNonBorrowing") and a_borrows != b_borrows:

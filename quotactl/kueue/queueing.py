@@ -7,16 +7,21 @@ Admission Fair Sharing orderings need cycle history and are not modelled here.)
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from quotactl.kueue.options import EngineOptions
 from quotactl.kueue.priority import queue_order_timestamp, workload_priority
 from quotactl.model.kueue import KueueCluster, Workload
 
 
-def queue_order_key(cluster: KueueCluster, wl: Workload, options: EngineOptions, priority: int | None = None):
+def queue_order_key(cluster: KueueCluster, wl: Workload, options: EngineOptions, priority: int | None = None,
+                    timestamp: datetime | None = None):
     """Sort key of a pending workload in its ClusterQueue's heap (``priority``: its effective
-    priority when the caller has it already)."""
+    priority when the caller has it already; ``timestamp``: its queue-order timestamp when a run
+    changed it, ``queue_order.RunTimestamps``)."""
     pr = priority if priority is not None else workload_priority(cluster, wl, options.gates).value
-    return (-pr, queue_order_timestamp(wl, options.gates, options.requeuing_timestamp), wl.uid or "", wl.key)
+    ts = timestamp if timestamp is not None else queue_order_timestamp(wl, options.gates, options.requeuing_timestamp)
+    return (-pr, ts, wl.uid or "", wl.key)
 
 
 def cluster_queue_of(cluster: KueueCluster, wl: Workload) -> str | None:

@@ -27,6 +27,7 @@ from quotactl.kueue.scheduler import ADMITTED, CycleReport, Scheduler, TreeWatch
 from quotactl.model.gc_pause import fewer_gc_pauses
 from quotactl.model.kueue import KueueCluster
 from quotactl.simulate.cadence import FIXPOINT, Cadence
+from quotactl.simulate.clock import at as clock_at
 from quotactl.simulate.clock import until_micros
 from quotactl.simulate.events import EventQueue
 from quotactl.simulate.limits import BatchedRequeue, WriteBucket
@@ -290,6 +291,7 @@ class _Run:
             return False
         self.now = t
         self._apply_events()
+        self.s.event_time = clock_at(self.t0, t)  # the time of the conditions its cycles write (queue_order)
 
         def booked(scheduler, rep):  # while the admitted workloads are still in the snapshot
             self._record(rep, t)
@@ -333,6 +335,7 @@ class _Run:
                 self.stopped = "limit"
                 return False
             self.cycles += 1
+            self.s.event_time = clock_at(self.t0, t)  # the time of the conditions the cycle writes (queue_order)
             rep = self.s.run_cycle(self.cycles)
             if self.on_cycle is not None:
                 self.on_cycle(self.s, rep)

@@ -10,6 +10,7 @@ from datetime import datetime
 from quotactl.kueue.assign import Assignment
 from quotactl.kueue.options import EngineOptions
 from quotactl.kueue.priority import PriorityInfo
+from quotactl.kueue.queue_order import creation_time
 from quotactl.kueue.quota import ClusterQueueNode, Snapshot, build_snapshot
 from quotactl.kueue.scheduler.queues import Marks
 from quotactl.kueue.scheduler.results import UsageRow
@@ -53,6 +54,13 @@ class AdmittedInRun(AdmittedWorkload):
     def pod_set_flavors(self) -> dict[str, dict[str, str]]:
         return {name: flavors for name, _count, _usage, flavors in self._rows}
 
+    @property
+    def queue_order_timestamp(self) -> datetime:
+        # admitted in the run, its Evicted and Preempted conditions are False (SetQuotaReservation,
+        # see queue_order), so GetQueueOrderTimestamp gives its creation time
+        if self._queue_ts is None:
+            self._queue_ts = creation_time(self.workload)
+        return self._queue_ts
 
 
 class ClusterState:

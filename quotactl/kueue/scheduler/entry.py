@@ -35,6 +35,7 @@ class Entry:
     unmatched: bool = False  # namespace mismatch: also stays parked when the queue is requeued
     kept_flavors: dict = field(default_factory=dict)  # flavors of an earlier admission, taken without a scan
     static: Static | None = None  # its pre-checks and nomination inputs (Nominator.static)
+    is_preemptor: bool = False  # Kueue's Head.IsPreemptor, read with PrioritizePreemptorWorkloads
 
     # TournamentEntry protocol
     @property

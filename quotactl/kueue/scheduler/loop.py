@@ -8,9 +8,10 @@ process them one by one against the shared snapshot: admit, issue preemptions, r
 capacity for a Preempt head without candidates, skip an entry whose victims overlap an earlier
 one (or recompute it: HEAD gate ``RecomputeAssignmentUponPreemptionTargetsOverlap``) or that no
 longer fits; requeue the heads (``requeueAndUpdate``).  Between cycles the workload
-controller's handlers run: victims release their quota and go back to their queue by creation
-time, still carrying the flavors of an admission they had in the input
-(``workload.nomination_requests``); the inadmissible workloads of their cohort tree are requeued.
+controller's handlers run: victims release their quota and go back to their queue by their
+queue-order timestamp (``queue_order``: the conditions the cycle wrote), still carrying the
+flavors of an admission they had in the input (``workload.nomination_requests``); the
+inadmissible workloads of their cohort tree are requeued.
 
 All rules of assignment and victim search live in ``assign`` and ``preemption``; this module
 only sequences them.  The engine is pure: no printing, no IO; results are frozen dataclasses.
@@ -26,8 +27,13 @@ from quotactl.kueue.assign import Mode
 from quotactl.kueue.fairshare import FairSharingIterator
 from quotactl.kueue.nomination import queue_blocker
 from quotactl.kueue.options import EngineOptions
-from quotactl.kueue.preemption.policy import ANY
 from quotactl.kueue.priority import parse_time
+from quotactl.kueue.queue_order import (
+    Preemptors,
+    classical_order_key,
+    prioritizes_preemptors,
+    reserves_capacity,
+)
 from quotactl.kueue.quota import ClusterQueueNode, UsageOverlay, borrowing, cq_available
 from quotactl.kueue.reasons import (
     MSG_DEFERRED,
@@ -101,6 +107,13 @@ class Scheduler:
         self.nominator = Nominator(cluster, self.snapshot, options)
         self.hashing = options.gates.enabled("SchedulingEquivalenceHashing")
         self.scans = FlavorScans(options, self.marks)
+        # PrioritizePreemptorWorkloads: each ClusterQueue's preemptor goes first and keeps its
+        # capacity (cluster_queue.go preemptorWorkload); tracked only when the gate reads it
+        self.preemptor_first = prioritizes_preemptors(options.gates)
+        self.preemptors = Preemptors()
+        # the time of the conditions a cycle writes (simulate's clock; None: the cycle's own
+        # clock, see _condition_clock)
+        self.event_time: datetime | None = None
         self.blocked: dict[str, PendingWorkload] = {}  # never queued (queue checks failed)
         self.last: dict[str, HeadOutcome] = {}
         self.awake: set[str] = set()  # trees still simulated (not settled: see TreeWatch)
@@ -159,14 +172,23 @@ class Scheduler:
     def tree_state(self, tree: str) -> tuple:
         """Everything the future of one cohort tree depends on: the workloads its ClusterQueues
         hold (with flavors), their queues (active order, parked set, sticky head) and the flavor
-        scan progress.  Trees share no quota and are nominated and ordered independently, so each
-        one evolves on its own.
+        scan progress, and what the run changed of its order (``_order_state``).  Trees share no
+        quota and are nominated and ordered independently, so each one evolves on its own.
         Each part is a fingerprint kept up to date by the changes (``Marks``), so taking the
         state costs one step per ClusterQueue, not per workload.  (Only pending workloads have
         scan records at the end of a cycle: admitted and evicted ones lose theirs.)"""
         queues = tuple(self.queues[name].state() for name in self.tree_cqs[tree])
         held = sum(self.state.held_fingerprint(name) for name in self.tree_cqs[tree]) % FINGERPRINT_MOD
-        return held, queues, self.scans.fingerprint(tree) % FINGERPRINT_MOD
+        return held, queues, self.scans.fingerprint(tree) % FINGERPRINT_MOD, self._order_state(tree)
+
+    def _order_state(self, tree: str) -> int:
+        """The tree's queue-order timestamps the run changed and, when they are read, its
+        preemptors (0: none, the usual case)."""
+        timestamps = self.nominator.timestamps
+        fp = timestamps.state(tree, self._condition_clock(self.cycle_no + 1), self.marks) if timestamps else 0
+        if self.preemptor_first:
+            fp += self.preemptors.state(self.tree_cqs[tree], self.marks)
+        return fp % FINGERPRINT_MOD
 
     def tree_has_active_heads(self, tree: str) -> bool:
         return any(self.queues[n].active for n in self.tree_cqs[tree] if self.snapshot.cluster_queues[n].active)
@@ -219,6 +241,7 @@ class Scheduler:
             return None
         self.state.evict(w)
         self.last.pop(key, None)
+        self.nominator.finished(key)
         self.scans.evicted(cluster_queue)  # it left the ClusterQueue
         tree = self.state.tree(cq)
         if requeue:
@@ -252,6 +275,7 @@ class Scheduler:
         self._release_victims(work.preempted, number)
         for name in live:
             self.queues[name].forget_gone_sticky()
+        self._forget_gone_preemptors()
         return CycleReport(number, outcomes, tuple(work.admitted), tuple(work.preempted))
 
     def _pop_heads(self, live: list[str]) -> list[Head]:
@@ -268,6 +292,8 @@ class Scheduler:
     def _nominate(self, wl: Workload, cq: ClusterQueueNode) -> Entry:
         st = self.nominator.static(wl, cq)
         e = Entry(wl, cq, None, (), st.priority, st.queue_order_timestamp, kept_flavors=st.preset, static=st)
+        if self.preemptor_first:  # manager.go heads: IsPreemptor
+            e.is_preemptor = self.preemptors.is_preemptor(cq.name, wl.key)
         failed = st.failed
         if failed is not None:
             e.outcome, e.reason, e.message = NOT_NOMINATED, failed.blocker.reason, failed.blocker.message
@@ -287,10 +313,7 @@ class Scheduler:
             while it.has_next():
                 yield it.pop()
             return
-        psort = self.options.gates.enabled("PrioritySortingWithinCohort")
-        entries = sorted(entries, key=lambda e: (e.assignment.borrowing,
-                                                 -e.priority if psort else 0, e.ts, e.wl.key))
-        yield from entries
+        yield from sorted(entries, key=classical_order_key(self.options.gates))  # makeClassicalIterator
 
     # -- processing one entry (scheduler.go: schedule's loop over the ordered entries) ----
     def _process(self, e: Entry, work: CycleWork, recompute: bool) -> None:
@@ -308,7 +331,7 @@ class Scheduler:
             return
         if mode == Mode.Preempt and not e.targets:
             e.outcome, e.reason, e.message = PENDING, WAITING_FOR_QUOTA, a.message()
-            if e.cq.preemption.reclaim_within_cohort != ANY:
+            if reserves_capacity(e.cq.preemption.reclaim_within_cohort, e.is_preemptor, self.options.gates):
                 r = self._reserve(e)
                 if r:
                     work.hold(self.snapshot, e.cq, r)
@@ -373,6 +396,8 @@ class Scheduler:
     def _stick(self, e: Entry) -> None:
         """Keep ``e`` at the head of a BestEffortFIFO queue while its preemptions complete."""
         q = self.queues[e.cq.name]
+        if self.preemptor_first:  # the preemptor, in either queueing strategy
+            self.preemptors.set(e.cq.name, e.wl.key)
         if not q.strict:
             q.sticky = e.wl.key
 
@@ -391,7 +416,7 @@ class Scheduler:
         self.state.admit(AdmittedInRun(e.wl, e.cq.name, self.cluster, self.options, a, work.now,
                                        self.nominator.priority(e.wl)))
         e.outcome, e.reason, e.message = ADMITTED, None, ""
-        self.nominator.forget(e.wl.key)
+        self.nominator.quota_reserved(e.wl, self.state.tree(e.cq))
         kept = bool(e.kept_flavors)
         # kept flavors count as non-borrowing for Kueue's ordering; report what the admission does
         borrows = a.borrows() or (kept and any(borrowing(e.cq, fr) for fr in usage))
@@ -415,6 +440,7 @@ class Scheduler:
             if e.outcome == ADMITTED:
                 if q.sticky == e.wl.key:
                     q.sticky = None
+                self.preemptors.clear(q.name, e.wl.key)  # it left the queue
                 continue
             pending_flavors = e.outcome == PENDING and not q.strict and scans.pending_flavors(e.wl.key)
             if e.immediate or pending_flavors or (q.strict and not e.drop_inadmissible):
@@ -448,9 +474,12 @@ class Scheduler:
             self.last.pop(p.workload, None)
             self.scans.drop(p.workload)
             self.scans.evicted(p.cluster_queue)
-            trees.add(self.tree_of(p.cluster_queue))
+            tree = self.tree_of(p.cluster_queue)
+            trees.add(tree)
             # the model object keeps the input's status.admission: see nomination_requests
             victims.append(self.cluster.workloads[p.workload])
+            # its Evicted and Preempted conditions, written in this cycle
+            self.nominator.preempted(victims[-1], p.reason, self._condition_clock(number), tree)
         if number == STARTUP_REQUEUE_AFTER_CYCLE:
             for q in self.queues.values():
                 q.requeue_inadmissible()
@@ -460,6 +489,17 @@ class Scheduler:
                     self.queues[name].requeue_inadmissible()
         for wl in victims:
             self._enqueue(wl)
+
+    def _forget_gone_preemptors(self) -> None:
+        """A preemptor is one until it leaves its queue (admitted, or gone)."""
+        for name, key in list(self.preemptors.by_cluster_queue.items()):
+            q = self.queues[name]
+            if key != q.sticky and not q.holds(key):
+                self.preemptors.clear(name, key)
+
+    def _condition_clock(self, number: int) -> datetime:
+        """When the conditions cycle ``number`` writes are written."""
+        return self.event_time if self.event_time is not None else self.start + timedelta(seconds=number - 1)
 
     # -- results -------------------------------------------------------------------------
     def pending(self) -> tuple[PendingWorkload, ...]:

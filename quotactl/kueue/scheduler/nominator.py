@@ -1,7 +1,10 @@
 """Nomination of queue heads (``scheduler.go: nominate``) and every memo the scheduler keeps.
 
 The model does not change during a run, and a nomination reads only the workload's
-``NominationInputs`` and the snapshot of its cohort tree.  So the ``Nominator`` reuses:
+``NominationInputs`` and the snapshot of its cohort tree.  The one thing of a workload a run
+changes is its queue-order timestamp (the conditions the run writes, ``queue_order``): those
+changes go through the ``Nominator`` (``quota_reserved``, ``preempted``), which drops what it
+made of the old timestamp.  So the ``Nominator`` reuses:
 - a workload's own last nomination while its tree's version and its scan start are unchanged;
 - another workload's, in the same ClusterQueue on the same tree version and scan start, when
   both have the same ``nomination.kin_key``: a key derived from every field of the inputs
@@ -14,6 +17,7 @@ The model does not change during a run, and a nomination reads only the workload
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime
 from typing import NamedTuple
 
@@ -31,8 +35,9 @@ from quotactl.kueue.nomination import (
 )
 from quotactl.kueue.options import EngineOptions
 from quotactl.kueue.preemption.common import Target
-from quotactl.kueue.priority import PriorityInfo, queue_order_timestamp, workload_priority
-from quotactl.kueue.queueing import queue_order_key
+from quotactl.kueue.priority import PriorityInfo, workload_priority
+from quotactl.kueue.queue_order import RunTimestamps
+from quotactl.kueue.queueing import cluster_queue_of, queue_order_key
 from quotactl.kueue.quota import ClusterQueueNode, Snapshot
 from quotactl.kueue.scheduler.equivalence import ClassIds
 from quotactl.kueue.workload import PodSetRequest, pod_set_requests
@@ -72,16 +77,18 @@ class Nominator:
         self.cluster = cluster
         self.snapshot = snapshot
         self.options = options
+        # the queue-order timestamps the run's conditions changed: read by order_key and static
+        self.timestamps = RunTimestamps(options, cluster.workloads.values())
         self.priorities: dict[str, PriorityInfo] = {}  # workload -> workload_priority (reads the workload)
-        self.order_keys: dict[str, tuple] = {}  # workload -> queue_order_key
+        self.order_keys: dict[str, tuple] = {}  # workload -> queue_order_key (dropped by _reorder)
         # (id(pod sets), reclaimable pods) -> (pod sets, requests): pod_set_requests reads nothing
         # else of the workload; a generator's workloads of one kind share their pod set objects
         # (model.kueue.build_workload), kept here so that an id is never reused while its entry lives
         self.requests_by_pod_sets: dict[tuple, tuple] = {}
         self.namespace_checks: dict[tuple, NamespaceCheck] = {}  # (ClusterQueue, namespace): all it reads
         self.resource_blockers: dict[int, tuple] = {}  # id(pod sets) -> (pod sets, blocker): all it reads
-        self.statics: dict[tuple, Static] = {}  # (workload, ClusterQueue) -> see static
-        self.nominations: dict[str, Nomination] = {}  # workload -> its last nomination
+        self.statics: dict[tuple, Static] = {}  # (workload, ClusterQueue) -> see static (dropped by _reorder)
+        self.nominations: dict[str, Nomination] = {}  # workload -> its last nomination (dropped by _reorder)
         self.kin_nominations: dict[tuple, Nomination] = {}  # Static.kin -> the last nomination made for it
         self.classes = ClassIds(cluster, self.priority, self.requests)  # equivalence hashing
 
@@ -94,10 +101,12 @@ class Nominator:
         return info
 
     def order_key(self, wl: Workload) -> tuple:
-        """The workload's place in its queue (``queueing.queue_order_key``), once per workload."""
+        """The workload's place in its queue (``queueing.queue_order_key``, with the timestamp the
+        run left it), once per workload and timestamp."""
         k = self.order_keys.get(wl.key)
         if k is None:
-            k = self.order_keys[wl.key] = queue_order_key(self.cluster, wl, self.options, self.priority(wl).value)
+            k = self.order_keys[wl.key] = queue_order_key(self.cluster, wl, self.options, self.priority(wl).value,
+                                                          self.timestamps.changed.get(wl.key))
         return k
 
     def requests(self, wl: Workload) -> tuple[PodSetRequest, ...]:
@@ -124,7 +133,8 @@ class Nominator:
         return hit[1]
 
     def static(self, wl: Workload, cq: ClusterQueueNode) -> Static:
-        """The pre-checks and the inputs of ``wl``'s nomination in ``cq``, once per pair."""
+        """The pre-checks and the inputs of ``wl``'s nomination in ``cq`` (with the queue-order
+        timestamp the run left it), once per pair and timestamp."""
         k = (wl.key, cq.name)
         st = self.statics.get(k)
         if st is not None:
@@ -132,10 +142,12 @@ class Nominator:
         pr = self.priority(wl)
         check = nomination_check(self.cluster, cq, wl, namespace=self._namespace, resources=self._resources)
         if check.blocker is not None:
-            gates = self.options.gates
-            st = Static(pr.value, queue_order_timestamp(wl, gates, self.options.requeuing_timestamp), check, None, None)
+            st = Static(pr.value, self.timestamps.timestamp(wl), check, None, None)
         else:
             inputs = nomination_inputs(self.cluster, self.snapshot, wl, pr, self.requests(wl))
+            changed = self.timestamps.changed.get(wl.key)
+            if changed is not None:  # the run's conditions changed it: the preemptor the search sees
+                inputs = dataclasses.replace(inputs, queue_order_timestamp=changed)
             st = Static(inputs.priority, inputs.queue_order_timestamp, None, inputs, (cq.name, kin_key(inputs, cq)))
         self.statics[k] = st
         return st
@@ -161,6 +173,26 @@ class Nominator:
         what-if of this cycle, see ``loop.Scheduler._recompute``)."""
         return initial_assignment(st.inputs.assigner(snapshot, cq))
 
-    def forget(self, key: str) -> None:
-        """``key`` was admitted: its nomination is never reusable again (its tree's version moved)."""
-        self.nominations.pop(key, None)
+    # -- the conditions a run writes (queue_order.RunTimestamps) -------------------------
+    def quota_reserved(self, wl: Workload, tree: str) -> None:
+        """``wl`` was admitted (``SetQuotaReservation``): its nomination is never reusable again
+        (its tree's version moved), and its Evicted and Preempted conditions turn False."""
+        self.nominations.pop(wl.key, None)
+        if self.timestamps.quota_reserved(wl, tree):
+            self._reorder(wl)
+
+    def preempted(self, wl: Workload, reason: str, at: datetime, tree: str) -> None:
+        """``wl`` was preempted (``reason``) at ``at``: its Evicted and Preempted conditions."""
+        if self.timestamps.preempted(wl, reason, at, tree):
+            self._reorder(wl)
+
+    def finished(self, key: str) -> None:
+        """``key`` left the run: its timestamp is never read again."""
+        self.timestamps.forget(key)
+
+    def _reorder(self, wl: Workload) -> None:
+        """``wl``'s queue-order timestamp changed: drop every memo that read the old one (a
+        shared nomination's ``kin_key`` holds the timestamp wherever a policy reads it)."""
+        self.order_keys.pop(wl.key, None)
+        self.statics.pop((wl.key, cluster_queue_of(self.cluster, wl)), None)
+        self.nominations.pop(wl.key, None)

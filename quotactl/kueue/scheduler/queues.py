@@ -137,8 +137,11 @@ class Queue:
     def state(self) -> tuple:
         return ((self.active_sum + PARKED * self.parked_sum) % FINGERPRINT_MOD, self.sticky)
 
+    def holds(self, key: str) -> bool:
+        """Is ``key`` queued or parked here?"""
+        return key in self.inadmissible or key in {k[-1] for k in self.active}
+
     def forget_gone_sticky(self) -> None:
         """Drop the sticky head once it is neither queued nor parked (admitted, or gone)."""
-        if self.sticky is not None and self.sticky not in self.inadmissible \
-                and self.sticky not in {k[-1] for k in self.active}:
+        if self.sticky is not None and not self.holds(self.sticky):
             self.sticky = None
