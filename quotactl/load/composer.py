@@ -61,21 +61,25 @@ def resolve_plain(value: str) -> Tag:
     return STR
 
 
+class _Resolver:
+    """The resolver libyaml's and ruamel's composers ask (``resolve`` and its two hooks)."""
+
+    def resolve(self, kind, value, implicit):
+        if kind is ScalarNode:
+            return resolve_plain(value) if implicit[0] else STR
+        return SEQ if kind is SequenceNode else MAP
+
+    def descend_resolver(self, current_node, current_index):
+        pass
+
+    def ascend_resolver(self):
+        pass
+
+
 if CParser is not None:
 
-    class _Parser(CParser):
+    class _Parser(_Resolver, CParser):
         """libyaml's parser and composer with a resolver that does not re-read the version."""
-
-        def resolve(self, kind, value, implicit):
-            if kind is ScalarNode:
-                return resolve_plain(value) if implicit[0] else STR
-            return SEQ if kind is SequenceNode else MAP
-
-        def descend_resolver(self, current_node, current_index):
-            pass
-
-        def ascend_resolver(self):
-            pass
 
 
 # libyaml's composer recurses per nesting level in C: tens of thousands of ``[`` crash the process
@@ -291,9 +295,9 @@ def _compose_measured(text: str, limit: int) -> Iterator[object]:
 _PYTHON_COMPOSER_MAX_DEPTH = 250
 
 
-class _EventLoader:
+class _EventLoader(_Resolver):
     """What ruamel's ``Composer`` asks of its loader: a parser over the measured events (raising
-    the syntax error that ended them once they run out) and ``_Parser``'s resolver."""
+    the syntax error that ended them once they run out) and ``_Resolver``."""
 
     max_depth = None  # measured already, and counted per collection rather than per node
 
