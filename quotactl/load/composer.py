@@ -326,14 +326,3 @@ class _EventLoader(_Resolver):
         event = self._peek()
         self._next += 1
         return event
-
-    def resolve(self, kind, value, implicit):
-        if kind is ScalarNode:
-            return resolve_plain(value) if implicit[0] else STR
-        return SEQ if kind is SequenceNode else MAP
-
-    def descend_resolver(self, current_node, current_index):
-        pass
-
-    def ascend_resolver(self):
-        pass
