@@ -27,7 +27,7 @@ from quotactl.cli.inputs import NO_SNAPSHOT, check_cluster_args, engine_input, f
 from quotactl.cli.output import output_option
 from quotactl.kueue.explain import ADMITTED, explain_workload
 from quotactl.kueue.lookup import pending_workloads
-from quotactl.kueue.queueing import QueueIndex
+from quotactl.kueue.queue_order import QueueIndex
 from quotactl.kueue.quota import build_snapshot
 from quotactl.kueue.scope import scoped_cluster
 from quotactl.kueue.selection import selected_pending

@@ -24,7 +24,6 @@ from quotactl.cli.engine_input import require_workload
 from quotactl.cli.inputs import check_cluster_args, engine_input, finish, qualified
 from quotactl.cli.output import output_option
 from quotactl.kueue.preempt_decision import check_pins, decide
-from quotactl.kueue.queueing import cluster_queue_of
 from quotactl.kueue.quota import build_snapshot
 from quotactl.kueue.scope import scoped_cluster
 from quotactl.load.objects import Dialect
@@ -101,7 +100,7 @@ def preempt_command(
     options = inp.kueue_options(cluster, fair_sharing)
     snapshot = build_snapshot(cluster, options)
     if pinned:
-        problem = check_pins(snapshot, cluster_queue_of(cluster, target), pinned)
+        problem = check_pins(snapshot, cluster.cluster_queue_name_of(target), pinned)
         if problem:
             fail_usage(f"--flavor: {problem}")
     caveats = kueue_caveats_of(inp.loaded, cluster, options)

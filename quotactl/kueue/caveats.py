@@ -23,7 +23,7 @@ MODELLED_GATES = frozenset({
     "FlavorFungibility", "FlavorFungibilityPreserveScanProgress", "PartialAdmission", "PrioritizePreemptorWorkloads",
     "PriorityBoost", "PrioritySortingWithinCohort", "QuotaCheckStrategy", "ReclaimablePods",
     "RecomputeAssignmentUponPreemptionTargetsOverlap", "SchedulingEquivalenceHashing", "TopologyAwareScheduling",
-    "UnadmittedWorkloadsObservability",
+    "UnadmittedWorkloadsObservability", "WorkloadRequestUseMergePatch",
 })
 # Gates whose setting the detectors below already take into account (switching them off turns
 # the unmodelled feature off, which is then no caveat).

@@ -31,7 +31,7 @@ from quotactl.kueue.options import EngineOptions
 from quotactl.kueue.preemption.policy import NEVER
 from quotactl.kueue.preemption.targets import candidate_workloads
 from quotactl.kueue.priority import PriorityInfo, workload_priority
-from quotactl.kueue.queueing import QueueIndex, ahead_in_queue
+from quotactl.kueue.queue_order import QueueIndex, ahead_in_queue
 from quotactl.kueue.quota import (
     ClusterQueueNode,
     InactiveReason,

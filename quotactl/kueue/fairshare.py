@@ -324,13 +324,13 @@ def ranked_heads(cluster, snapshot: Snapshot) -> tuple[RankedHead, ...]:
     ranking at the start of a cycle; ``schedule`` adds each admission before the next pop)."""
     from quotactl.kueue.assign import initial_assignment
     from quotactl.kueue.nomination import make_assigner
-    from quotactl.kueue.queueing import cluster_queue_of, queue_order_key
+    from quotactl.kueue.queue_order import queue_order_key
 
     heads: dict[str, tuple] = {}
     for wl in cluster.workloads.values():
         if not wl.is_queueable:
             continue
-        cq_name = cluster_queue_of(cluster, wl)
+        cq_name = cluster.cluster_queue_name_of(wl)
         cq = snapshot.cluster_queue(cq_name)
         if cq is None:
             continue

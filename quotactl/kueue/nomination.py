@@ -80,7 +80,7 @@ def queue_blocker(cluster: KueueCluster, snapshot: Snapshot, wl: Workload) -> Qu
     """The workload controller's and scheduler's checks before flavor assignment."""
     if not wl.queue_name:
         return QueueCheck(_no_queue_name(wl), None)
-    lq = cluster.local_queues.get((wl.namespace, wl.queue_name))
+    lq = cluster.local_queue_of(wl)
     if lq is None:
         return QueueCheck(_local_queue_missing(cluster, wl), None)
     cq_name = lq.cluster_queue
@@ -252,11 +252,12 @@ def kin_key(inputs: NominationInputs, cq: ClusterQueueNode) -> tuple:
 
 
 def nomination_inputs(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, priority: PriorityInfo | None = None,
-                      requests: tuple[PodSetRequest, ...] | None = None) -> NominationInputs:
+                      requests: tuple[PodSetRequest, ...] | None = None,
+                      admission_cleared: bool = False) -> NominationInputs:
     """``priority`` / ``requests``: ``workload_priority`` / ``pod_set_requests`` of ``wl`` when
-    the caller has them already."""
+    the caller has them already; ``admission_cleared``: see ``nomination_requests``."""
     options = snapshot.options
     pr = priority if priority is not None else workload_priority(cluster, wl, options.gates)
-    requests, preset = nomination_requests(wl, options, requests)
+    requests, preset = nomination_requests(wl, options, requests, admission_cleared)
     return NominationInputs(wl.key, wl.uid or "", wl.pod_sets, requests, preset, pr.value,
                             queue_order_timestamp(wl, options.gates, options.requeuing_timestamp))

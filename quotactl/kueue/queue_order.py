@@ -1,8 +1,12 @@
-"""How a run changes the order of workloads: queue-order timestamps that follow the conditions the
-run writes, and the preemptor-first rule of ``PrioritizePreemptorWorkloads``.
+"""Kueue's queue order: the order of pending workloads inside a ClusterQueue's queue, how a run
+changes it (queue-order timestamps that follow the conditions the run writes), and the
+preemptor-first rule of ``PrioritizePreemptorWorkloads``.
 
 Sources (kubernetes-sigs/kueue):
 
+- ``pkg/cache/queue/cluster_queue.go: queueOrderingFunc``: higher effective priority first, then
+  the earlier queue-order timestamp, then the lower UID (``queue_order_key``; the sticky preemptor
+  and Admission Fair Sharing need cycle history: ``Preemptors`` below and the scheduler's queues).
 - ``pkg/workload/workload.go: Ordering.GetQueueOrderTimestamp``: the timestamp a workload is
   ordered by, read from its conditions (``priority.queue_order_timestamp`` reads them as the
   input has them).  A run rewrites those conditions: ``SetQuotaReservation`` turns ``Evicted``
@@ -34,9 +38,61 @@ from datetime import datetime, timedelta
 from quotactl.kueue.options import EngineOptions
 from quotactl.kueue.preemption.common import IN_COHORT_RECLAIM_WHILE_BORROWING
 from quotactl.kueue.preemption.policy import ANY
-from quotactl.kueue.priority import ZERO_TIME, parse_time, queue_order_timestamp
+from quotactl.kueue.priority import ZERO_TIME, parse_time, queue_order_timestamp, workload_priority
 from quotactl.model.features import FeatureGates
-from quotactl.model.kueue import Workload
+from quotactl.model.kueue import KueueCluster, Workload
+
+# -- the order in a ClusterQueue's queue -----------------------------------------------
+
+def queue_order_key(cluster: KueueCluster, wl: Workload, options: EngineOptions, priority: int | None = None,
+                    timestamp: datetime | None = None):
+    """Sort key of a pending workload in its ClusterQueue's heap (``priority``: its effective
+    priority when the caller has it already; ``timestamp``: its queue-order timestamp when a run
+    changed it, ``queue_order.RunTimestamps``)."""
+    pr = priority if priority is not None else workload_priority(cluster, wl, options.gates).value
+    ts = timestamp if timestamp is not None else queue_order_timestamp(wl, options.gates, options.requeuing_timestamp)
+    return (-pr, ts, wl.uid or "", wl.key)
+
+
+def ahead_in_queue(cluster: KueueCluster, wl: Workload, options: EngineOptions) -> list[Workload]:
+    """Active pending workloads of the same ClusterQueue that Kueue orders before ``wl``."""
+    cq = cluster.cluster_queue_name_of(wl)
+    if cq is None:
+        return []
+    mine = queue_order_key(cluster, wl, options)
+    out = []
+    for other in cluster.workloads.values():
+        if other is wl or not other.is_queueable:
+            continue
+        if cluster.cluster_queue_name_of(other) != cq:
+            continue
+        if queue_order_key(cluster, other, options) < mine:
+            out.append(other)
+    return sorted(out, key=lambda o: queue_order_key(cluster, o, options))
+
+
+class QueueIndex:
+    """Every ClusterQueue's pending workloads in queue order, built once (for ``explain --all``)."""
+
+    def __init__(self, cluster: KueueCluster, options: EngineOptions):
+        self._cluster = cluster
+        self._options = options
+        by_cq: dict[str, list[tuple]] = {}
+        for wl in cluster.workloads.values():
+            if not wl.is_queueable:
+                continue
+            cq = cluster.cluster_queue_name_of(wl)
+            if cq is not None:
+                by_cq.setdefault(cq, []).append((queue_order_key(cluster, wl, options), wl))
+        self._by_cq = {cq: sorted(items, key=lambda kv: kv[0]) for cq, items in by_cq.items()}
+
+    def ahead(self, wl: Workload) -> list[Workload]:
+        cq = self._cluster.cluster_queue_name_of(wl)
+        mine = queue_order_key(self._cluster, wl, self._options)
+        return [w for k, w in self._by_cq.get(cq or "", []) if k < mine and w is not wl]
+
+
+# -- how a run changes it -----------------------------------------------------------
 
 # GetQueueOrderTimestamp's epsilon: the victim's timestamp is strictly after its preemptor's
 PREEMPTED_EPSILON = timedelta(milliseconds=1)

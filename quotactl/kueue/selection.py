@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
-from quotactl.kueue.queueing import cluster_queue_of
 from quotactl.model.kueue import KueueCluster, LabelSelector, Workload
 
 
@@ -54,7 +53,7 @@ def selected_keys(cluster: KueueCluster, selection: Selection,
     owner_labels = owner_labels or {}
     out = set()
     for key, wl in cluster.workloads.items():
-        cq = wl.admission.cluster_queue if wl.admission is not None else cluster_queue_of(cluster, wl)
+        cq = wl.admission.cluster_queue if wl.admission is not None else cluster.cluster_queue_name_of(wl)
         labels = {**owner_labels.get(key, {}), **wl.labels}
         if selection.matches(wl, cq, labels):
             out.add(key)

@@ -85,8 +85,29 @@ def pod_set_requests(wl: Workload, options: EngineOptions) -> tuple[PodSetReques
     return tuple(out)
 
 
+# pkg/constants: constants.AdmissionName, the field manager of Kueue's admission status patches
+KUEUE_ADMISSION_MANAGER = "kueue-admission"
+
+
+def eviction_clears_admission(wl: Workload, options: EngineOptions) -> bool | None:
+    """Whether finishing ``wl``'s eviction removes its ``status.admission`` (None: the input
+    does not say).  The job reconciler's ``UnsetQuotaReservationWithCondition`` sets it nil and
+    ``patching.PatchAdmissionStatus`` writes that: a merge patch (gate
+    WorkloadRequestUseMergePatch) removes it always; the default server-side apply, as field
+    manager kueue-admission, removes only a field that manager owns, so an admission written
+    by anyone else outlives the eviction and the workload comes back on its flavors
+    (``nomination_requests``)."""
+    if options.gates.enabled("WorkloadRequestUseMergePatch"):
+        return True
+    owner = wl.admission.owner if wl.admission is not None else None
+    if owner is None:
+        return None
+    return owner == (KUEUE_ADMISSION_MANAGER, "Apply")
+
+
 def nomination_requests(wl: Workload, options: EngineOptions,
-                        requests: tuple[PodSetRequest, ...] | None = None) -> tuple[tuple[PodSetRequest, ...], dict]:
+                        requests: tuple[PodSetRequest, ...] | None = None,
+                        admission_cleared: bool = False) -> tuple[tuple[PodSetRequest, ...], dict]:
     """What the flavor assigner starts from for a workload that holds no quota (``workload.NewInfo``):
     (requests per pod set, {pod set: {resource: flavor}} to keep).
 
@@ -97,11 +118,13 @@ def nomination_requests(wl: Workload, options: EngineOptions,
     for every workload evicted from the input's admissions: the eviction leaves ``status.admission``
     in place and the victim comes back on its old flavors (kueue-fix-schedule, all 14 re-admitted
     victims; docs/schedule.md).  Pod sets the admission does not list keep their own requests.
-    ``requests``: ``pod_set_requests(wl, options)`` when the caller has them.
+    ``requests``: ``pod_set_requests(wl, options)`` when the caller has them;
+    ``admission_cleared``: a run finished an eviction that removed the admission
+    (``eviction_clears_admission``).
     """
     if requests is None:
         requests = pod_set_requests(wl, options)
-    if wl.admission is None or not options.gates.enabled("TopologyAwareScheduling"):
+    if wl.admission is None or admission_cleared or not options.gates.enabled("TopologyAwareScheduling"):
         return requests, {}
     preset: dict[str, dict[str, str]] = {}
     carried: dict[str, PodSetRequest] = {}

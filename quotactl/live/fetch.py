@@ -103,13 +103,29 @@ def list_all(conn: Connection, path: str, selector: str | None) -> list[dict]:
 
 
 def clean(item: dict, served: Served) -> dict:
-    """The object as ``kubectl get -o yaml`` shows one: apiVersion and kind first, no managedFields."""
+    """The object as ``kubectl get -o yaml`` shows one: apiVersion and kind first, no managedFields
+    but the entry that owns a Workload's ``status.admission``, cut down to that field (who owns
+    it decides whether an eviction removes it: ``kueue.workload.eviction_clears_admission``)."""
     obj = {"apiVersion": served.api_version, "kind": served.kind}
     obj.update((k, v) for k, v in item.items() if k not in ("apiVersion", "kind"))
     md = obj.get("metadata")
     if isinstance(md, dict) and "managedFields" in md:
+        kept = _admission_owner_entries(md["managedFields"]) if served.kind == "Workload" else []
         obj["metadata"] = {k: v for k, v in md.items() if k != "managedFields"}
+        if kept:
+            obj["metadata"]["managedFields"] = kept
     return obj
+
+
+def _admission_owner_entries(entries) -> list[dict]:
+    kept = []
+    for e in entries if isinstance(entries, list) else ():
+        fields_v1 = e.get("fieldsV1") if isinstance(e, dict) else None
+        status = fields_v1.get("f:status") if isinstance(fields_v1, dict) else None
+        if isinstance(status, dict) and "f:admission" in status:
+            kept.append({k: e[k] for k in ("manager", "operation", "subresource") if k in e}
+                        | {"fieldsType": "FieldsV1", "fieldsV1": {"f:status": {"f:admission": {}}}})
+    return kept
 
 
 def identity(obj: dict) -> tuple[str, str]:

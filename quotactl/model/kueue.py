@@ -303,10 +303,13 @@ class PodSetAssignment:
 
 @dataclass(frozen=True)
 class Admission:
-    """status.admission of a Workload: its ClusterQueue and pod set assignments."""
+    """status.admission of a Workload: its ClusterQueue and pod set assignments, and the field
+    manager that owns it (``metadata.managedFields``: (manager, operation), None when the input
+    does not say; ``kubectl get`` shows them only with ``--show-managed-fields``)."""
 
     cluster_queue: str | None
     pod_set_assignments: tuple[PodSetAssignment, ...]
+    owner: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -683,7 +686,7 @@ def build_workload(obj: KubeObject, shared: dict | None = None) -> Workload:
                     path=("status", "admission", "podSetAssignments", k),
                 )
             )
-        admission = Admission(as_str(raw_adm.get("clusterQueue")), tuple(psas))
+        admission = Admission(as_str(raw_adm.get("clusterQueue")), tuple(psas), _admission_owner(md))
     conditions = {}
     for c in as_list(status.get("conditions")):
         c = as_dict(c)
@@ -726,6 +729,18 @@ def build_workload(obj: KubeObject, shared: dict | None = None) -> Workload:
             for c in as_list(status.get("admissionChecks"))),
         owner_kind=_owner_kind(md),
     )
+
+
+def _admission_owner(md: dict) -> tuple[str, str] | None:
+    """(manager, operation) of the managedFields entry of the status subresource that owns
+    ``status.admission`` (the last one when several claim it), or None."""
+    owner = None
+    for entry in as_list(md.get("managedFields")):
+        entry = as_dict(entry)
+        fields_v1 = as_dict(entry.get("fieldsV1"))
+        if "f:admission" in as_dict(fields_v1.get("f:status")):
+            owner = (as_str(entry.get("manager")) or "", as_str(entry.get("operation")) or "")
+    return owner
 
 
 def _owner_kind(md: dict) -> str | None:
@@ -967,11 +982,18 @@ class KueueCluster:
         names.update(c.parent for c in self.cohorts.values() if c.parent)
         return names
 
+    def local_queue_of(self, wl: Workload) -> LocalQueue | None:
+        """The LocalQueue ``spec.queueName`` names in the workload's namespace."""
+        return self.local_queues.get((wl.namespace, wl.queue_name or ""))
+
+    def cluster_queue_name_of(self, wl: Workload) -> str | None:
+        """The ClusterQueue a workload is queued to (spec.queueName -> LocalQueue), whether it exists or not."""
+        lq = self.local_queue_of(wl)
+        return lq.cluster_queue if lq is not None else None
+
     def cluster_queue_for(self, wl: Workload) -> ClusterQueue | None:
-        lq = self.local_queues.get((wl.namespace, wl.queue_name or ""))
-        if lq is None or not lq.cluster_queue:
-            return None
-        return self.cluster_queues.get(lq.cluster_queue)
+        name = self.cluster_queue_name_of(wl)
+        return self.cluster_queues.get(name) if name else None
 
     def copy(self) -> KueueCluster:
         """The same models in new indexes (``build_cluster(..., onto=)`` adds to the copy); the

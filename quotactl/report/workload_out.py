@@ -51,7 +51,7 @@ def render_table(workloads: list[KubeObject], skipped: list[SkippedObject], clus
                   + ([Col("CLUSTERQUEUE", ID)] if with_cq else []), view)
     for obj in workloads:
         wl = build_workload(obj)
-        lq = cluster.local_queues.get((wl.namespace, wl.queue_name or ""))
+        lq = cluster.local_queue_of(wl)
         cq = (lq.cluster_queue or "-") if lq else "(no LocalQueue)"
         for i, ps in enumerate(wl.pod_sets):
             per_pod = ", ".join(f"{k}={v.canonical()}" for k, v in sorted(ps.pod.requests.items())) or "-"

@@ -95,8 +95,7 @@ def _queue_tree(run, key: str, seen: dict) -> str | None:
     lq_key = (wl.namespace, wl.queue_name)
     if lq_key in seen:
         return seen[lq_key]
-    lq = run.cluster.local_queues.get(lq_key) if wl.queue_name else None
-    cq = lq.cluster_queue if lq is not None else None
+    cq = run.cluster.cluster_queue_name_of(wl)
     tree = seen[lq_key] = run.s.tree_of(cq) if cq and cq in run.s.snapshot.cluster_queues else None
     return tree
 

@@ -150,7 +150,7 @@ def test_no_candidates_is_still_preempt_mode():
 
 def test_queue_order_puts_higher_priority_then_older_first():
     from quotactl.kueue.options import engine_options
-    from quotactl.kueue.queueing import ahead_in_queue
+    from quotactl.kueue.queue_order import ahead_in_queue
     from quotactl.model.kueue import build_cluster
     from tests.kueue.builders import objects, with_queues
 
@@ -165,7 +165,7 @@ def test_queue_order_puts_higher_priority_then_older_first():
 
 def test_queue_index_agrees_with_the_single_lookup():
     from quotactl.kueue.options import engine_options
-    from quotactl.kueue.queueing import QueueIndex, ahead_in_queue
+    from quotactl.kueue.queue_order import QueueIndex, ahead_in_queue
     from quotactl.model.kueue import build_cluster
     from tests.kueue.builders import objects, with_queues
 

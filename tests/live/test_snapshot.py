@@ -108,3 +108,22 @@ def test_the_kubeconfig_environment_variable_is_honoured(server, config):
     result = run_subprocess("snapshot", "--from-cluster", env={"KUBECONFIG": str(config)})
     assert result.returncode == 0, result.stderr
     assert server.requests
+
+
+def test_a_workload_keeps_only_the_managed_fields_entry_that_owns_its_admission():
+    """Who owns status.admission decides whether an eviction removes it
+    (kueue.workload.eviction_clears_admission); everything else of managedFields goes."""
+    from quotactl.live.discovery import Served
+    from quotactl.live.fetch import clean
+
+    entries = [{"manager": "kubectl", "operation": "Update", "fieldsV1": {"f:spec": {}}},
+               {"manager": "kueue-admission", "operation": "Apply", "subresource": "status", "time": "t",
+                "fieldsV1": {"f:status": {"f:admission": {"f:clusterQueue": {}}, "f:conditions": {}}}}]
+    item = {"metadata": {"name": "w", "managedFields": entries}}
+    served = Served("kueue.x-k8s.io", "v1beta2", "workloads", "Workload", True)
+    assert clean(item, served)["metadata"]["managedFields"] == [
+        {"manager": "kueue-admission", "operation": "Apply", "subresource": "status", "fieldsType": "FieldsV1",
+         "fieldsV1": {"f:status": {"f:admission": {}}}}]
+    queue = clean({"metadata": {"name": "q", "managedFields": entries}}, Served("kueue.x-k8s.io", "v1beta2", "localqueues",
+                                                                               "LocalQueue", True))
+    assert "managedFields" not in queue["metadata"]

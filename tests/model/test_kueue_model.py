@@ -209,3 +209,34 @@ def test_queueable_is_kueues_is_admissible_and_pending_its_status(tmp_path, acti
     wl = _workload(tmp_path, active, admission, conditions)
     assert wl.is_queueable is queueable
     assert wl.is_pending is pending
+
+
+_OWNED_WORKLOAD = """
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: Workload
+metadata:
+  name: w
+  namespace: ns
+  managedFields:
+  - {manager: kubectl, operation: Update, fieldsV1: {"f:spec": {"f:queueName": {}}}}
+  - {manager: someone, operation: Update, subresource: status, fieldsV1: {"f:status": {"f:admission": {}}}}
+  - manager: kueue-admission
+    operation: Apply
+    subresource: status
+    fieldsV1: {"f:status": {"f:admission": {}, "f:conditions": {}}}
+  - {manager: kueue, operation: Apply, subresource: status, fieldsV1: {"f:status": {"f:conditions": {}}}}
+spec: {queueName: q, podSets: [{name: main, count: 1, template: {spec: {containers: []}}}]}
+status:
+  admission: {clusterQueue: cq, podSetAssignments: [{name: main, flavors: {cpu: f}}]}
+"""
+
+
+def test_admission_owner_is_the_last_managed_fields_entry_claiming_it(tmp_path):
+    wl = _cluster(tmp_path, _OWNED_WORKLOAD).workloads["ns/w"]
+    assert wl.admission.owner == ("kueue-admission", "Apply")
+
+
+def test_admission_owner_is_unknown_without_managed_fields(tmp_path):
+    text = _OWNED_WORKLOAD.split("  managedFields:")[0] + "spec:" + _OWNED_WORKLOAD.split("\nspec:", 1)[1]
+    wl = _cluster(tmp_path, text).workloads["ns/w"]
+    assert wl.admission is not None and wl.admission.owner is None

@@ -476,8 +476,10 @@ class Scheduler:
             self.scans.evicted(p.cluster_queue)
             tree = self.tree_of(p.cluster_queue)
             trees.add(tree)
-            # the model object keeps the input's status.admission: see nomination_requests
+            # the model object keeps the input's status.admission: whether the eviction removed it
+            # decides whether the victim comes back on its flavors (nomination_requests)
             victims.append(self.cluster.workloads[p.workload])
+            self.nominator.eviction_finished(victims[-1])
             # its Evicted and Preempted conditions, written in this cycle
             self.nominator.preempted(victims[-1], p.reason, self._condition_clock(number), tree)
         if number == STARTUP_REQUEUE_AFTER_CYCLE:

@@ -36,11 +36,10 @@ from quotactl.kueue.nomination import (
 from quotactl.kueue.options import EngineOptions
 from quotactl.kueue.preemption.common import Target
 from quotactl.kueue.priority import PriorityInfo, workload_priority
-from quotactl.kueue.queue_order import RunTimestamps
-from quotactl.kueue.queueing import cluster_queue_of, queue_order_key
+from quotactl.kueue.queue_order import RunTimestamps, queue_order_key
 from quotactl.kueue.quota import ClusterQueueNode, Snapshot
 from quotactl.kueue.scheduler.equivalence import ClassIds
-from quotactl.kueue.workload import PodSetRequest, pod_set_requests
+from quotactl.kueue.workload import PodSetRequest, eviction_clears_admission, pod_set_requests
 from quotactl.model.kueue import KueueCluster, Workload
 
 
@@ -70,44 +69,24 @@ class Nomination(NamedTuple):
     targets: tuple[Target, ...]
 
 
-class Nominator:
-    """Nominates heads against the run's snapshot and owns every memo of the scheduler."""
+class WorkloadFacts:
+    """What the model says of a workload that never changes during the run, once each."""
 
-    def __init__(self, cluster: KueueCluster, snapshot: Snapshot, options: EngineOptions):
+    def __init__(self, cluster: KueueCluster, options: EngineOptions):
         self.cluster = cluster
-        self.snapshot = snapshot
         self.options = options
-        # the queue-order timestamps the run's conditions changed: read by order_key and static
-        self.timestamps = RunTimestamps(options, cluster.workloads.values())
         self.priorities: dict[str, PriorityInfo] = {}  # workload -> workload_priority (reads the workload)
-        self.order_keys: dict[str, tuple] = {}  # workload -> queue_order_key (dropped by _reorder)
         # (id(pod sets), reclaimable pods) -> (pod sets, requests): pod_set_requests reads nothing
         # else of the workload; a generator's workloads of one kind share their pod set objects
         # (model.kueue.build_workload), kept here so that an id is never reused while its entry lives
         self.requests_by_pod_sets: dict[tuple, tuple] = {}
-        self.namespace_checks: dict[tuple, NamespaceCheck] = {}  # (ClusterQueue, namespace): all it reads
-        self.resource_blockers: dict[int, tuple] = {}  # id(pod sets) -> (pod sets, blocker): all it reads
-        self.statics: dict[tuple, Static] = {}  # (workload, ClusterQueue) -> see static (dropped by _reorder)
-        self.nominations: dict[str, Nomination] = {}  # workload -> its last nomination (dropped by _reorder)
-        self.kin_nominations: dict[tuple, Nomination] = {}  # Static.kin -> the last nomination made for it
-        self.classes = ClassIds(cluster, self.priority, self.requests)  # equivalence hashing
 
-    # -- values derived from the model ---------------------------------------------------
     def priority(self, wl: Workload) -> PriorityInfo:
         """``workload_priority``, once per workload."""
         info = self.priorities.get(wl.key)
         if info is None:
             info = self.priorities[wl.key] = workload_priority(self.cluster, wl, self.options.gates)
         return info
-
-    def order_key(self, wl: Workload) -> tuple:
-        """The workload's place in its queue (``queueing.queue_order_key``, with the timestamp the
-        run left it), once per workload and timestamp."""
-        k = self.order_keys.get(wl.key)
-        if k is None:
-            k = self.order_keys[wl.key] = queue_order_key(self.cluster, wl, self.options, self.priority(wl).value,
-                                                          self.timestamps.changed.get(wl.key))
-        return k
 
     def requests(self, wl: Workload) -> tuple[PodSetRequest, ...]:
         """``pod_set_requests(wl)``, once per pod set objects and reclaimable pods."""
@@ -118,6 +97,40 @@ class Nominator:
         reqs = pod_set_requests(wl, self.options)
         self.requests_by_pod_sets[k] = (wl.pod_sets, reqs)
         return reqs
+
+
+class Nominator:
+    """Nominates heads against the run's snapshot and owns every memo of the scheduler."""
+
+    def __init__(self, cluster: KueueCluster, snapshot: Snapshot, options: EngineOptions):
+        self.cluster = cluster
+        self.snapshot = snapshot
+        self.options = options
+        # the queue-order timestamps the run's conditions changed: read by order_key and static
+        self.timestamps = RunTimestamps(options, cluster.workloads.values())
+        facts = WorkloadFacts(cluster, options)
+        # bound to ``facts``, not to the nominator: ``classes`` holds them, and a cycle through the
+        # nominator would leave all its memos to the cyclic collector when the run ends
+        self.priority = facts.priority
+        self.requests = facts.requests
+        self.order_keys: dict[str, tuple] = {}  # workload -> queue_order_key (dropped by _reorder)
+        self.namespace_checks: dict[tuple, NamespaceCheck] = {}  # (ClusterQueue, namespace): all it reads
+        self.resource_blockers: dict[int, tuple] = {}  # id(pod sets) -> (pod sets, blocker): all it reads
+        self.statics: dict[tuple, Static] = {}  # (workload, ClusterQueue) -> see static (dropped by _reorder)
+        self.nominations: dict[str, Nomination] = {}  # workload -> its last nomination (dropped by _reorder)
+        self.kin_nominations: dict[tuple, Nomination] = {}  # Static.kin -> the last nomination made for it
+        self.classes = ClassIds(cluster, facts.priority, facts.requests)  # equivalence hashing
+        self.cleared_admissions: set[str] = set()  # input admissions a finished eviction removed
+
+    # -- values derived from the model ---------------------------------------------------
+    def order_key(self, wl: Workload) -> tuple:
+        """The workload's place in its queue (``queueing.queue_order_key``, with the timestamp the
+        run left it), once per workload and timestamp."""
+        k = self.order_keys.get(wl.key)
+        if k is None:
+            k = self.order_keys[wl.key] = queue_order_key(self.cluster, wl, self.options, self.priority(wl).value,
+                                                          self.timestamps.changed.get(wl.key))
+        return k
 
     def _namespace(self, cluster: KueueCluster, cq: ClusterQueueNode, wl: Workload) -> NamespaceCheck:
         k = (cq.name, wl.namespace)
@@ -144,7 +157,8 @@ class Nominator:
         if check.blocker is not None:
             st = Static(pr.value, self.timestamps.timestamp(wl), check, None, None)
         else:
-            inputs = nomination_inputs(self.cluster, self.snapshot, wl, pr, self.requests(wl))
+            inputs = nomination_inputs(self.cluster, self.snapshot, wl, pr, self.requests(wl),
+                                       wl.key in self.cleared_admissions)
             changed = self.timestamps.changed.get(wl.key)
             if changed is not None:  # the run's conditions changed it: the preemptor the search sees
                 inputs = dataclasses.replace(inputs, queue_order_timestamp=changed)
@@ -186,6 +200,19 @@ class Nominator:
         if self.timestamps.preempted(wl, reason, at, tree):
             self._reorder(wl)
 
+    def eviction_finished(self, wl: Workload) -> bool | None:
+        """``wl``'s eviction finished (the job reconciler's step): whether its input admission
+        was removed with it (``eviction_clears_admission``; None: the input does not say, and
+        the admission is kept).  A removed one drops every memo that read its flavors."""
+        if wl.admission is None or wl.key in self.cleared_admissions:
+            return True
+        cleared = eviction_clears_admission(wl, self.options)
+        if cleared:
+            self.cleared_admissions.add(wl.key)
+            self.statics.pop((wl.key, self.cluster.cluster_queue_name_of(wl)), None)
+            self.nominations.pop(wl.key, None)
+        return cleared
+
     def finished(self, key: str) -> None:
         """``key`` left the run: its timestamp is never read again."""
         self.timestamps.forget(key)
@@ -194,5 +221,5 @@ class Nominator:
         """``wl``'s queue-order timestamp changed: drop every memo that read the old one (a
         shared nomination's ``kin_key`` holds the timestamp wherever a policy reads it)."""
         self.order_keys.pop(wl.key, None)
-        self.statics.pop((wl.key, cluster_queue_of(self.cluster, wl)), None)
+        self.statics.pop((wl.key, self.cluster.cluster_queue_name_of(wl)), None)
         self.nominations.pop(wl.key, None)

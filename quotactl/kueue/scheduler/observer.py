@@ -75,7 +75,8 @@ class TreeWatch:
         pre = [p for r in window for p in r.preempted if p.cluster_queue in cqs]
         adm = [a for r in window for a in r.admitted if a.cluster_queue in cqs]
         flop = sorted({p.workload for p in pre} | {a.workload for a in adm})
-        why = sorted({f"{p.workload} preempted by {p.by} ({p.reason}) in cycle {p.cycle}" for p in pre})
+        why = sorted({f"{p.workload} preempted by {p.by} ({p.reason}) in cycle {p.cycle}" for p in pre}
+                     | {_kept_flavors_note(a) for a in adm if a.kept_flavors})
         return TreeLivelock(tree.lstrip("\0"), tuple(flop), n - first, first, tuple(why))
 
     def livelock(self) -> Livelock | None:
@@ -85,3 +86,10 @@ class TreeWatch:
         return Livelock(tuple(sorted({w for t in loops for w in t.workloads})),
                         math.lcm(*(t.period for t in loops)), min(t.first_cycle for t in loops),
                         tuple(sorted({w for t in loops for w in t.why})), tuple(loops))
+
+
+def _kept_flavors_note(a) -> str:
+    """Why a re-admission took no flavor scan: it says which assumption the loop rests on."""
+    return (f"{a.workload} re-admitted in cycle {a.cycle} on the flavors of its input admission, as not "
+            "borrowing: its status.admission outlived the eviction, as Kueue's eviction patch leaves it "
+            "unless Kueue's field manager (kueue-admission) owns it, which the input's managedFields do not show")

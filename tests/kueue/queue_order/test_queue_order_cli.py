@@ -36,6 +36,49 @@ def test_schedule_reclaim_while_borrowing_victim_goes_behind_its_preemptor():
     assert [p["workload"] for p in out["pending"]] == ["ns/a-low"]
 
 
+def test_schedule_snapshot_admitted_victim_owned_by_kueue_scans_afresh_and_goes_behind():
+    """a-low admitted in the snapshot by Kueue (managedFields: kueue-admission, Apply): its eviction
+    removes the admission, so it is nominated as borrowing and ordered after its preemptor."""
+    out = _run("schedule", "reclaim-while-borrowing-admitted.yaml")
+    assert out["converged"] and sorted(out["finalAdmitted"]) == ["ns/b1-high", "ns/b2-high"]
+    assert [(p["workload"], p["by"]) for p in out["preempted"]] == [("ns/a-low", "ns/b2-high")]
+    assert [p["workload"] for p in out["pending"]] == ["ns/a-low"]
+
+
+def _without_managed_fields(tmp_path: Path) -> str:
+    lines = (DATA / "reclaim-while-borrowing-admitted.yaml").read_text().splitlines(keepends=True)
+    start = next(i for i, line in enumerate(lines) if line.strip() == "managedFields:")
+    end = next(i for i in range(start + 1, len(lines)) if lines[i].startswith("spec:"))
+    path = tmp_path / "admitted-no-owner.yaml"
+    path.write_text("".join(lines[:start] + lines[end:]))
+    return str(path)
+
+
+def test_schedule_snapshot_admitted_victim_of_unknown_owner_keeps_its_flavors_and_says_so(tmp_path):
+    """Without managedFields the admission outlives the eviction (Kueue's default apply removes only
+    what its manager owns): a-low comes back on its flavors as not borrowing and the two flop; the
+    livelock names that assumption."""
+    p = run_subprocess("schedule", "-f", _without_managed_fields(tmp_path), "-o", "json")
+    out = json.loads(p.stdout)
+    assert not out["converged"] and out["livelock"]["workloads"] == ["ns/a-low"]
+    note = [w for w in out["livelock"]["why"] if "input admission" in w]
+    assert note and "kueue-admission" in note[0] and "managedFields" in note[0]
+    assert any(a.get("keptFlavors") for a in out["admitted"])
+
+
+def test_schedule_merge_patch_gate_clears_every_admission_on_eviction(tmp_path):
+    """WorkloadRequestUseMergePatch: the eviction's merge patch sets status.admission null whoever
+    owns it, so even without managedFields the victim scans afresh."""
+    out = _run_path(_without_managed_fields(tmp_path), "--feature-gates", "WorkloadRequestUseMergePatch=true")
+    assert out["converged"] and sorted(out["finalAdmitted"]) == ["ns/b1-high", "ns/b2-high"]
+
+
+def _run_path(path: str, *extra: str) -> dict:
+    p = run_subprocess("schedule", "-f", path, *extra, "-o", "json")
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+
 def test_schedule_with_priority_sorting_on_priority_orders_the_preemptor_first():
     """The gate at its default: the victim keeps its creation time (no +1 ms), and b2-high's
     higher priority puts it first; the same answer by the other rule."""

@@ -48,8 +48,8 @@ def _with_topology(monkeypatch) -> None:
     unplaceable."""
     base = nomination.nomination_inputs
 
-    def inputs(cluster, snapshot, wl, priority=None, requests=None):
-        made = base(cluster, snapshot, wl, priority, requests)
+    def inputs(cluster, snapshot, wl, *args):
+        made = base(cluster, snapshot, wl, *args)
         fields = {f.name: getattr(made, f.name) for f in dataclasses.fields(made)}
         return TopologyInputs(**fields, topology="unplaceable" if wl.key.endswith("-pinned") else "")
 
