@@ -16,7 +16,7 @@ from quotactl.simulate.cadence import Cadence
 from quotactl.simulate.clock import US
 from quotactl.simulate.run import SimulationOptions, simulate
 from tests.kueue.builders import configuration, cq, flavor
-from tests.kueue.cycle.test_properties import check_invariants
+from tests.kueue.scheduler.test_properties import check_invariants
 from tests.property_budget import examples
 from tests.simulate.world import job, model
 

@@ -125,7 +125,7 @@ def test_admission_cost_spaces_admissions_and_delays_the_next_tick():
 
 
 def _flopping_world():
-    from tests.kueue.cycle.test_cycle import livelock_world
+    from tests.kueue.scheduler.test_cycle import livelock_world
 
     return livelock_world()
 

@@ -161,7 +161,7 @@ def test_one_tree_is_not_split():
 
 
 def _flopping_after_t0() -> list:
-    """``schedule``'s flopping cohort (tests/kueue/cycle/test_cycle.py ``livelock_world``), its
+    """``schedule``'s flopping cohort (tests/kueue/scheduler/test_cycle.py ``livelock_world``), its
     workloads arriving after a lone ClusterQueue's first cycle, so the run forks first."""
     res = ["cpu", "memory"]
 

@@ -17,7 +17,7 @@ from quotactl.report import diff_json, diff_text, schedule_json, schedule_text
 from quotactl.report.caveats import with_caveats
 from quotactl.report.console import View
 from tests.helpers import FIXTURES, ROOT, run_cli
-from tests.kueue.cycle.test_cycle import livelock_world
+from tests.kueue.scheduler.test_cycle import livelock_world
 
 CI = FIXTURES / "ci-diff"
 SCHEDULE_SCHEMA = json.loads((ROOT / "schemas" / "output" / "schedule.json").read_text())
