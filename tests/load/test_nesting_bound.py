@@ -142,3 +142,29 @@ def test_too_deep_is_refused_before_any_document():
     text = _UNCLEARED + "---\na: 1\n---\nb: " + "[" * 201 + "]" * 201 + "\n"
     with pytest.raises(NestingTooDeep):
         next(compose_all(text, 200))
+
+
+def _too_deep_by_definition(data, limit: int) -> bool:
+    """The rule as the YAML builder counts it, one value at a time: a non-empty collection at
+    depth >= limit (the top value is at depth 1)."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        children = list(value.values()) if isinstance(value, dict) else value if isinstance(value, list) else []
+        if children and depth >= limit:
+            return True
+        stack.extend((c, depth + 1) for c in children)
+    return False
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=3),
+                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=2), inner, max_size=3),
+                     max_leaves=30)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(_JSON, st.integers(min_value=1, max_value=8))
+def test_json_nesting_check_matches_the_builders_rule(data, limit):
+    from quotactl.load.jsonparse import _too_deep
+
+    assert _too_deep(data, limit) == _too_deep_by_definition(data, limit)
