@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from quotactl.live.client import Connection, Forbidden, LiveError
 from quotactl.live.discovery import Discovery, Served
-from quotactl.live.resources import NamedConfigMap, Wanted, trim_pod
+from quotactl.live.resources import NamedConfigMap, Wanted
 
 PAGE_SIZE = 500
 MAX_PAGES = 100_000  # a server handing out continue tokens forever must not hang the run
@@ -78,7 +78,8 @@ def _read_kind(conn: Connection, served: Served, wanted: Wanted, scope: Scope, s
             for item in items:
                 key = identity(item)
                 if key not in seen and key not in held:
-                    seen[key] = trim_pod(item, served.api_version, served.kind) if wanted.trim else clean(item, served)
+                    trim = wanted.trim
+                    seen[key] = trim(item, served.api_version, served.kind) if trim else clean(item, served)
     return [seen[k] for k in sorted(seen)]
 
 

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from quotactl.load.objects import (
@@ -37,7 +38,7 @@ class Wanted:
     versions: tuple[str, ...] = ()
     selectors: tuple[str, ...] = ()
     field_selector: str | None = None  # the server filters the list (fieldSelector=)
-    trim: bool = False  # keep only the fields topology-aware scheduling reads (``trim_pod``)
+    trim: Callable[[dict, str, str], dict] | None = None  # (item, apiVersion, kind) -> the fields kept
 
     @property
     def label(self) -> str:
@@ -90,8 +91,11 @@ _POD_SPEC = ("nodeName", "nodeSelector", "affinity", "tolerations", "priority", 
 _CONTAINER = ("name", "resources", "restartPolicy")  # restartPolicy: an init container that is a sidecar
 
 
+_NODE_META = ("name", "uid", "labels", "annotations", "creationTimestamp")
+
+
 def tas_wanted() -> list[Wanted]:
-    return [Wanted("", "Node"), Wanted("", "Pod", field_selector=ACTIVE_PODS, trim=True)]
+    return [Wanted("", "Node", trim=trim_node), Wanted("", "Pod", field_selector=ACTIVE_PODS, trim=trim_pod)]
 
 
 def uses_topology(objects: list[dict]) -> bool:
@@ -115,6 +119,18 @@ def trim_pod(pod: dict, api_version: str, kind: str) -> dict:
     return out
 
 
+def trim_node(node: dict, api_version: str, kind: str) -> dict:
+    """A listed Node without what placement never reads (status.images, nodeInfo, addresses, ... can be
+    most of its bytes): labels, unschedulable, taints, allocatable and conditions (Ready)."""
+    md, spec, status = (node.get(k) if isinstance(node.get(k), dict) else {} for k in ("metadata", "spec", "status"))
+    out = {"apiVersion": api_version, "kind": kind, "metadata": {k: md[k] for k in _NODE_META if k in md},
+           "spec": {k: spec[k] for k in ("unschedulable", "taints") if k in spec}}
+    kept = {k: status[k] for k in ("allocatable", "capacity", "conditions") if k in status}
+    if kept:
+        out["status"] = kept
+    return out
+
+
 def kueue_configmaps(namespace: str | None) -> list[NamedConfigMap]:
     return [NamedConfigMap(KUEUE_CONFIGMAP, namespace or KUEUE_NAMESPACE)]
 
@@ -124,4 +140,4 @@ def yunikorn_configmaps(namespace: str | None) -> list[NamedConfigMap]:
 
 
 __all__ = ["KUEUE_CONFIG_GROUP", "Wanted", "NamedConfigMap", "kueue_wanted", "yunikorn_wanted", "tas_wanted",
-           "trim_pod", "uses_topology"]
+           "trim_node", "trim_pod", "uses_topology"]

@@ -22,9 +22,10 @@ GPU = "nvidia.com/gpu.product"
 
 
 def _node(i: int) -> dict:
-    return {"metadata": {"name": f"n{i}", "labels": {GPU: "A100-SXM4-80GB", "cloud.com/block": f"b{i // 1000}",
-                                                     "cloud.com/rack": f"r{i // 16}", "kubernetes.io/hostname": f"n{i}"}},
-            "status": {"allocatable": {"cpu": "64", "nvidia.com/gpu": "8"}}}
+    labels = {GPU: "A100-SXM4-80GB", "cloud.com/block": f"b{i // 1000}", "cloud.com/rack": f"r{i // 16}",
+              "kubernetes.io/hostname": f"n{i}"}
+    return {"metadata": {"name": f"n{i}", "labels": labels},
+            "status": {"allocatable": {"cpu": "64", "nvidia.com/gpu": "8"}, "images": [{"names": ["example"]}]}}
 
 
 def _pod(i: int, nodes: int, phase: str = "Running") -> dict:
@@ -73,9 +74,13 @@ def test_tas_flavor_reads_topology_nodes_and_live_pods(tmp_path):
     assert len(names) == len(set(names))  # the labelled Pod is listed once
     labelled = next(i for i in doc["items"] if i["kind"] == "Pod" and i["metadata"]["name"] == "notebook-1")
     plain = next(i for i in doc["items"] if i["kind"] == "Pod" and i["metadata"]["name"] == "p0")
-    assert plain["spec"] == {"nodeName": "n0", "containers": [{"name": "c", "resources": {"requests": {"cpu": "100m"}}}]}
+    container = {"name": "c", "resources": {"requests": {"cpu": "100m"}}}  # no image: trimmed
+    assert plain["spec"] == {"nodeName": "n0", "containers": [container]}
     assert plain["status"] == {"phase": "Running"} and plain["apiVersion"] == "v1"
     assert "image" in json.dumps(labelled)  # Kueue's own Pods are kept whole: the Pod integration reads them
+    node = next(i for i in doc["items"] if i["kind"] == "Node")
+    assert node == {"apiVersion": "v1", "kind": "Node", "metadata": _node(0)["metadata"], "spec": {},
+                    "status": {"allocatable": {"cpu": "64", "nvidia.com/gpu": "8"}}}  # status.images dropped
 
 
 def test_without_tas_flavor_no_node_or_live_pod_is_read(tmp_path):

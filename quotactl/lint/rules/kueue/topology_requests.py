@@ -239,7 +239,8 @@ def _level_findings(ctx, cq, requests: list, subject, who: str):
             "nodeLabels so it no longer selects the Node.",
         bad="# Topology levels: [cloud.com/rack, kubernetes.io/hostname]\nkind: Node\nmetadata:\n  labels:\n"
             "    pool: tas\n    kubernetes.io/hostname: n1\n",
-        good="kind: Node\nmetadata:\n  labels:\n    pool: tas\n    cloud.com/rack: r1\n    kubernetes.io/hostname: n1\n",
+        good="kind: Node\nmetadata:\n  labels:\n    pool: tas\n    cloud.com/rack: r1\n"
+             "    kubernetes.io/hostname: n1\n",
         source=("kueue pkg/util/tas/node.go NodeMatchesFlavor; pkg/cache/scheduler/tas_nodes_cache.go find"),
     ),
 )
