@@ -130,3 +130,12 @@ def test_5000_nodes_and_100000_pods_page_through(tmp_path):
 def test_long_lists_report_progress_on_stderr(tmp_path):
     _srv, result = _read(tmp_path, tas_data(nodes=0, pods=41), 2)  # 43 live Pods: 22 pages of 2
     assert result.stderr.splitlines() == ["quotactl: reading pods: 40 so far"]
+
+
+def test_nodes_the_credentials_may_not_list_are_skipped_with_a_warning(tmp_path):
+    with FakeApiServer(tas_data(nodes=3, pods=2), forbidden={"/api/v1/nodes"}) as srv:
+        result = snapshot(kubeconfig(tmp_path / "kc", srv.url), "-o", "json")
+    assert result.returncode == 0, result.stderr
+    assert "no permission to list nodes (cluster-scoped)" in result.stderr
+    counts = kinds(json.loads(result.stdout))
+    assert "Node" not in counts and counts["Pod"] == 2 + 2
