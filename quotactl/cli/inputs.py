@@ -137,6 +137,11 @@ def cluster_sources(cluster: ClusterArgs | None) -> tuple[Source, ...]:
     return (Source(snap.name, snap.render("json")),)
 
 
+def _report_progress(what: str, count: int) -> None:
+    """A long list (a big cluster's Nodes or Pods) says how far it got, so the wait is not silent."""
+    typer.echo(f"quotactl: reading {what}: {count:,} so far", err=True)
+
+
 def read_cluster_once(cluster: ClusterArgs):
     """The cluster snapshot; warnings (skipped lists, namespace scope) on stderr once."""
     if cluster not in _READ:
@@ -144,7 +149,7 @@ def read_cluster_once(cluster: ClusterArgs):
         from quotactl.live.snapshot import read_cluster
 
         try:
-            snap = read_cluster(cluster_request(cluster))
+            snap = read_cluster(cluster_request(cluster), _report_progress)
         except LiveError as exc:
             fail_usage(str(exc))
             raise  # unreachable: fail_usage exits

@@ -16,8 +16,8 @@ def snapshot_command(
     cluster: ClusterArgs = ClusterArgs(),
 ) -> None:
     """Write the objects quotactl reads from the cluster (Kueue: flavors, queues, cohorts,
-    Workloads, priority classes, namespaces, the jobs Kueue manages and the manager's ConfigMap;
-    YuniKorn: its ConfigMaps, Nodes and Pods) as one kind: List, in a fixed order with sorted
+    Workloads, priority classes, namespaces, Topologies, the jobs Kueue manages and the manager's
+    ConfigMap, with a TAS flavor also Nodes and live Pods; YuniKorn: its ConfigMaps, Nodes and Pods) as one kind: List, in a fixed order with sorted
     keys: the same cluster gives the same bytes.
 
     \b

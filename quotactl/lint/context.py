@@ -57,6 +57,7 @@ class LintContext:
     # make of it (``jobs.derive.derive_workloads``: Workloads, skipped jobs, diagnostics); once per run.
     job_context: JobContext | None = None
     derivation: tuple | None = None
+    nodes: tuple = ()  # the v1 Nodes of the input (KubeObjects): topology-aware scheduling's level labels
 
     @property
     def fair_sharing(self) -> bool:

@@ -79,8 +79,9 @@ def lint_kueue(objects: list[KubeObject], options: LintOptions, jobs: list[KubeO
     explicit = dict(cluster.configuration.feature_gates) if cluster.configuration else {}
     explicit.update(options.feature_gates)
     job_context, derivation = _derived(cluster, [*objects, *jobs]) if jobs else (None, None)
+    nodes = tuple(o for o in objects if o.kind == "Node" and o.api_version == "v1")
     ctx = LintContext(cluster, options, FeatureGates(explicit, options.kueue_version), tuple(jobs),
-                      job_context, derivation)
+                      job_context, derivation, nodes)
     diags.extend(apply_rules(checks_of("kueue"), KueueSubjects(cluster, ctx), options))
     if derivation is not None:
         # A job Kueue could not turn into a Workload (JB001-JB003), as every engine command reports it.

@@ -5,6 +5,7 @@ credentials may not read (403) is recorded as skipped and the rest goes on."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from quotactl.live.client import Connection, Forbidden, LiveError
@@ -13,6 +14,10 @@ from quotactl.live.resources import NamedConfigMap, Wanted
 
 PAGE_SIZE = 500
 MAX_PAGES = 100_000  # a server handing out continue tokens forever must not hang the run
+PROGRESS_PAGES = 20  # a list longer than this many pages (10,000 objects) reports its progress
+
+# progress(what, objects read so far): called every PROGRESS_PAGES pages of one long list
+Progress = Callable[[str, int], None]
 
 
 @dataclass(frozen=True)
@@ -40,35 +45,42 @@ class Fetched:
 
 
 def fetch(conn: Connection, discovery: Discovery, wanted: list[Wanted], configmaps: list[NamedConfigMap],
-          scope: Scope) -> Fetched:
-    out = Fetched()
+          scope: Scope, progress: Progress | None = None, into: Fetched | None = None) -> Fetched:
+    """The objects of ``wanted`` and the ConfigMaps, added to ``into`` (a new Fetched if None). An
+    object ``into`` already holds is not added twice (the Pods Kueue manages are read by label, then
+    again among all live Pods for topology-aware scheduling)."""
+    out = into if into is not None else Fetched()
     for w in wanted:
         served = discovery.find(w)
         if served is None:
             continue  # the kind's API is not installed: nothing of it can exist
-        out.groups.append(_read_kind(conn, served, w, scope, out.skipped))
-    configmap = discovery.find(Wanted("", "ConfigMap"))
+        held = {identity(o) for o in out.objects if o.get("kind") == w.kind} if into is not None else set()
+        out.groups.append(_read_kind(conn, served, w, scope, out.skipped, progress, held))
+    configmap = discovery.find(Wanted("", "ConfigMap")) if configmaps else None
     if configmap is not None:
         out.groups.append(_read_configmaps(conn, configmap, configmaps, out.skipped))
     return out
 
 
-def _read_kind(conn: Connection, served: Served, wanted: Wanted, scope: Scope, skipped: list[str]) -> list[dict]:
+def _read_kind(conn: Connection, served: Served, wanted: Wanted, scope: Scope, skipped: list[str],
+               progress: Progress | None = None, held: set = frozenset()) -> list[dict]:
     namespaces = scope.namespaces if served.namespaced and scope.namespaces is not None else (None,)
     seen: dict[tuple, dict] = {}
     for ns in namespaces:
         for selector in wanted.selectors or (None,):
             path = served.path(ns)
             try:
-                items = list_all(conn, path, selector)
+                items = list_all(conn, path, selector, wanted.field_selector, _named(progress, served.label))
             except Forbidden:
                 where = f"namespace {ns}" if ns else scope.describe(served)
                 skipped.append(f"{served.label} ({where})")
                 continue
             for item in items:
-                obj = clean(item, served)
-                seen.setdefault(identity(obj), obj)
-    return sorted(seen.values(), key=identity)
+                key = identity(item)
+                if key not in seen and key not in held:
+                    trim = wanted.trim
+                    seen[key] = trim(item, served.api_version, served.kind) if trim else clean(item, served)
+    return [seen[k] for k in sorted(seen)]
 
 
 def _read_configmaps(conn: Connection, served: Served, wanted: list[NamedConfigMap], skipped: list[str]) -> list[dict]:
@@ -84,17 +96,26 @@ def _read_configmaps(conn: Connection, served: Served, wanted: list[NamedConfigM
     return out
 
 
-def list_all(conn: Connection, path: str, selector: str | None) -> list[dict]:
-    """Every item of a list, page by page."""
+def _named(progress: Progress | None, label: str) -> Callable[[int], None] | None:
+    return None if progress is None else (lambda n: progress(label, n))
+
+
+def list_all(conn: Connection, path: str, selector: str | None, field_selector: str | None = None,
+             progress: Callable[[int], None] | None = None) -> list[dict]:
+    """Every item of a list, page by page; ``progress(items so far)`` every PROGRESS_PAGES pages."""
     params: dict[str, str | int] = {"limit": PAGE_SIZE}
     if selector:
         params["labelSelector"] = selector
+    if field_selector:
+        params["fieldSelector"] = field_selector
     items: list[dict] = []
-    for _ in range(MAX_PAGES):
+    for pages in range(1, MAX_PAGES + 1):
         page = conn.get(path, params)
         if page is None:
             return items
         items.extend(i for i in page.get("items") or [] if isinstance(i, dict))
+        if progress is not None and pages % PROGRESS_PAGES == 0:
+            progress(len(items))
         token = (page.get("metadata") or {}).get("continue")
         if not token:
             return items

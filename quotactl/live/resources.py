@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from quotactl.load.objects import (
@@ -36,6 +37,8 @@ class Wanted:
     kind: str
     versions: tuple[str, ...] = ()
     selectors: tuple[str, ...] = ()
+    field_selector: str | None = None  # the server filters the list (fieldSelector=)
+    trim: Callable[[dict, str, str], dict] | None = None  # (item, apiVersion, kind) -> the fields kept
 
     @property
     def label(self) -> str:
@@ -77,6 +80,57 @@ def yunikorn_wanted() -> list[Wanted]:
             Wanted("", "Pod")]
 
 
+# Topology-aware scheduling places pods on Nodes and counts what the pods already running there use
+# (kueue pkg/cache/scheduler/tas_nodes_cache.go, tas_non_tas_usage_cache.go): a cluster with a
+# ResourceFlavor naming a Topology needs its Nodes and its live Pods. Finished Pods use nothing.
+ACTIVE_PODS = "status.phase!=Succeeded,status.phase!=Failed"
+_POD_META = ("name", "namespace", "uid", "labels", "annotations", "ownerReferences", "creationTimestamp",
+             "deletionTimestamp")
+_POD_SPEC = ("nodeName", "nodeSelector", "affinity", "tolerations", "priority", "priorityClassName",
+             "schedulerName", "overhead", "schedulingGates")
+_CONTAINER = ("name", "resources", "restartPolicy")  # restartPolicy: an init container that is a sidecar
+
+
+_NODE_META = ("name", "uid", "labels", "annotations", "creationTimestamp")
+
+
+def tas_wanted() -> list[Wanted]:
+    return [Wanted("", "Node", trim=trim_node), Wanted("", "Pod", field_selector=ACTIVE_PODS, trim=trim_pod)]
+
+
+def uses_topology(objects: list[dict]) -> bool:
+    """Whether a ResourceFlavor of ``objects`` names a Topology (a TAS flavor)."""
+    return any(o.get("kind") == "ResourceFlavor" and str(o.get("apiVersion", "")).startswith(KUEUE_GROUP + "/")
+               and (o.get("spec") or {}).get("topologyName") for o in objects if isinstance(o.get("spec"), dict))
+
+
+def trim_pod(pod: dict, api_version: str, kind: str) -> dict:
+    """A listed Pod cut down to what placement and usage read: identity, owner, where it runs, what it
+    asks for and its phase (100,000 whole Pods would make a snapshot of gigabytes)."""
+    md, spec, status = (pod.get(k) if isinstance(pod.get(k), dict) else {} for k in ("metadata", "spec", "status"))
+    out_spec = {k: spec[k] for k in _POD_SPEC if k in spec}
+    for key in ("initContainers", "containers"):
+        if isinstance(spec.get(key), list):
+            out_spec[key] = [{k: c[k] for k in _CONTAINER if k in c} for c in spec[key] if isinstance(c, dict)]
+    out = {"apiVersion": api_version, "kind": kind, "metadata": {k: md[k] for k in _POD_META if k in md},
+           "spec": out_spec}
+    if "phase" in status:
+        out["status"] = {"phase": status["phase"]}
+    return out
+
+
+def trim_node(node: dict, api_version: str, kind: str) -> dict:
+    """A listed Node without what placement never reads (status.images, nodeInfo, addresses, ... can be
+    most of its bytes): labels, unschedulable, taints, allocatable and conditions (Ready)."""
+    md, spec, status = (node.get(k) if isinstance(node.get(k), dict) else {} for k in ("metadata", "spec", "status"))
+    out = {"apiVersion": api_version, "kind": kind, "metadata": {k: md[k] for k in _NODE_META if k in md},
+           "spec": {k: spec[k] for k in ("unschedulable", "taints") if k in spec}}
+    kept = {k: status[k] for k in ("allocatable", "capacity", "conditions") if k in status}
+    if kept:
+        out["status"] = kept
+    return out
+
+
 def kueue_configmaps(namespace: str | None) -> list[NamedConfigMap]:
     return [NamedConfigMap(KUEUE_CONFIGMAP, namespace or KUEUE_NAMESPACE)]
 
@@ -85,4 +139,5 @@ def yunikorn_configmaps(namespace: str | None) -> list[NamedConfigMap]:
     return [NamedConfigMap(n, namespace or YUNIKORN_NAMESPACE) for n in YUNIKORN_CONFIGMAPS]
 
 
-__all__ = ["KUEUE_CONFIG_GROUP", "Wanted", "NamedConfigMap", "kueue_wanted", "yunikorn_wanted"]
+__all__ = ["KUEUE_CONFIG_GROUP", "Wanted", "NamedConfigMap", "kueue_wanted", "yunikorn_wanted", "tas_wanted",
+           "trim_node", "trim_pod", "uses_topology"]

@@ -10,11 +10,13 @@ from dataclasses import dataclass, field
 
 from quotactl.live.client import Connection, Target
 from quotactl.live.discovery import Discovery
-from quotactl.live.fetch import Scope, fetch
+from quotactl.live.fetch import Progress, Scope, fetch
 from quotactl.live.resources import (
     KUEUE_GROUP,
     kueue_configmaps,
     kueue_wanted,
+    tas_wanted,
+    uses_topology,
     yunikorn_configmaps,
     yunikorn_wanted,
 )
@@ -46,8 +48,9 @@ class ClusterSnapshot:
         return render_json(self.document) if fmt == "json" else render_yaml(self.document)
 
 
-def read_cluster(request: Request) -> ClusterSnapshot:
-    """Everything quotactl uses from the cluster; raises LiveError when it cannot be read."""
+def read_cluster(request: Request, progress: Progress | None = None) -> ClusterSnapshot:
+    """Everything quotactl uses from the cluster; raises LiveError when it cannot be read.
+    Nodes and Pods (thousands of pages on a big cluster) only when topology-aware scheduling needs them."""
     conn = Connection(request.target)
     discovery = Discovery(conn)
     scheduler = request.scheduler
@@ -57,7 +60,9 @@ def read_cluster(request: Request) -> ClusterSnapshot:
         wanted, configmaps = kueue_wanted(), kueue_configmaps(request.system_namespace)
     else:
         wanted, configmaps = yunikorn_wanted(), yunikorn_configmaps(request.system_namespace)
-    fetched = fetch(conn, discovery, wanted, configmaps, request.scope)
+    fetched = fetch(conn, discovery, wanted, configmaps, request.scope, progress)
+    if scheduler == "kueue" and uses_topology(fetched.objects):
+        fetch(conn, discovery, tas_wanted(), [], request.scope, progress, into=fetched)
     name = f"cluster:{conn.context}"
     annotations = {SOURCE_ANNOTATION: name}
     if fetched.skipped:

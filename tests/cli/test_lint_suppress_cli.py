@@ -59,7 +59,7 @@ def codes(result) -> list[str]:
 def test_unknown_code_on_the_command_line_is_a_usage_error(project, option):
     result = quotactl(project, "deploy", option, "KQ211,KQ5066")
     assert result.returncode == 2 and result.stdout == ""
-    assert result.stderr == f"quotactl: error: {option}: unknown rule code 'KQ5066'; did you mean KQ506, KQ520, KQ516?\n"
+    assert result.stderr == f"quotactl: error: {option}: unknown rule code 'KQ5066'; did you mean KQ506, KQ606, KQ520?\n"
 
 
 def test_code_prefixes_are_accepted(project):

@@ -4,7 +4,8 @@ stopped by each test.
 
 It behaves like the API server where quotactl depends on it: lists are paginated (at most
 ``page_size`` items per page whatever ``limit`` asks, with an opaque ``continue`` token),
-``/namespaces/<ns>/`` paths and ``labelSelector=<key>`` filter, unknown paths are 404 with a
+``/namespaces/<ns>/`` paths, ``labelSelector=<key>`` and ``fieldSelector=<field>!=<value>,...`` filter
+(a filtered list is computed once and paged from, so 100,000 items page quickly), unknown paths are 404 with a
 Status body, ``forbidden`` paths are 403, and a ``token`` makes every request without that bearer
 token a 401. Every request is recorded (path, query, Authorization header).
 """
@@ -39,6 +40,7 @@ class FakeApiServer:
     forbidden: set[str] = field(default_factory=set)
     token: str | None = None
     requests: list[Request] = field(default_factory=list)
+    filtered: dict[tuple, list] = field(default_factory=dict)  # (path, labelSelector, fieldSelector) -> items
 
     @classmethod
     def recorded(cls, name: str = "kueue", **kwargs) -> FakeApiServer:
@@ -48,6 +50,8 @@ class FakeApiServer:
         server = self
 
         class Handler(BaseHTTPRequestHandler):
+            disable_nagle_algorithm = True  # headers and body leave at once: no delayed-ACK stall per page
+
             def do_GET(self) -> None:  # noqa: N802 (http.server's name)
                 status, body = server.answer(self.path, self.headers.get("Authorization"))
                 raw = json.dumps(body).encode()
@@ -86,10 +90,13 @@ class FakeApiServer:
             return 200, self.data["discovery"][parts.path]
         if parts.path in self.data["objects"]:
             return 200, self.data["objects"][parts.path]
-        items = self._items(parts.path)
-        if items is None:
-            return 404, status(404, "the server could not find the requested resource")
-        return 200, self._page(items, query)
+        key = (parts.path, query.get("labelSelector"), query.get("fieldSelector"))
+        if key not in self.filtered:
+            items = self._items(parts.path)
+            if items is None:
+                return 404, status(404, "the server could not find the requested resource")
+            self.filtered[key] = _selected(items, key[1], key[2])
+        return 200, self._page(self.filtered[key], query)
 
     def _items(self, path: str) -> list | None:
         m = NAMESPACED.match(path)
@@ -99,9 +106,6 @@ class FakeApiServer:
         return self.data["lists"].get(path)
 
     def _page(self, items: list, query: dict) -> dict:
-        selector = query.get("labelSelector")
-        if selector:
-            items = [i for i in items if selector in (i["metadata"].get("labels") or {})]
         limit = min(int(query.get("limit", len(items) or 1)), self.page_size)
         start = int(base64.b64decode(query["continue"])) if query.get("continue") else 0
         end = start + limit
@@ -109,6 +113,24 @@ class FakeApiServer:
         if end < len(items):
             meta["continue"] = base64.b64encode(str(end).encode()).decode()
         return {"kind": "List", "apiVersion": "v1", "metadata": meta, "items": items[start:end]}
+
+
+def _selected(items: list, labels: str | None, fields: str | None) -> list:
+    """The items a label selector (one key that must exist) and a field selector (``path!=value``
+    terms, all of which must hold, as the API server does for status.phase) keep."""
+    if labels:
+        items = [i for i in items if labels in (i["metadata"].get("labels") or {})]
+    for term in (fields or "").split(","):
+        if term:
+            path, _, value = term.partition("!=")
+            items = [i for i in items if _field(i, path) != value]
+    return items
+
+
+def _field(item: dict, path: str):
+    for key in path.split("."):
+        item = item.get(key) if isinstance(item, dict) else None
+    return item
 
 
 def status(code: int, message: str) -> dict:
