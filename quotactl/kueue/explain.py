@@ -52,6 +52,7 @@ from quotactl.kueue.reasons import (
 )
 from quotactl.kueue.workload import AdmittedWorkload, pod_set_requests
 from quotactl.model.kueue import KueueCluster, Workload
+from quotactl.model.kueue_tas import TopologyAssignment
 
 PENDING = "Pending"
 ADMITTED = "Admitted"  # holds quota (QuotaReserved=True)
@@ -137,6 +138,43 @@ class Holding:
     borrowing: bool  # the ClusterQueue is above its nominal quota on this fr
 
 
+class TopologyRow(NamedTuple):
+    """A pod set on a TAS flavor: where Kueue places it now (or holds it), or why it cannot."""
+
+    pod_set: str
+    flavor: str | None
+    topology_name: str | None
+    mode: str  # Fit | Preempt | NoFit
+    assignment: TopologyAssignment | None
+    reason: str | None
+
+
+def _topology_rows(a: Assignment) -> tuple[TopologyRow, ...]:
+    rows = []
+    for ps in a.pod_sets:
+        t = a.topology.get(ps.name)
+        if t is None:
+            continue
+        mode = Mode.NoFit if ps.error is not None or not ps.flavors else min(fa.mode for fa in ps.flavors.values())
+        rows.append(TopologyRow(ps.name, t.flavor, t.topology_name, mode.name, t.assignment, t.reason))
+    return tuple(rows)
+
+
+def _held_topology(snapshot: Snapshot, wl: Workload) -> tuple[TopologyRow, ...]:
+    """An admitted workload's pod sets on TAS flavors: the assignments it holds."""
+    if wl.admission is None or snapshot.tas is None:
+        return ()
+    rows = []
+    for psa in wl.admission.pod_set_assignments:
+        flavor = next((f for f in sorted(set(psa.flavors.values())) if snapshot.tas.is_tas_flavor(f)), None)
+        if flavor is None:
+            continue
+        rf = snapshot.resource_flavors.get(flavor)
+        rows.append(TopologyRow(psa.name, flavor, rf.topology_name if rf else None, "Fit", psa.topology_assignment,
+                                None))
+    return tuple(rows)
+
+
 @dataclass(frozen=True)
 class Explanation:
     workload: WorkloadSummary
@@ -159,6 +197,7 @@ class Explanation:
     notes: tuple[str, ...] = ()
     fair_sharing: bool = False
     headline: Headline = Headline(PENDING)  # the first line: the verdict, its number, the next step
+    topology: tuple[TopologyRow, ...] = ()  # topology-aware scheduling: one per TAS pod set
 
     @property
     def representative_mode(self) -> str | None:
@@ -357,7 +396,8 @@ def _explain_admitted(cluster: KueueCluster, snapshot: Snapshot, wl: Workload) -
     line = Headline(headline.admitted(cq_name, flavors, reserved_only=not admitted),
                     f"its ClusterQueue borrows from the cohort on {', '.join(borrowed)}" if borrowed else "")
     return Explanation(summary, ADMITTED, None, None, "", verdict, holdings=holdings, notes=tuple(notes),
-                       fair_sharing=snapshot.options.fair_sharing, headline=line)
+                       fair_sharing=snapshot.options.fair_sharing, headline=line,
+                       topology=_held_topology(snapshot, wl))
 
 
 def _explain_blocked(summary: WorkloadSummary, blocker: Blocker, inactive: InactiveReason | None, notes: list[str],
@@ -409,6 +449,7 @@ def _explain_nominated(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, 
         quota_tree=tuple(cq_quota_views(cq, short)), ahead=ahead, notes=tuple(notes),
         fair_sharing=options.fair_sharing,
         headline=Headline(PENDING, _pending_headline(cq, init, reason, kept_room, holders, changes, len(ahead))),
+        topology=_topology_rows(a),
     )
 
 

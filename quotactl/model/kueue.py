@@ -36,6 +36,15 @@ from quotactl.model.kueue_checks import (
     ProvisioningRequestConfig,
     Topology,
 )
+from quotactl.model.kueue_tas import (
+    TAS_BUILDERS,
+    Node,
+    Pod,
+    TopologyAssignment,
+    TopologyRequest,
+    build_topology_assignment,
+    build_topology_request,
+)
 from quotactl.model.podspec import (
     PodSpecInfo,
     ResourceHolder,
@@ -288,6 +297,8 @@ class PodSet:
     resource_holders: tuple[ResourceHolder, ...] = ()
     labels: dict[str, str] = field(default_factory=dict)
     annotations: dict[str, str] = field(default_factory=dict)
+    # topology-aware scheduling: spec.podSets[].topologyRequest (or the template's annotations)
+    topology_request: TopologyRequest | None = None
 
 
 @dataclass(frozen=True)
@@ -299,6 +310,7 @@ class PodSetAssignment:
     resource_usage: dict[str, Quantity]  # total for the pod set
     count: int | None
     path: Path
+    topology_assignment: TopologyAssignment | None = None  # topology-aware scheduling
 
 
 @dataclass(frozen=True)
@@ -642,6 +654,8 @@ def _pod_sets(raw) -> tuple[PodSet, ...]:
                 resource_holders=resource_holders(template.get("spec")),
                 labels=str_map(tmeta.get("labels")),
                 annotations=str_map(tmeta.get("annotations")),
+                topology_request=build_topology_request(ps.get("topologyRequest"),
+                                                        str_map(tmeta.get("annotations"))),
             )
         )
     return tuple(pod_sets)
@@ -681,6 +695,7 @@ def build_workload(obj: KubeObject, shared: dict | None = None) -> Workload:
                     resource_usage=quantity_map(psa.get("resourceUsage")),
                     count=as_int(psa.get("count")),
                     path=("status", "admission", "podSetAssignments", k),
+                    topology_assignment=build_topology_assignment(psa.get("topologyAssignment")),
                 )
             )
         admission = Admission(as_str(raw_adm.get("clusterQueue")), tuple(psas))
@@ -869,6 +884,7 @@ BUILDERS = {
     "PriorityClass": build_priority_class,
     "Namespace": build_namespace,
     **CHECK_BUILDERS,
+    **TAS_BUILDERS,
 }
 
 
@@ -910,6 +926,10 @@ class KueueCluster:
     multikueue_configs: dict[str, MultiKueueConfig] = field(default_factory=dict)
     provisioning_request_configs: dict[str, ProvisioningRequestConfig] = field(default_factory=dict)
     all_objects: list[KueueObject] = field(default_factory=list)
+    # Topology-aware scheduling's capacity and non-TAS usage (kept out of all_objects: not linted
+    # as Kueue objects)
+    nodes: dict[str, Node] = field(default_factory=dict)
+    pods: list[Pod] = field(default_factory=list)
 
     def cohort_members(self, cohort: str) -> list[ClusterQueue]:
         return [cq for cq in self._members().get(cohort, []) if self.cluster_queues.get(cq.name) is cq]
@@ -980,6 +1000,13 @@ class KueueCluster:
 
     def add(self, model: KueueObject) -> None:
         """File one model under its kind (while the cluster is built: see ``copy``)."""
+        if isinstance(model, Node):
+            if model.name:
+                self.nodes[model.name] = model
+            return
+        if isinstance(model, Pod):
+            self.pods.append(model)
+            return
         self.all_objects.append(model)
         name = getattr(model, "name", None)
         if isinstance(model, Workload):  # most objects of a big input: their index first

@@ -14,6 +14,7 @@ from quotactl.kueue.queue_order import creation_time
 from quotactl.kueue.quota import ClusterQueueNode, Snapshot, build_snapshot
 from quotactl.kueue.scheduler.queues import Marks
 from quotactl.kueue.scheduler.results import UsageRow
+from quotactl.kueue.tas.state import placed_usage
 from quotactl.kueue.workload import AdmittedWorkload
 from quotactl.model.kueue import KueueCluster, Workload
 
@@ -33,6 +34,7 @@ class AdmittedInRun(AdmittedWorkload):
         self._reserved_at = reserved_at
         self._evicted = False
         self.usage = {fr: v for fr, v in assignment.usage.items() if v}
+        self.tas_usage = placed_usage(wl.pod_sets, assignment.topology) if assignment.topology else ()
         frs = set()
         ps_rows = []
         for ps in assignment.pod_sets:

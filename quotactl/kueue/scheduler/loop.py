@@ -423,7 +423,9 @@ class Scheduler:
         work.admitted.append(Admission(e.wl.key, e.cq.name, work.number, borrows,
                                        {ps.name: {r: fa.flavor for r, fa in sorted(ps.flavors.items())}
                                         for ps in a.pod_sets},
-                                       {ps.name: ps.count for ps in a.pod_sets}, e.priority, kept))
+                                       {ps.name: ps.count for ps in a.pod_sets}, e.priority, kept,
+                                       {ps.name: (a.topology[ps.name].assignment if ps.name in a.topology else None)
+                                        for ps in a.pod_sets} if a.topology else None))
 
     # -- after processing (requeueAndUpdate, the workload controller's handlers) ---------
     def _requeue_heads(self, heads: list[Head], by_key: dict[str, Entry]) -> None:
