@@ -760,6 +760,7 @@ class WorkloadRoute:
     queue_name: str | None
     admitted_cluster_queue: str | None  # status.admission.clusterQueue, any condition
     reserved_cluster_queue: str | None  # the same, only while QuotaReserved=True
+    holds_topology: bool = False  # a podSetAssignment has a topologyAssignment (uses TAS nodes)
 
 
 def workload_route(obj: KubeObject) -> WorkloadRoute | None:
@@ -773,9 +774,11 @@ def workload_route(obj: KubeObject) -> WorkloadRoute | None:
     admitted = as_str(as_dict(status.get("admission")).get("clusterQueue"))
     reserved = any(as_dict(c).get("type") == "QuotaReserved" and as_dict(c).get("status") == "True"
                    for c in as_list(status.get("conditions")))
+    holds = any(isinstance(psa, dict) and psa.get("topologyAssignment") is not None
+                for psa in as_list(as_dict(status.get("admission")).get("podSetAssignments")))
     return WorkloadRoute(name, f"{ns if isinstance(ns, str) else 'default'}/{name}",
                          as_str(as_dict(obj.data.get("spec")).get("queueName")), admitted,
-                         admitted if reserved else None)
+                         admitted if reserved else None, holds)
 
 
 # Pod template annotations Kueue's job integrations turn into a pod set's topologyRequest

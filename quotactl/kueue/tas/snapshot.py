@@ -17,7 +17,9 @@ import copy
 from functools import cmp_to_key
 from typing import NamedTuple
 
-from quotactl.kueue.tas.feasibility import ExclusionStats, NodeRequirements, feasible_leaves
+from quotactl.kueue.tas.balanced import balanced_placement
+from quotactl.kueue.tas.domain import Domain, Leaf, PlacementParams, domain_id
+from quotactl.kueue.tas.feasibility import NodeRequirements, feasible_leaves
 from quotactl.kueue.tas.resources import (
     INT32_MAX,
     ONE_POD,
@@ -32,44 +34,6 @@ from quotactl.kueue.tas.resources import (
 from quotactl.model.features import FeatureGates
 from quotactl.model.kueue_tas import HOSTNAME, Node, TopologyAssignment, TopologyDomainAssignment, TopologyRequest
 from quotactl.model.podspec import PodSpecInfo, Toleration
-
-
-def domain_id(values) -> str:
-    """``utiltas.DomainID``."""
-    return ",".join(values)
-
-
-class Domain:
-    """A topology domain and the algorithm's per-run counts (reset by every ``_fill_in_counts``)."""
-
-    __slots__ = ("id", "values", "parent", "children", "pod_count", "slice_count", "pod_count_with_leader",
-                 "slice_count_with_leader", "leader_count", "affinity_score")
-
-    def __init__(self, id_: str, values: tuple[str, ...]):
-        self.id = id_
-        self.values = values
-        self.parent: Domain | None = None
-        self.children: list[Domain] = []
-        self.reset()
-
-    def reset(self) -> None:
-        self.pod_count = self.slice_count = self.pod_count_with_leader = 0
-        self.slice_count_with_leader = self.leader_count = 0
-        self.affinity_score = 0
-
-
-class Leaf(Domain):
-    """A lowest-level domain: its capacity, free capacity and TAS usage, and its node (when the
-    lowest level is the hostname)."""
-
-    __slots__ = ("capacity", "free", "tas_usage", "node")
-
-    def __init__(self, id_: str, values: tuple[str, ...], node: Node | None):
-        super().__init__(id_, values)
-        self.capacity: Requests = {}
-        self.free: Requests = {}
-        self.tas_usage: Requests = {}
-        self.node = node
 
 
 class PodSetTASRequest(NamedTuple):
@@ -90,25 +54,6 @@ class PodSetTASRequest(NamedTuple):
 class PlacementResult(NamedTuple):
     assignment: TopologyAssignment | None
     reason: str  # "" when placed
-
-
-class _Params:
-    """The inputs of one placement run (``topologyAssignmentParameters``)."""
-
-    __slots__ = ("slice_size_at_level", "slice_size", "count", "leader_count", "requested_level", "slice_level",
-                 "required", "unconstrained", "multi_layer", "stats")
-
-    def __init__(self, count: int):
-        self.slice_size_at_level: dict[int, int] = {}
-        self.slice_size = 1
-        self.count = count
-        self.leader_count = 0
-        self.requested_level = 0
-        self.slice_level = 0
-        self.required = False
-        self.unconstrained = False
-        self.multi_layer: tuple = ()
-        self.stats = ExclusionStats()
 
 
 class FlavorTopology:
@@ -257,7 +202,7 @@ class FlavorTopology:
     def find_assignment(self, workers: PodSetTASRequest, leader: PodSetTASRequest | None,
                         assumed: dict[str, Requests], simulate_empty: bool) -> tuple[dict, str]:
         """``findTopologyAssignment`` for one pod set (and its leader): (pod set -> assignment, reason)."""
-        p = _Params(workers.count)
+        p = PlacementParams(workers.count)
         requests = plus(workers.single_pod_requests, ONE_POD)
         leader_requests = None
         if leader is not None:
@@ -298,7 +243,6 @@ class FlavorTopology:
         fit: list[Domain] = []
         fit_level = 0
         if self.gates.enabled("TASBalancedPlacement") and not p.required and not p.unconstrained:
-            from quotactl.kueue.tas.balanced import balanced_placement
             found = balanced_placement(self, p)
             if found is not None:
                 fit, fit_level = found
@@ -367,7 +311,7 @@ class FlavorTopology:
 
     # -- phase 1 -------------------------------------------------------------------------
     def _fill_in_counts(self, node_req: NodeRequirements, requests: Requests, leader_requests: Requests | None,
-                        assumed: dict[str, Requests], simulate_empty: bool, p: _Params) -> None:
+                        assumed: dict[str, Requests], simulate_empty: bool, p: PlacementParams) -> None:
         for d in self.all_domains():
             d.reset()
         if self.lowest_is_node:
@@ -382,7 +326,7 @@ class FlavorTopology:
             self._fill_helper(root, p.slice_size, p.slice_level, 0, p.slice_size_at_level, p.leader_count > 0)
 
     def _fill_leaf(self, leaf: Leaf, requests: Requests, leader_requests: Requests | None,
-                   assumed: dict[str, Requests], simulate_empty: bool, p: _Params) -> None:
+                   assumed: dict[str, Requests], simulate_empty: bool, p: PlacementParams) -> None:
         remaining = self.remaining(leaf, simulate_empty)
         if leaf.id in assumed:
             sub(remaining, assumed[leaf.id])
@@ -441,7 +385,7 @@ class FlavorTopology:
         """The KEP-2724 matrix: LeastFreeCapacity for unconstrained requests under TASProfileMixed."""
         return unconstrained and self.gates.enabled("TASProfileMixed")
 
-    def _find_level_with_fit_domains(self, level: int, p: _Params) -> tuple[int, list[Domain], str]:
+    def _find_level_with_fit_domains(self, level: int, p: PlacementParams) -> tuple[int, list[Domain], str]:
         domains = list(self.per_level[level].values())
         if not domains:
             return 0, [], f"no topology domains at level: {self.levels[level]}"
@@ -481,7 +425,7 @@ class FlavorTopology:
             return self._spread_over_domains(level, ordered, slice_count, p, not_fit)
         return level, [top], ""
 
-    def _spread_over_domains(self, level: int, ordered: list[Domain], slice_count: int, p: _Params,
+    def _spread_over_domains(self, level: int, ordered: list[Domain], slice_count: int, p: PlacementParams,
                              not_fit) -> tuple[int, list[Domain], str]:
         """No single domain fits (top level, or unconstrained): leaders first, then as many
         domains as the slices need."""
