@@ -25,7 +25,15 @@ from quotactl.kueue.preemption.common import PreemptionPossibility, Preemptor, T
 from quotactl.kueue.preemption.oracle import OracleResult, simulate_preemption
 from quotactl.kueue.preemption.policy import can_preempt_while_borrowing
 from quotactl.kueue.preemption.targets import get_targets, searched_targets
-from quotactl.kueue.tas.assigner import PodSetInput, PodSetTopology, decide, flavor_mismatch, is_tas_only
+from quotactl.kueue.tas.assigner import (
+    PodSetInput,
+    PodSetTopology,
+    decide,
+    flavor_mismatch,
+    is_tas_only,
+    placement_fits,
+    placement_requests,
+)
 from quotactl.kueue.quota import (
     ZERO_QUOTA,
     ClusterQueueNode,
@@ -612,6 +620,29 @@ class FlavorAssigner:
                            a.counts, a.topology, a.mode_override)
         return a
 
+    def _cq_flavors(self) -> list[str]:
+        return [f for rg in self.cq.resource_groups for f in rg.flavors]
+
+    def _topologies(self) -> dict[str, str | None]:
+        return {name: rf.topology_name for name, rf in self.snapshot.resource_flavors.items()}
+
+    def _topology_inputs(self, a: Assignment) -> list[PodSetInput]:
+        return [PodSetInput(spec, ps.count, {r: fa.flavor for r, fa in ps.flavors.items()}, ps.error is not None)
+                for spec, ps in zip(self.pod_sets, a.pod_sets, strict=False)]
+
+    def topology_fits(self, a: Assignment) -> Callable[[], bool] | None:
+        """For a victim search: whether ``a``'s TAS pod sets can be placed on the snapshot's nodes
+        as they are at the time of asking (Kueue's ``workloadFits`` places them after each
+        simulated eviction); None when ``a`` places nothing on a topology."""
+        state = self.snapshot.tas
+        if state is None or not a.topology:
+            return None
+        requests, _topo, _errors = placement_requests(state, self._cq_flavors(), self._topology_inputs(a),
+                                                      self._topologies())
+        if not requests:
+            return None
+        return lambda: placement_fits(state, requests)
+
     def _place_topology(self, a: Assignment) -> Assignment:
         """The TAS step after the quota scan (``tas.assigner.decide``), applied to the records:
         errors and reasons on the pod sets, the modes it sets, the placements."""
@@ -620,11 +651,7 @@ class FlavorAssigner:
         mode = a.representative_mode
         if state is None or mode == Mode.NoFit or not gates.enabled("TopologyAwareScheduling"):
             return a
-        inputs = [PodSetInput(spec, ps.count, {r: fa.flavor for r, fa in ps.flavors.items()}, ps.error is not None)
-                  for spec, ps in zip(self.pod_sets, a.pod_sets, strict=False)]
-        topology_of = {name: rf.topology_name for name, rf in self.snapshot.resource_flavors.items()}
-        cq_flavors = [f for rg in self.cq.resource_groups for f in rg.flavors]
-        d = decide(state, cq_flavors, inputs, mode.name, topology_of)
+        d = decide(state, self._cq_flavors(), self._topology_inputs(a), mode.name, self._topologies())
         if d is None:
             return a
         pod_sets = []
@@ -717,10 +744,12 @@ def targets_for(assigner: FlavorAssigner, assignment: Assignment) -> list[Target
     the snapshot as it still is (so its oracle's searches still hold)."""
     usage = {fr: v for fr, v in assignment.usage.items() if v != 0}  # zero requests are irrelevant (#8079)
     frs = assignment.frs_need_preemption()
-    found = searched_targets(assigner.snapshot, assigner.cq, frs, usage, assigner.searches)
-    if found is not None:
-        return found
-    return get_targets(assigner.snapshot, assigner.cq, assigner.preemptor, frs, usage)
+    tas_fits = assigner.topology_fits(assignment)
+    if tas_fits is None:  # the oracle's searches looked at quota only
+        found = searched_targets(assigner.snapshot, assigner.cq, frs, usage, assigner.searches)
+        if found is not None:
+            return found
+    return get_targets(assigner.snapshot, assigner.cq, assigner.preemptor, frs, usage, tas_fits=tas_fits)
 
 
 def initial_assignment(assigner: FlavorAssigner) -> InitialAssignment:

@@ -65,8 +65,7 @@ def topology_aware_scheduling(inp: KueueInput) -> Caveat | None:
                       "the input has no Nodes, so quotactl places workloads by quota only; Kueue also needs a "
                       "topology domain with room for their pods, so a workload that fits the quota may stay "
                       "pending with TopologyPlacementFailed (add the Nodes and Pods to the input)")
-    left_out = ["victims are chosen by quota only, not for the topology domains they would free "
-                "(TAS-aware preemption)", "failed-node replacement", "elastic workload slices",
+    left_out = ["failed-node replacement", "elastic workload slices",
                 "topology requests delayed by MultiKueue or ProvisioningRequest admission checks"]
     levels = [inp.cluster.topologies[f.topology_name].levels for f in flavors
               if f.topology_name in inp.cluster.topologies]

@@ -68,7 +68,7 @@ def test_with_nodes_the_caveat_names_what_the_placement_leaves_out():
               "spec": {"levels": [{"nodeLabel": "rack"}]}},
              {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1", "labels": {"rack": "r1"}}}]
     message = caveats(objs)["TopologyAwareScheduling"].message
-    assert "TAS-aware preemption" in message and "TASNodeFeasibilityForAllLevels" in message
+    assert "failed-node replacement" in message and "TASNodeFeasibilityForAllLevels" in message
     off = caveats(objs, gates={"TASNodeFeasibilityForAllLevels": False})["TopologyAwareScheduling"].message
     assert "TASNodeFeasibilityForAllLevels" not in off
 

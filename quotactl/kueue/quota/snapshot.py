@@ -83,12 +83,16 @@ class Snapshot:
         cq = self.cluster_queues[wl.cluster_queue]
         for fr, v in wl.usage.items():
             remove_usage(cq, fr, v)
+        if wl.tas_usage and self.tas is not None:
+            self.tas.apply(wl.tas_usage, -1)
 
     def put_usage(self, wl: AdmittedWorkload) -> None:
         """Undo ``lift_usage``."""
         cq = self.cluster_queues[wl.cluster_queue]
         for fr, v in wl.usage.items():
             add_usage(cq, fr, v)
+        if wl.tas_usage and self.tas is not None:
+            self.tas.apply(wl.tas_usage, 1)
 
     @staticmethod
     def add_usage(node: QuotaNode, usage: dict[FR, int]) -> None:

@@ -89,10 +89,10 @@ def _only_tas_flavor(state: TASState, flavors: dict[str, str]) -> tuple[str | No
     return found[0], None
 
 
-def decide(state: TASState | None, cq_flavors: list[str], inputs: list[PodSetInput], mode: str,
-           topology_of: dict[str, str | None]) -> TopologyDecision | None:
-    """The TAS step for an assignment whose quota mode is ``mode`` (Fit or Preempt); None when no
-    pod set asks for TAS. ``topology_of``: flavor -> its topologyName."""
+def placement_requests(state: TASState | None, cq_flavors: list[str], inputs: list[PodSetInput],
+                       topology_of: dict[str, str | None]):
+    """``WorkloadsTopologyRequests``: (flavor -> its pod sets' TAS requests, pod set -> its entry,
+    pod set -> its status error)."""
     tas_only = state is not None and is_tas_only(state, cq_flavors)
     requests: dict[str, list[PodSetTASRequest]] = {}
     topo: dict[str, PodSetTopology] = {}
@@ -112,6 +112,20 @@ def decide(state: TASState | None, cq_flavors: list[str], inputs: list[PodSetInp
         requests.setdefault(flavor, []).append(PodSetTASRequest(ps.name, ps_in.count, amounts(ps.pod.requests),
                                                                 ps.topology_request, ps.pod, implied))
         topo[ps.name] = PodSetTopology(flavor, topology_of.get(flavor), None, None)
+    return requests, topo, errors
+
+
+def placement_fits(state: TASState, requests: dict[str, list[PodSetTASRequest]]) -> bool:
+    """Whether every TAS pod set can be placed on the nodes as they are now (preemption's
+    ``workloadFits`` asks this after each simulated eviction)."""
+    return all(not res.reason for _flavor, res in state.find_for_workload(requests).values())
+
+
+def decide(state: TASState | None, cq_flavors: list[str], inputs: list[PodSetInput], mode: str,
+           topology_of: dict[str, str | None]) -> TopologyDecision | None:
+    """The TAS step for an assignment whose quota mode is ``mode`` (Fit or Preempt); None when no
+    pod set asks for TAS. ``topology_of``: flavor -> its topologyName."""
+    requests, topo, errors = placement_requests(state, cq_flavors, inputs, topology_of)
     if not requests and not errors:
         return None
     reasons: dict[str, str] = {}
