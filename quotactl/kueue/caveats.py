@@ -62,9 +62,9 @@ def topology_aware_scheduling(inp: KueueInput) -> Caveat | None:
         return None
     if not inp.cluster.nodes:
         return caveat("TopologyAwareScheduling", names,
-                      "the input has no Nodes, so quotactl places workloads by quota only; Kueue also needs a "
-                      "topology domain with room for their pods, so a workload that fits the quota may stay "
-                      "pending with TopologyPlacementFailed (add the Nodes and Pods to the input)")
+                      "quotactl places workloads by quota only; Kueue also needs a topology domain with "
+                      "room for their pods, so a workload that fits the quota may stay pending with "
+                      "TopologyPlacementFailed")  # no Nodes in the input: nothing to place them on
     left_out = ["failed-node replacement", "elastic workload slices",
                 "topology requests delayed by MultiKueue or ProvisioningRequest admission checks"]
     levels = [inp.cluster.topologies[f.topology_name].levels for f in flavors
