@@ -73,7 +73,7 @@ def topology_aware_scheduling(inp: KueueInput) -> Caveat | None:
         left_out.insert(0, "per-node feasibility for topologies without a kubernetes.io/hostname level "
                            "(TASNodeFeasibilityForAllLevels: quotactl fits pods per lowest-level domain)")
     slicing = [g for g in ("TASPartialSlices", "TASGroupedPodSetSlicing") if gates.enabled(g)]
-    if slicing:
+    if slicing and any(wl.topology_slices for wl in inp.workloads):
         left_out.append(f"slices as {' and '.join(slicing)} change them (quotactl slices as before these gates)")
     return caveat("TopologyAwareScheduling", names,
                   "quotactl places pods on the Nodes as Kueue's TAS does, except: " + "; ".join(left_out))

@@ -17,6 +17,7 @@ from typing import NamedTuple
 from quotactl.kueue import headline
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.assign import (
+    TOPOLOGY_PLACEMENT_FAILED,
     Assignment,
     FlavorAssigner,
     InitialAssignment,
@@ -324,6 +325,9 @@ def _nofit_why(a: Assignment) -> str:
         return "the request is larger than anything the ClusterQueue could ever get (ExceedsMaxQuota)"
     if reason == "NoMatchingFlavor":
         return "no flavor matches the workload (NoMatchingFlavor)"
+    if reason == TOPOLOGY_PLACEMENT_FAILED:
+        return ("its pods fit no topology domain even with every workload placed by topology gone "
+                "(TopologyPlacementFailed)")
     return ("the request is above the ClusterQueue's nominal quota and its preemption policies do not allow "
             "preempting while borrowing (WaitingForQuota)")
 
@@ -470,6 +474,9 @@ def _pending_headline(cq: ClusterQueueNode, init: InitialAssignment, reason: str
     if reason == "NoMatchingFlavor":
         eligibility = [att.eligibility for ps in a.pod_sets for att in ps.attempts if att.eligibility]
         return headline.no_matching_flavor(cq.name, eligibility, next((c.description for c in changes), None))
+    if reason == TOPOLOGY_PLACEMENT_FAILED:
+        why = next((t.reason for t in a.topology.values() if t.reason), "")
+        return "its pods fit no topology domain, even with every workload placed by topology gone: " + why
     if mode == Mode.Fit:  # kept flavors without room: skipped at admission each cycle
         return ("waiting for room in the flavors of its earlier admission: Kueue neither tries other flavors nor "
                 "preempts for it")
@@ -505,6 +512,8 @@ def _pending_verdict(cq: ClusterQueueNode, init: InitialAssignment, kept_room: b
     reason = a.no_fit_reason or WAITING_FOR_QUOTA
     verdict = {"ExceedsMaxQuota": "can never fit as configured: the request exceeds the maximum capacity",
                "NoMatchingFlavor": "no flavor of the ClusterQueue matches the workload",
+               TOPOLOGY_PLACEMENT_FAILED: "quota fits, topology does not: its pods fit no topology domain, even "
+                                          "with every workload placed by topology gone",
                }.get(reason, "waiting for quota: not enough unused quota, and preemption cannot help")
     return _PendingVerdict(reason, message, verdict)
 
