@@ -46,6 +46,7 @@ from quotactl.kueue.quota import (
 from quotactl.kueue.workload import PodSetRequest
 from quotactl.model.cached import cached_attribute
 from quotactl.model.kueue import FlavorFungibility, PodSet, ResourceFlavor
+from quotactl.model.kueue_checks import MULTIKUEUE_CONTROLLER, PROVISIONING_CONTROLLER
 from quotactl.model.podspec import PodSpecInfo, Taint
 
 # --------------------------------------------------------------------------------- modes ---
@@ -626,6 +627,23 @@ class FlavorAssigner:
     def _topologies(self) -> dict[str, str | None]:
         return {name: rf.topology_name for name, rf in self.snapshot.resource_flavors.items()}
 
+    def _delayed_topology_flavors(self) -> frozenset[str]:
+        """The TAS flavors whose placement Kueue delays for a workload without quota reservation
+        (``podSetTopologyRequest``): all of them under a MultiKueue admission check, those a
+        ProvisioningRequest check applies to (its onFlavors, or every flavor)."""
+        cluster = self.snapshot.cluster
+        if cluster is None or not self.cq.spec.admission_checks:
+            return frozenset()
+        out: set[str] = set()
+        for rule in self.cq.spec.admission_checks:
+            check = cluster.admission_checks.get(rule.name or "")
+            controller = check.controller_name if check is not None else None
+            if controller == MULTIKUEUE_CONTROLLER:
+                return frozenset(self._cq_flavors())
+            if controller == PROVISIONING_CONTROLLER:
+                out.update(rule.on_flavors or self._cq_flavors())
+        return frozenset(out)
+
     def _topology_inputs(self, a: Assignment) -> list[PodSetInput]:
         return [PodSetInput(spec, ps.count, {r: fa.flavor for r, fa in ps.flavors.items()}, ps.error is not None)
                 for spec, ps in zip(self.pod_sets, a.pod_sets, strict=False)]
@@ -638,7 +656,7 @@ class FlavorAssigner:
         if state is None or not a.topology:
             return None
         requests, _topo, _errors = placement_requests(state, self._cq_flavors(), self._topology_inputs(a),
-                                                      self._topologies())
+                                                      self._topologies(), self._delayed_topology_flavors())
         if not requests:
             return None
         return lambda: placement_fits(state, requests)
@@ -651,7 +669,8 @@ class FlavorAssigner:
         mode = a.representative_mode
         if state is None or mode == Mode.NoFit or not gates.enabled("TopologyAwareScheduling"):
             return a
-        d = decide(state, self._cq_flavors(), self._topology_inputs(a), mode.name, self._topologies())
+        d = decide(state, self._cq_flavors(), self._topology_inputs(a), mode.name, self._topologies(),
+                   self._delayed_topology_flavors())
         if d is None:
             return a
         pod_sets = []

@@ -66,7 +66,8 @@ def topology_aware_scheduling(inp: KueueInput) -> Caveat | None:
                       "room for their pods, so a workload that fits the quota may stay pending with "
                       "TopologyPlacementFailed")  # no Nodes in the input: nothing to place them on
     left_out = ["failed-node replacement", "elastic workload slices",
-                "topology requests delayed by MultiKueue or ProvisioningRequest admission checks"]
+                "the placement of a delayed topology request once its admission check is ready (second pass)",
+                "nodeSelector and tolerations an admission check adds (podSetUpdates)"]
     levels = [inp.cluster.topologies[f.topology_name].levels for f in flavors
               if f.topology_name in inp.cluster.topologies]
     if gates.enabled("TASNodeFeasibilityForAllLevels") and any(lv and lv[-1] != HOSTNAME for lv in levels):

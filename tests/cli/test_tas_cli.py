@@ -83,3 +83,17 @@ def test_the_preempted_workload_frees_its_node(tmp_path):
     assert [(p["workload"], p["cycle"]) for p in got["preempted"]] == [("default/bar-admitted", 1)]
     assert [(a["workload"], a["cycle"]) for a in got["admitted"]] == [("default/foo", 2)]
     assert got["admitted"][0]["topologyAssignments"]["one"]["domains"] == [{"values": ["x1"], "count": 1}]
+
+
+def test_a_provisioning_request_check_delays_the_placement(tmp_path):
+    """Kueue reserves quota and places the pods only once the ProvisioningRequest is provisioned
+    (``DelayedTopologyRequest``): the admission carries no topology assignment yet."""
+    docs = _docs(ONE_NODE)
+    for d in docs:
+        if d["kind"] == "ClusterQueue":
+            d["spec"]["admissionChecksStrategy"] = {"admissionChecks": [{"name": "prov"}]}
+    docs.append({"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "AdmissionCheck", "metadata": {"name": "prov"},
+                 "spec": {"controllerName": "kueue.x-k8s.io/provisioning-request"},
+                 "status": {"conditions": [{"type": "Active", "status": "True"}]}})
+    got = _json("schedule", "-f", _write(tmp_path, docs), "--cycles", "1")
+    assert [(a["workload"], a["topologyAssignments"]) for a in got["admitted"]] == [("default/foo", {"one": None})]

@@ -90,9 +90,10 @@ def _only_tas_flavor(state: TASState, flavors: dict[str, str]) -> tuple[str | No
 
 
 def placement_requests(state: TASState | None, cq_flavors: list[str], inputs: list[PodSetInput],
-                       topology_of: dict[str, str | None]):
+                       topology_of: dict[str, str | None], delayed: frozenset[str] = frozenset()):
     """``WorkloadsTopologyRequests``: (flavor -> its pod sets' TAS requests, pod set -> its entry,
-    pod set -> its status error)."""
+    pod set -> its status error). A pod set on a flavor in ``delayed`` gets its entry but no
+    request: Kueue places it later (``DelayedTopologyRequest``, MultiKueue or ProvisioningRequest)."""
     tas_only = state is not None and is_tas_only(state, cq_flavors)
     requests: dict[str, list[PodSetTASRequest]] = {}
     topo: dict[str, PodSetTopology] = {}
@@ -108,10 +109,12 @@ def placement_requests(state: TASState | None, cq_flavors: list[str], inputs: li
         if err is not None:
             errors[ps.name] = err
             continue
+        topo[ps.name] = PodSetTopology(flavor, topology_of.get(flavor), None, None)
+        if flavor in delayed:
+            continue
         implied = tas_only and not (ps.topology_request is not None and ps.topology_request.is_explicit)
         requests.setdefault(flavor, []).append(PodSetTASRequest(ps.name, ps_in.count, amounts(ps.pod.requests),
                                                                 ps.topology_request, ps.pod, implied))
-        topo[ps.name] = PodSetTopology(flavor, topology_of.get(flavor), None, None)
     return requests, topo, errors
 
 
@@ -122,11 +125,12 @@ def placement_fits(state: TASState, requests: dict[str, list[PodSetTASRequest]])
 
 
 def decide(state: TASState | None, cq_flavors: list[str], inputs: list[PodSetInput], mode: str,
-           topology_of: dict[str, str | None]) -> TopologyDecision | None:
+           topology_of: dict[str, str | None], delayed: frozenset[str] = frozenset()) -> TopologyDecision | None:
     """The TAS step for an assignment whose quota mode is ``mode`` (Fit or Preempt); None when no
-    pod set asks for TAS. ``topology_of``: flavor -> its topologyName."""
-    requests, topo, errors = placement_requests(state, cq_flavors, inputs, topology_of)
-    if not requests and not errors:
+    pod set asks for TAS. ``topology_of``: flavor -> its topologyName; ``delayed``: see
+    ``placement_requests``."""
+    requests, topo, errors = placement_requests(state, cq_flavors, inputs, topology_of, delayed)
+    if not topo and not errors:
         return None
     reasons: dict[str, str] = {}
     modes: dict[str, str] = {}
@@ -152,8 +156,9 @@ def decide(state: TASState | None, cq_flavors: list[str], inputs: list[PodSetInp
                 topo[ps_name] = topo[ps_name]._replace(reason=res.reason)
             modes[ps_name] = mode = NO_FIT
         else:
-            for ps_name in topo:
-                modes[ps_name] = PREEMPT
+            for reqs in requests.values():
+                for tr in reqs:
+                    modes[tr.name] = PREEMPT
     return TopologyDecision(topo, errors, reasons, modes, mode, failed_flavor)
 
 
