@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from quotactl.kueue.tas.resources import Requests, add, amounts
+from quotactl.kueue.tas.resources import ONE_POD, Requests, add, amounts, plus
 from quotactl.kueue.tas.snapshot import FlavorTopology, PlacementResult, PodSetTASRequest, domain_id
 from quotactl.model.features import FeatureGates
 from quotactl.model.kueue import KueueCluster, Workload
@@ -96,7 +96,7 @@ def build_tas_state(cluster: KueueCluster, gates: FeatureGates) -> TASState | No
         return None
     for pod in cluster.pods:
         if pod.uses_node:
-            usage = amounts(pod.requests)
+            usage = plus(amounts(pod.requests), ONE_POD)  # each pod also takes one of the node's pods
             for f in flavors.values():
                 f.add_non_tas_usage(pod.node_name or "", usage)
     return TASState(flavors, gates)
