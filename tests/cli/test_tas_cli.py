@@ -97,3 +97,54 @@ def test_a_provisioning_request_check_delays_the_placement(tmp_path):
                  "status": {"conditions": [{"type": "Active", "status": "True"}]}})
     got = _json("schedule", "-f", _write(tmp_path, docs), "--cycles", "1")
     assert [(a["workload"], a["topologyAssignments"]) for a in got["admitted"]] == [("default/foo", {"one": None})]
+
+
+def _pod_set(cpu: str, memory: str, tolerate: bool = False) -> dict:
+    spec = {"containers": [{"name": "c", "resources": {"requests": {"cpu": cpu, "memory": memory}}}]}
+    if tolerate:
+        spec["tolerations"] = [{"key": "tas-class", "operator": "Equal", "value": "b", "effect": "NoSchedule"}]
+    return {"name": "one", "count": 1, "template": {"spec": spec},
+            "topologyRequest": {"preferred": "kubernetes.io/hostname"}}
+
+
+def test_flavors_sharing_nodes_see_each_others_pods(tmp_path):
+    """Kueue's TestScheduleForTAS "two ResourceFlavors share nodes: pending workload lands on the
+    fallback flavor when the primary flavor is full": flavor-a's quota is used up by two workloads
+    on x1; the pending one takes flavor-b, whose snapshot sees their pods on x1
+    (TASHandleOverlappingFlavors), so it goes to x2."""
+    docs = _docs(ONE_NODE)
+    topology, flavor, cq, lq, node, _wl = docs
+    flavor_b = copy.deepcopy(flavor)
+    flavor["metadata"]["name"] = "tas-flavor-a"
+    flavor_b["metadata"]["name"] = "tas-flavor-b"
+    flavor_b["spec"]["nodeTaints"] = [{"key": "tas-class", "value": "b", "effect": "NoSchedule"}]
+    cq["spec"]["resourceGroups"][0]["flavors"] = [
+        {"name": "tas-flavor-a", "resources": [{"name": "cpu", "nominalQuota": "400m"},
+                                               {"name": "memory", "nominalQuota": "400Mi"}]},
+        {"name": "tas-flavor-b", "resources": [{"name": "cpu", "nominalQuota": "100m"},
+                                               {"name": "memory", "nominalQuota": "100Mi"}]}]
+    node["status"]["allocatable"] = {"cpu": "400m", "memory": "400Mi", "pods": "10"}
+    x2 = copy.deepcopy(node)
+    x2["metadata"]["name"] = x2["metadata"]["labels"]["kubernetes.io/hostname"] = "x2"
+    admitted = []
+    for name in ("primary-admitted-1", "primary-admitted-2"):
+        admitted.append({
+            "apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "Workload",
+            "metadata": {"name": name, "namespace": "default", "creationTimestamp": "2026-07-31T12:00:00Z"},
+            "spec": {"queueName": "tas-main", "podSets": [_pod_set("200m", "200Mi")]},
+            "status": {
+                "admission": {"clusterQueue": "tas-main", "podSetAssignments": [{
+                    "name": "one", "count": 1, "flavors": {"cpu": "tas-flavor-a", "memory": "tas-flavor-a"},
+                    "resourceUsage": {"cpu": "200m", "memory": "200Mi"},
+                    "topologyAssignment": {"levels": ["kubernetes.io/hostname"], "slices": [
+                        {"domainCount": 1, "valuesPerLevel": [{"universal": "x1"}], "podCounts": {"universal": 1}}]}}]},
+                "conditions": [{"type": t, "status": "True", "reason": "ByTest", "message": "",
+                                "lastTransitionTime": "2026-08-01T12:00:00Z"} for t in ("QuotaReserved", "Admitted")]}})
+    pending = {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "Workload",
+               "metadata": {"name": "pending-wl", "namespace": "default", "creationTimestamp": "2026-07-31T12:00:00Z"},
+               "spec": {"queueName": "tas-main", "podSets": [_pod_set("100m", "100Mi", tolerate=True)]}}
+    state = _write(tmp_path, [topology, flavor, flavor_b, cq, lq, node, x2, *admitted, pending])
+    got = _json("schedule", "-f", state, "--cycles", "1")
+    (a,) = got["admitted"]
+    assert (a["workload"], a["flavors"]["one"]["cpu"]) == ("default/pending-wl", "tas-flavor-b")
+    assert a["topologyAssignments"]["one"]["domains"] == [{"values": ["x2"], "count": 1}]
