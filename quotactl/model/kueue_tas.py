@@ -247,6 +247,22 @@ class Pod(KueueObject):
         return bool(self.node_name) and self.phase not in ("Succeeded", "Failed") and not self.is_tas
 
     @property
+    def plain_requests_key(self) -> tuple | None:
+        """The containers' requests as written, when they alone make the pod's request (no init
+        containers, overhead or pod-level resources): pods of one shape share it, so their request
+        is computed once (``tas.state``); None otherwise."""
+        spec = as_dict(self.source.data.get("spec"))
+        if spec.get("initContainers") or spec.get("overhead") or spec.get("resources"):
+            return None
+        key = []
+        for c in as_list(spec.get("containers")):
+            req = as_dict(as_dict(as_dict(c).get("resources")).get("requests"))
+            if not all(type(v) is str for v in req.values()):
+                return None
+            key.append(tuple(sorted(req.items())))
+        return tuple(key)
+
+    @property
     def requests(self) -> dict[str, Quantity]:
         """The effective pod request (read when asked: only the pods using a TAS node are)."""
         return effective_pod_requests(as_dict(self.source.data.get("spec")))

@@ -94,9 +94,15 @@ def build_tas_state(cluster: KueueCluster, gates: FeatureGates) -> TASState | No
         flavors[name] = FlavorTopology(name, rf.topology_name or "", levels, nodes, tuple(rf.tolerations), gates)
     if not flavors:
         return None
+    by_shape: dict[tuple, Requests] = {}  # a snapshot's pods come in few shapes
     for pod in cluster.pods:
         if pod.uses_node:
-            usage = plus(amounts(pod.requests), ONE_POD)  # each pod also takes one of the node's pods
+            key = pod.plain_requests_key
+            usage = by_shape.get(key) if key is not None else None
+            if usage is None:
+                usage = plus(amounts(pod.requests), ONE_POD)  # each pod also takes one of the node's pods
+                if key is not None:
+                    by_shape[key] = usage
             for f in flavors.values():
                 f.add_non_tas_usage(pod.node_name or "", usage)
     return TASState(flavors, gates)
