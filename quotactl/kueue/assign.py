@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from quotactl.kueue.amounts import PODS, format_amount
@@ -25,6 +25,15 @@ from quotactl.kueue.preemption.common import PreemptionPossibility, Preemptor, T
 from quotactl.kueue.preemption.oracle import OracleResult, simulate_preemption
 from quotactl.kueue.preemption.policy import can_preempt_while_borrowing
 from quotactl.kueue.preemption.targets import get_targets, searched_targets
+from quotactl.kueue.tas.assigner import (
+    PodSetInput,
+    PodSetTopology,
+    decide,
+    flavor_mismatch,
+    is_tas_only,
+    placement_fits,
+    placement_requests,
+)
 from quotactl.kueue.quota import (
     ZERO_QUOTA,
     ClusterQueueNode,
@@ -37,6 +46,7 @@ from quotactl.kueue.quota import (
 from quotactl.kueue.workload import PodSetRequest
 from quotactl.model.cached import cached_attribute
 from quotactl.model.kueue import FlavorFungibility, PodSet, ResourceFlavor
+from quotactl.model.kueue_checks import MULTIKUEUE_CONTROLLER, PROVISIONING_CONTROLLER
 from quotactl.model.podspec import PodSpecInfo, Taint
 
 # --------------------------------------------------------------------------------- modes ---
@@ -259,10 +269,16 @@ class Assignment:
     no_fit_reason: str = ""
     not_evaluated: tuple[str, ...] = ()  # pod sets after the first one that failed
     counts: tuple[int, ...] | None = None  # reduced counts (partial admission), else None
+    # topology-aware scheduling: pod set -> its placement, and the mode the TAS step set (Kueue
+    # sets the assignment's mode there, whatever the pod sets' own modes say)
+    topology: dict[str, PodSetTopology] = field(default_factory=dict)
+    mode_override: Mode | None = None
 
     @cached_attribute
     def representative_mode(self) -> Mode:
         # cached: the scheduler asks several times per nomination (the fields never change)
+        if self.mode_override is not None:
+            return self.mode_override
         if not self.pod_sets:
             return Mode.NoFit
         return min(ps.representative_mode for ps in self.pod_sets)
@@ -329,11 +345,18 @@ def matches_flavor_labels(flavor: ResourceFlavor, pod: PodSpecInfo) -> bool:
     return True
 
 
-def check_flavor(snapshot: Snapshot, flavor_name: str, pod_set: PodSet) -> str | None:
+def check_flavor(snapshot: Snapshot, flavor_name: str, pod_set: PodSet, cq: ClusterQueueNode | None = None,
+                 covered: tuple[str, ...] = ()) -> str | None:
     """``checkFlavorForPodSets``: the eligibility failure text, or None."""
     flavor = snapshot.resource_flavors.get(flavor_name)
     if flavor is None:
         return f"flavor {flavor_name} not found"
+    if cq is not None and snapshot.tas is not None and snapshot.options.gates.enabled("TopologyAwareScheduling"):
+        cq_flavors = [f for rg in cq.resource_groups for f in rg.flavors]
+        mismatch = flavor_mismatch(snapshot.tas, pod_set, flavor_name, flavor.topology_name,
+                                   is_tas_only(snapshot.tas, cq_flavors), covered)
+        if mismatch is not None:
+            return mismatch
     taint = untolerated_taint(flavor, pod_set.pod)
     if taint is not None:
         return f"untolerated taint {format_taint(taint)} in flavor {flavor_name}"
@@ -462,7 +485,7 @@ class FlavorAssigner:
             if pinned is not None and fname != pinned:
                 continue
             attempted_idx = idx
-            problem = check_flavor(self.snapshot, fname, pod_set)
+            problem = check_flavor(self.snapshot, fname, pod_set, self.cq, rg.covered_resources)
             if problem is not None:
                 status.reasons.append(problem)
                 attempts.append(FlavorAttempt(fname, rg_index, Mode.NoFit, PreemptionMode.NO_FIT, 0, (problem,),
@@ -581,7 +604,7 @@ class FlavorAssigner:
             if failed or psa.error is not None or (requests and not chosen):
                 rest = tuple(ps.name for ps in self.pod_sets[i + 1:])
                 return self._finish(results, borrowing, assigned, rest, counts)
-        return self._finish(results, borrowing, assigned, (), counts)
+        return self._finish(results, borrowing, assigned, (), counts, topology=True)
 
     def _group(self, res: str) -> tuple[int, ResourceGroupView | None]:
         for i, rg in enumerate(self.cq.resource_groups):
@@ -589,12 +612,84 @@ class FlavorAssigner:
                 return i, rg
         return -1, None
 
-    def _finish(self, results, borrowing, assigned, not_evaluated, counts) -> Assignment:
+    def _finish(self, results, borrowing, assigned, not_evaluated, counts, topology: bool = False) -> Assignment:
         a = Assignment(tuple(results), borrowing, dict(assigned), "", not_evaluated, counts)
+        if topology:
+            a = self._place_topology(a)
         if self.options.gates.enabled("UnadmittedWorkloadsObservability") and a.representative_mode == Mode.NoFit:
             a = Assignment(a.pod_sets, a.borrowing, a.usage, resolve_no_fit_reason(a, self.cq), a.not_evaluated,
-                           a.counts)
+                           a.counts, a.topology, a.mode_override)
         return a
+
+    def _cq_flavors(self) -> list[str]:
+        return [f for rg in self.cq.resource_groups for f in rg.flavors]
+
+    def _topologies(self) -> dict[str, str | None]:
+        return {name: rf.topology_name for name, rf in self.snapshot.resource_flavors.items()}
+
+    def _delayed_topology_flavors(self) -> frozenset[str]:
+        """The TAS flavors whose placement Kueue delays for a workload without quota reservation
+        (``podSetTopologyRequest``): all of them under a MultiKueue admission check, those a
+        ProvisioningRequest check applies to (its onFlavors, or every flavor)."""
+        cluster = self.snapshot.cluster
+        if cluster is None or not self.cq.spec.admission_checks:
+            return frozenset()
+        out: set[str] = set()
+        for rule in self.cq.spec.admission_checks:
+            check = cluster.admission_checks.get(rule.name or "")
+            controller = check.controller_name if check is not None else None
+            if controller == MULTIKUEUE_CONTROLLER:
+                return frozenset(self._cq_flavors())
+            if controller == PROVISIONING_CONTROLLER:
+                out.update(rule.on_flavors or self._cq_flavors())
+        return frozenset(out)
+
+    def _topology_inputs(self, a: Assignment) -> list[PodSetInput]:
+        return [PodSetInput(spec, ps.count, {r: fa.flavor for r, fa in ps.flavors.items()}, ps.error is not None)
+                for spec, ps in zip(self.pod_sets, a.pod_sets, strict=False)]
+
+    def topology_fits(self, a: Assignment) -> Callable[[], bool] | None:
+        """For a victim search: whether ``a``'s TAS pod sets can be placed on the snapshot's nodes
+        as they are at the time of asking (Kueue's ``workloadFits`` places them after each
+        simulated eviction); None when ``a`` places nothing on a topology."""
+        state = self.snapshot.tas
+        if state is None or not a.topology:
+            return None
+        requests, _topo, _errors = placement_requests(state, self._cq_flavors(), self._topology_inputs(a),
+                                                      self._topologies(), self._delayed_topology_flavors())
+        if not requests:
+            return None
+        return lambda: placement_fits(state, requests)
+
+    def _place_topology(self, a: Assignment) -> Assignment:
+        """The TAS step after the quota scan (``tas.assigner.decide``), applied to the records:
+        errors and reasons on the pod sets, the modes it sets, the placements."""
+        gates = self.options.gates
+        state = self.snapshot.tas
+        mode = a.representative_mode
+        if state is None or mode == Mode.NoFit or not gates.enabled("TopologyAwareScheduling"):
+            return a
+        d = decide(state, self._cq_flavors(), self._topology_inputs(a), mode.name, self._topologies(),
+                   self._delayed_topology_flavors())
+        if d is None:
+            return a
+        pod_sets = []
+        for ps in a.pod_sets:
+            if ps.name in d.errors:
+                ps = ps._replace(error=d.errors[ps.name])
+            if ps.name in d.reasons:
+                ps = ps._replace(reasons=ps.reasons + (d.reasons[ps.name],))
+            if ps.name in d.modes:
+                new_mode = Mode[d.modes[ps.name]]
+                ps = ps._replace(flavors={r: fa._replace(mode=new_mode) for r, fa in ps.flavors.items()})
+            if d.failed_flavor is not None and d.failed_flavor[0] == ps.name and gates.enabled(
+                    "UnadmittedWorkloadsObservability"):
+                ps = ps._replace(attempts=tuple(
+                    att._replace(mode=Mode.NoFit, no_fit_reason=TOPOLOGY_PLACEMENT_FAILED)
+                    if att.flavor == d.failed_flavor[1] else att for att in ps.attempts))
+            pod_sets.append(ps)
+        return Assignment(tuple(pod_sets), a.borrowing, a.usage, a.no_fit_reason, a.not_evaluated, a.counts,
+                          d.pod_sets, Mode[d.mode])
 
 
 def _flavor_assignments(checks: dict[str, QuotaCheck], tried: int) -> dict[str, FlavorAssignment]:
@@ -668,10 +763,12 @@ def targets_for(assigner: FlavorAssigner, assignment: Assignment) -> list[Target
     the snapshot as it still is (so its oracle's searches still hold)."""
     usage = {fr: v for fr, v in assignment.usage.items() if v != 0}  # zero requests are irrelevant (#8079)
     frs = assignment.frs_need_preemption()
-    found = searched_targets(assigner.snapshot, assigner.cq, frs, usage, assigner.searches)
-    if found is not None:
-        return found
-    return get_targets(assigner.snapshot, assigner.cq, assigner.preemptor, frs, usage)
+    tas_fits = assigner.topology_fits(assignment)
+    if tas_fits is None:  # the oracle's searches looked at quota only
+        found = searched_targets(assigner.snapshot, assigner.cq, frs, usage, assigner.searches)
+        if found is not None:
+            return found
+    return get_targets(assigner.snapshot, assigner.cq, assigner.preemptor, frs, usage, tas_fits=tas_fits)
 
 
 def initial_assignment(assigner: FlavorAssigner) -> InitialAssignment:

@@ -13,6 +13,7 @@ from quotactl.kueue.options import EngineOptions
 from quotactl.model.features import gate_defaults
 from quotactl.model.kueue import KueueCluster, WorkloadTraits
 from quotactl.model.kueue_checks import MULTIKUEUE_CONTROLLER, AlphaObject
+from quotactl.model.kueue_tas import HOSTNAME
 
 USAGE_BASED_AFS = "UsageBasedAdmissionFairSharing"
 
@@ -23,11 +24,13 @@ MODELLED_GATES = frozenset({
     "FlavorFungibility", "FlavorFungibilityPreserveScanProgress", "PartialAdmission", "PrioritizePreemptorWorkloads",
     "PriorityBoost", "PrioritySortingWithinCohort", "QuotaCheckStrategy", "ReclaimablePods",
     "RecomputeAssignmentUponPreemptionTargetsOverlap", "SchedulingEquivalenceHashing", "TopologyAwareScheduling",
-    "UnadmittedWorkloadsObservability", "WorkloadRequestUseMergePatch",
+    "UnadmittedWorkloadsObservability", "TASBalancedPlacement", "TASHandleOverlappingFlavors", "TASProfileMixed",
+    "TASRecomputeAssignmentWithinSchedulingCycle", "TASRespectNodeAffinityPreferred", "WorkloadRequestUseMergePatch",
 })
 # Gates whose setting the detectors below already take into account (switching them off turns
 # the unmodelled feature off, which is then no caveat).
-GATES_OF_DETECTORS = frozenset({"AdmissionFairSharing", "DisableWaitForPodsReady"})
+GATES_OF_DETECTORS = frozenset({"AdmissionFairSharing", "DisableWaitForPodsReady", "TASNodeFeasibilityForAllLevels",
+                                "TASPartialSlices", "TASGroupedPodSetSlicing"})
 
 
 @dataclass(frozen=True)
@@ -48,15 +51,33 @@ def kueue_caveats(cluster: KueueCluster, options: EngineOptions, workloads: tupl
 
 
 def topology_aware_scheduling(inp: KueueInput) -> Caveat | None:
-    """TAS flavors and pod sets with a topology request (kueue pkg/cache/scheduler/tas_*)."""
-    if not inp.options.gates.enabled("TopologyAwareScheduling"):
+    """TAS flavors and pod sets with a topology request (kueue pkg/cache/scheduler/tas_*): without
+    Nodes in the input nothing is placed; with them, what the placement leaves out."""
+    gates = inp.options.gates
+    if not gates.enabled("TopologyAwareScheduling"):
         return None  # Kueue ignores topologies then, as quotactl does
-    names = [f.display for f in inp.cluster.resource_flavors.values() if f.topology_name]
-    names += [wl.display for wl in inp.workloads if wl.topology_request]
+    flavors = [f for f in inp.cluster.resource_flavors.values() if f.topology_name]
+    names = [f.display for f in flavors] + [wl.display for wl in inp.workloads if wl.topology_request]
+    if not names:
+        return None
+    if not inp.cluster.nodes:
+        return caveat("TopologyAwareScheduling", names,
+                      "quotactl places workloads by quota only; Kueue also needs a topology domain with "
+                      "room for their pods, so a workload that fits the quota may stay pending with "
+                      "TopologyPlacementFailed")  # no Nodes in the input: nothing to place them on
+    left_out = ["failed-node replacement", "elastic workload slices",
+                "the placement of a delayed topology request once its admission check is ready (second pass)",
+                "nodeSelector and tolerations an admission check adds (podSetUpdates)"]
+    levels = [inp.cluster.topologies[f.topology_name].levels for f in flavors
+              if f.topology_name in inp.cluster.topologies]
+    if gates.enabled("TASNodeFeasibilityForAllLevels") and any(lv and lv[-1] != HOSTNAME for lv in levels):
+        left_out.insert(0, "per-node feasibility for topologies without a kubernetes.io/hostname level "
+                           "(TASNodeFeasibilityForAllLevels: quotactl fits pods per lowest-level domain)")
+    slicing = [g for g in ("TASPartialSlices", "TASGroupedPodSetSlicing") if gates.enabled(g)]
+    if slicing and any(wl.topology_slices for wl in inp.workloads):
+        left_out.append(f"slices as {' and '.join(slicing)} change them (quotactl slices as before these gates)")
     return caveat("TopologyAwareScheduling", names,
-                  "quotactl places workloads by quota only; Kueue also needs a topology domain with "
-                  "room for their pods, so a workload that fits the quota may stay pending with "
-                  "TopologyPlacementFailed")
+                  "quotactl places pods on the Nodes as Kueue's TAS does, except: " + "; ".join(left_out))
 
 
 def admission_fair_sharing(inp: KueueInput) -> Caveat | None:

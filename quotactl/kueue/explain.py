@@ -17,6 +17,7 @@ from typing import NamedTuple
 from quotactl.kueue import headline
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.assign import (
+    TOPOLOGY_PLACEMENT_FAILED,
     Assignment,
     FlavorAssigner,
     InitialAssignment,
@@ -52,6 +53,7 @@ from quotactl.kueue.reasons import (
 )
 from quotactl.kueue.workload import AdmittedWorkload, pod_set_requests
 from quotactl.model.kueue import KueueCluster, Workload
+from quotactl.model.kueue_tas import TopologyAssignment
 
 PENDING = "Pending"
 ADMITTED = "Admitted"  # holds quota (QuotaReserved=True)
@@ -137,6 +139,43 @@ class Holding:
     borrowing: bool  # the ClusterQueue is above its nominal quota on this fr
 
 
+class TopologyRow(NamedTuple):
+    """A pod set on a TAS flavor: where Kueue places it now (or holds it), or why it cannot."""
+
+    pod_set: str
+    flavor: str | None
+    topology_name: str | None
+    mode: str  # Fit | Preempt | NoFit
+    assignment: TopologyAssignment | None
+    reason: str | None
+
+
+def _topology_rows(a: Assignment) -> tuple[TopologyRow, ...]:
+    rows = []
+    for ps in a.pod_sets:
+        t = a.topology.get(ps.name)
+        if t is None:
+            continue
+        mode = Mode.NoFit if ps.error is not None or not ps.flavors else min(fa.mode for fa in ps.flavors.values())
+        rows.append(TopologyRow(ps.name, t.flavor, t.topology_name, mode.name, t.assignment, t.reason))
+    return tuple(rows)
+
+
+def _held_topology(snapshot: Snapshot, wl: Workload) -> tuple[TopologyRow, ...]:
+    """An admitted workload's pod sets on TAS flavors: the assignments it holds."""
+    if wl.admission is None or snapshot.tas is None:
+        return ()
+    rows = []
+    for psa in wl.admission.pod_set_assignments:
+        flavor = next((f for f in sorted(set(psa.flavors.values())) if snapshot.tas.is_tas_flavor(f)), None)
+        if flavor is None:
+            continue
+        rf = snapshot.resource_flavors.get(flavor)
+        rows.append(TopologyRow(psa.name, flavor, rf.topology_name if rf else None, "Fit", psa.topology_assignment,
+                                None))
+    return tuple(rows)
+
+
 @dataclass(frozen=True)
 class Explanation:
     workload: WorkloadSummary
@@ -159,6 +198,7 @@ class Explanation:
     notes: tuple[str, ...] = ()
     fair_sharing: bool = False
     headline: Headline = Headline(PENDING)  # the first line: the verdict, its number, the next step
+    topology: tuple[TopologyRow, ...] = ()  # topology-aware scheduling: one per TAS pod set
 
     @property
     def representative_mode(self) -> str | None:
@@ -285,6 +325,9 @@ def _nofit_why(a: Assignment) -> str:
         return "the request is larger than anything the ClusterQueue could ever get (ExceedsMaxQuota)"
     if reason == "NoMatchingFlavor":
         return "no flavor matches the workload (NoMatchingFlavor)"
+    if reason == TOPOLOGY_PLACEMENT_FAILED:
+        return ("its pods fit no topology domain even with every workload placed by topology gone "
+                "(TopologyPlacementFailed)")
     return ("the request is above the ClusterQueue's nominal quota and its preemption policies do not allow "
             "preempting while borrowing (WaitingForQuota)")
 
@@ -357,7 +400,8 @@ def _explain_admitted(cluster: KueueCluster, snapshot: Snapshot, wl: Workload) -
     line = Headline(headline.admitted(cq_name, flavors, reserved_only=not admitted),
                     f"its ClusterQueue borrows from the cohort on {', '.join(borrowed)}" if borrowed else "")
     return Explanation(summary, ADMITTED, None, None, "", verdict, holdings=holdings, notes=tuple(notes),
-                       fair_sharing=snapshot.options.fair_sharing, headline=line)
+                       fair_sharing=snapshot.options.fair_sharing, headline=line,
+                       topology=_held_topology(snapshot, wl))
 
 
 def _explain_blocked(summary: WorkloadSummary, blocker: Blocker, inactive: InactiveReason | None, notes: list[str],
@@ -409,6 +453,7 @@ def _explain_nominated(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, 
         quota_tree=tuple(cq_quota_views(cq, short)), ahead=ahead, notes=tuple(notes),
         fair_sharing=options.fair_sharing,
         headline=Headline(PENDING, _pending_headline(cq, init, reason, kept_room, holders, changes, len(ahead))),
+        topology=_topology_rows(a),
     )
 
 
@@ -429,6 +474,9 @@ def _pending_headline(cq: ClusterQueueNode, init: InitialAssignment, reason: str
     if reason == "NoMatchingFlavor":
         eligibility = [att.eligibility for ps in a.pod_sets for att in ps.attempts if att.eligibility]
         return headline.no_matching_flavor(cq.name, eligibility, next((c.description for c in changes), None))
+    if reason == TOPOLOGY_PLACEMENT_FAILED:
+        why = next((t.reason for t in a.topology.values() if t.reason), "")
+        return "its pods fit no topology domain, even with every workload placed by topology gone: " + why
     if mode == Mode.Fit:  # kept flavors without room: skipped at admission each cycle
         return ("waiting for room in the flavors of its earlier admission: Kueue neither tries other flavors nor "
                 "preempts for it")
@@ -464,6 +512,8 @@ def _pending_verdict(cq: ClusterQueueNode, init: InitialAssignment, kept_room: b
     reason = a.no_fit_reason or WAITING_FOR_QUOTA
     verdict = {"ExceedsMaxQuota": "can never fit as configured: the request exceeds the maximum capacity",
                "NoMatchingFlavor": "no flavor of the ClusterQueue matches the workload",
+               TOPOLOGY_PLACEMENT_FAILED: "quota fits, topology does not: its pods fit no topology domain, even "
+                                          "with every workload placed by topology gone",
                }.get(reason, "waiting for quota: not enough unused quota, and preemption cannot help")
     return _PendingVerdict(reason, message, verdict)
 

@@ -505,7 +505,7 @@ def decide(cluster: KueueCluster, snapshot: Snapshot, wl: Workload,
     usage = {fr: v for fr, v in a.usage.items() if v != 0}  # zero requests are irrelevant (#8079)
     assigner = make_assigner(cluster, snapshot, wl, cq)
     trace: list[TraceEvent] = []
-    traced = get_targets(snapshot, cq, assigner.preemptor, set(frs), usage, trace)
+    traced = get_targets(snapshot, cq, assigner.preemptor, set(frs), usage, trace, tas_fits=assigner.topology_fits(a))
     targets = list(init.targets)
     if sorted(t.key for t in traced) != sorted(t.key for t in targets):  # pragma: no cover - determinism guard
         raise RuntimeError("the traced victim search disagrees with the scheduler path")

@@ -35,7 +35,8 @@ def tree_cluster_queues(cluster: KueueCluster, cq_name: str) -> set[str]:
 
 def scoped_cluster(model: KueueInput, query: str) -> KueueCluster | None:
     """The model with every non-Workload object and only the Workloads that matter for ``query``
-    (the workload itself, those admitted in its cohort tree and those queued to it).  None when ``query`` does not
+    (the workload itself, those admitted in its cohort tree and those queued to it, and those holding
+    topology assignments anywhere).  None when ``query`` does not
     name exactly one workload (callers then take the full model, ``model.cluster()``, e.g. to suggest names)."""
     workloads: list[tuple[KubeObject, WorkloadRoute]] = []
     unnamed: list[KubeObject] = []  # modelled, but no one can look them up
@@ -59,6 +60,8 @@ def scoped_cluster(model: KueueInput, query: str) -> KueueCluster | None:
     tree = tree_cluster_queues(configuration, cq_name) if cq_name else set()
     # LocalQueues feeding the tree: their pending workloads decide the queue order.
     feeding = {key for key, lq in configuration.local_queues.items() if lq.cluster_queue in tree}
+    # Workloads holding topology assignments in any tree: the TAS flavors' nodes are shared.
     return model.with_workloads(unnamed + [
         obj for obj, route in workloads
-        if obj is target or route.admitted_cluster_queue in tree or (obj.namespace or "default", route.queue_name) in feeding])
+        if obj is target or route.admitted_cluster_queue in tree or (obj.namespace or "default", route.queue_name) in feeding
+        or (route.holds_topology and route.reserved_cluster_queue is not None)])

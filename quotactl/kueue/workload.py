@@ -184,11 +184,12 @@ class AdmittedWorkload:
     individually).
     """
 
-    __slots__ = ("key", "workload", "cluster_queue", "usage", "flavor_resources",
+    __slots__ = ("key", "workload", "cluster_queue", "usage", "flavor_resources", "tas_usage",
                  "_cluster", "_options", "_priority", "_queue_ts", "_reserved_at", "_evicted", "_ordering")
 
     def __init__(self, wl: Workload, cluster_queue: str, cluster: KueueCluster, options: EngineOptions):
         self.key = wl.key
+        self.tas_usage: tuple = ()  # topology-aware scheduling: set by the snapshot (tas.state.DomainUsage)
         self.workload = wl
         self.cluster_queue = cluster_queue
         self._cluster = cluster

@@ -36,6 +36,15 @@ from quotactl.model.kueue_checks import (
     ProvisioningRequestConfig,
     Topology,
 )
+from quotactl.model.kueue_tas import (
+    TAS_BUILDERS,
+    Node,
+    Pod,
+    TopologyAssignment,
+    TopologyRequest,
+    build_topology_assignment,
+    build_topology_request,
+)
 from quotactl.model.podspec import (
     PodSpecInfo,
     ResourceHolder,
@@ -288,6 +297,8 @@ class PodSet:
     resource_holders: tuple[ResourceHolder, ...] = ()
     labels: dict[str, str] = field(default_factory=dict)
     annotations: dict[str, str] = field(default_factory=dict)
+    # topology-aware scheduling: spec.podSets[].topologyRequest (or the template's annotations)
+    topology_request: TopologyRequest | None = None
 
 
 @dataclass(frozen=True)
@@ -299,6 +310,7 @@ class PodSetAssignment:
     resource_usage: dict[str, Quantity]  # total for the pod set
     count: int | None
     path: Path
+    topology_assignment: TopologyAssignment | None = None  # topology-aware scheduling
 
 
 @dataclass(frozen=True)
@@ -645,6 +657,8 @@ def _pod_sets(raw) -> tuple[PodSet, ...]:
                 resource_holders=resource_holders(template.get("spec")),
                 labels=str_map(tmeta.get("labels")),
                 annotations=str_map(tmeta.get("annotations")),
+                topology_request=build_topology_request(ps.get("topologyRequest"),
+                                                        str_map(tmeta.get("annotations"))),
             )
         )
     return tuple(pod_sets)
@@ -684,6 +698,7 @@ def build_workload(obj: KubeObject, shared: dict | None = None) -> Workload:
                     resource_usage=quantity_map(psa.get("resourceUsage")),
                     count=as_int(psa.get("count")),
                     path=("status", "admission", "podSetAssignments", k),
+                    topology_assignment=build_topology_assignment(psa.get("topologyAssignment")),
                 )
             )
         admission = Admission(as_str(raw_adm.get("clusterQueue")), tuple(psas), _admission_owner(md))
@@ -760,6 +775,7 @@ class WorkloadRoute:
     queue_name: str | None
     admitted_cluster_queue: str | None  # status.admission.clusterQueue, any condition
     reserved_cluster_queue: str | None  # the same, only while QuotaReserved=True
+    holds_topology: bool = False  # a podSetAssignment has a topologyAssignment (uses TAS nodes)
 
 
 def workload_route(obj: KubeObject) -> WorkloadRoute | None:
@@ -773,9 +789,11 @@ def workload_route(obj: KubeObject) -> WorkloadRoute | None:
     admitted = as_str(as_dict(status.get("admission")).get("clusterQueue"))
     reserved = any(as_dict(c).get("type") == "QuotaReserved" and as_dict(c).get("status") == "True"
                    for c in as_list(status.get("conditions")))
+    holds = any(isinstance(psa, dict) and psa.get("topologyAssignment") is not None
+                for psa in as_list(as_dict(status.get("admission")).get("podSetAssignments")))
     return WorkloadRoute(name, f"{ns if isinstance(ns, str) else 'default'}/{name}",
                          as_str(as_dict(obj.data.get("spec")).get("queueName")), admitted,
-                         admitted if reserved else None)
+                         admitted if reserved else None, holds)
 
 
 # Pod template annotations Kueue's job integrations turn into a pod set's topologyRequest
@@ -798,19 +816,24 @@ class WorkloadTraits:
     topology_request: bool  # a pod set has a topologyRequest, or Kueue's topology annotations
     resource_claims: bool  # a pod set's template has DRA resource claims
     check_states: tuple[tuple[str | None, str | None], ...]  # status.admissionChecks (name, state)
+    topology_slices: bool = False  # a pod set asks for topology slices
 
 
 def workload_traits(obj: KubeObject) -> WorkloadTraits | None:
     """None for a Workload with none of the traits (most of a big snapshot: read fast)."""
-    topology = claims = False
+    topology = claims = slices = False
     for ps in as_list(as_dict(obj.data.get("spec")).get("podSets")):
         t, c = _pod_set_traits(ps) if isinstance(ps, dict) else (False, False)
         topology, claims = topology or t, claims or c
+        if t and not slices:
+            request = build_topology_request(ps.get("topologyRequest"), str_map(as_dict(as_dict(
+                ps.get("template")).get("metadata")).get("annotations")))
+            slices = request is not None and bool(request.slice_layers())
     raw_checks = as_dict(obj.data.get("status")).get("admissionChecks")
     if not (topology or claims or raw_checks):
         return None
     checks = tuple((as_str(as_dict(c).get("name")), as_str(as_dict(c).get("state"))) for c in as_list(raw_checks))
-    return WorkloadTraits(obj.display, topology, claims, checks)
+    return WorkloadTraits(obj.display, topology, claims, checks, slices)
 
 
 def _pod_set_traits(ps: dict) -> tuple[bool, bool]:
@@ -884,6 +907,7 @@ BUILDERS = {
     "PriorityClass": build_priority_class,
     "Namespace": build_namespace,
     **CHECK_BUILDERS,
+    **TAS_BUILDERS,
 }
 
 
@@ -925,6 +949,10 @@ class KueueCluster:
     multikueue_configs: dict[str, MultiKueueConfig] = field(default_factory=dict)
     provisioning_request_configs: dict[str, ProvisioningRequestConfig] = field(default_factory=dict)
     all_objects: list[KueueObject] = field(default_factory=list)
+    # Topology-aware scheduling's capacity and non-TAS usage (kept out of all_objects: not linted
+    # as Kueue objects)
+    nodes: dict[str, Node] = field(default_factory=dict)
+    pods: list[Pod] = field(default_factory=list)
 
     def cohort_members(self, cohort: str) -> list[ClusterQueue]:
         return [cq for cq in self._members().get(cohort, []) if self.cluster_queues.get(cq.name) is cq]
@@ -1002,6 +1030,13 @@ class KueueCluster:
 
     def add(self, model: KueueObject) -> None:
         """File one model under its kind (while the cluster is built: see ``copy``)."""
+        if isinstance(model, Node):
+            if model.name:
+                self.nodes[model.name] = model
+            return
+        if isinstance(model, Pod):
+            self.pods.append(model)
+            return
         self.all_objects.append(model)
         name = getattr(model, "name", None)
         if isinstance(model, Workload):  # most objects of a big input: their index first

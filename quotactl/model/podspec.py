@@ -104,6 +104,8 @@ class PodSpecInfo:
     # Scheduling constraints between pods a node filter checks: "podAffinity" / "podAntiAffinity"
     # (required terms), "topologySpreadConstraints" (whenUnsatisfiable DoNotSchedule)
     inter_pod_constraints: tuple[str, ...] = ()
+    # nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution: (weight, preference) per term
+    preferred_affinity: tuple[tuple[int, NodeSelectorTerm], ...] = ()
 
 
 def parse_tolerations(raw) -> tuple[Toleration, ...]:
@@ -208,18 +210,14 @@ def resource_holders(spec: dict) -> tuple[ResourceHolder, ...]:
 
 def pod_spec_info(spec: dict) -> PodSpecInfo:
     spec = as_dict(spec)
-    terms = []
     affinity = as_dict(as_dict(as_dict(spec.get("affinity")).get("nodeAffinity")))
     required = as_dict(affinity.get("requiredDuringSchedulingIgnoredDuringExecution"))
-    for term in as_list(required.get("nodeSelectorTerms")):
-        reqs = []
-        for e in as_list(as_dict(term).get("matchExpressions")):
-            e = as_dict(e)
-            reqs.append(
-                SelectorRequirement(str(e.get("key", "")), str(e.get("operator", "")),
-                                    tuple(_scalar_str(v) or "" for v in as_list(e.get("values"))))
-            )
-        terms.append(NodeSelectorTerm(tuple(reqs)))
+    terms = [_selector_term(term) for term in as_list(required.get("nodeSelectorTerms"))]
+    preferred = []
+    for p in as_list(affinity.get("preferredDuringSchedulingIgnoredDuringExecution")):
+        weight = as_dict(p).get("weight")
+        if isinstance(weight, int) and not isinstance(weight, bool):
+            preferred.append((weight, _selector_term(as_dict(p).get("preference"))))
     return PodSpecInfo(
         requests=effective_pod_requests(spec),
         node_selector=str_map(spec.get("nodeSelector")),
@@ -228,7 +226,17 @@ def pod_spec_info(spec: dict) -> PodSpecInfo:
         priority_class_name=as_str(spec.get("priorityClassName")),
         resource_claims=resource_claim_names(spec),
         inter_pod_constraints=_inter_pod_constraints(spec),
+        preferred_affinity=tuple(preferred),
     )
+
+
+def _selector_term(term) -> NodeSelectorTerm:
+    reqs = []
+    for e in as_list(as_dict(term).get("matchExpressions")):
+        e = as_dict(e)
+        reqs.append(SelectorRequirement(str(e.get("key", "")), str(e.get("operator", "")),
+                                        tuple(_scalar_str(v) or "" for v in as_list(e.get("values")))))
+    return NodeSelectorTerm(tuple(reqs))
 
 
 def _inter_pod_constraints(spec: dict) -> tuple[str, ...]:

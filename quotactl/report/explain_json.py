@@ -14,6 +14,7 @@ from quotactl.kueue.selection import Shown
 from quotactl.report.caveats import with_caveats
 from quotactl.report.filter_note import filter_doc, unpacked
 from quotactl.report.renderers import outcome, register
+from quotactl.report.topology_json import topology_assignment_dict
 
 SCHEMA_VERSION = 1
 
@@ -80,6 +81,10 @@ def explanation_dict(e: Explanation) -> dict:
         doc["quotaTree"] = [_quota_view(v) for v in e.quota_tree]
     if e.ahead:
         doc["aheadInQueue"] = list(e.ahead)
+    if e.topology:
+        doc["topology"] = {t.pod_set: {"flavor": t.flavor, "topologyName": t.topology_name, "mode": t.mode,
+                                       "assignment": topology_assignment_dict(t.assignment), "reason": t.reason}
+                           for t in e.topology}
     doc["notes"] = list(e.notes)
     w = e.workload
     if w.condition_reason or w.condition_message:

@@ -6,10 +6,12 @@ from __future__ import annotations
 import json
 
 from quotactl.kueue.amounts import format_amount
+from quotactl.kueue.assign import TOPOLOGY_PLACEMENT_FAILED
 from quotactl.kueue.scheduler import ScheduleResult
 from quotactl.report.caveats import with_caveats
 from quotactl.report.filter_note import filter_doc
 from quotactl.report.renderers import outcome, register
+from quotactl.report.topology_json import topology_assignment_dict
 
 SCHEMA_VERSION = 1
 
@@ -36,12 +38,16 @@ def document(result: ScheduleResult) -> dict:
         "stopped": result.stopped,
         "admitted": [{"workload": a.workload, "clusterQueue": a.cluster_queue, "cycle": a.cycle,
                       "borrowing": a.borrowing, "flavors": a.flavors, "counts": a.counts, "priority": a.priority,
-                      **({"keptFlavors": True} if a.kept_flavors else {})}
+                      **({"keptFlavors": True} if a.kept_flavors else {}),
+                      **({"topologyAssignments": {ps: topology_assignment_dict(ta) for ps, ta in a.topology.items()}}
+                         if a.topology is not None else {})}
                      for a in result.admitted],
         "preempted": [{"workload": p.workload, "clusterQueue": p.cluster_queue, "by": p.by, "reason": p.reason,
                        "cycle": p.cycle, "priority": p.priority} for p in result.preempted],
         "pending": [{"workload": p.workload, "clusterQueue": p.cluster_queue, "reason": p.reason,
-                     "message": p.message, "inadmissible": p.inadmissible} for p in result.pending],
+                     "message": p.message, "inadmissible": p.inadmissible,
+                     **({"noFitReason": p.reason} if p.reason == TOPOLOGY_PLACEMENT_FAILED else {})}
+                    for p in result.pending],
         "finalAdmitted": {k: {"clusterQueue": cq, "flavors": fl} for k, (cq, fl) in result.final_admitted.items()},
         "usage": usage_doc(result),
         "cycleLog": [{"cycle": c.number,

@@ -61,6 +61,18 @@ def test_the_job_annotation_for_a_topology_is_a_caveat():
     assert caveats(objs)["TopologyAwareScheduling"].objects == ("Workload/default/w",)
 
 
+def test_with_nodes_the_caveat_names_what_the_placement_leaves_out():
+    objs = base()
+    objs[0]["spec"]["topologyName"] = "default"
+    objs += [{"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "Topology", "metadata": {"name": "default"},
+              "spec": {"levels": [{"nodeLabel": "rack"}]}},
+             {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1", "labels": {"rack": "r1"}}}]
+    message = caveats(objs)["TopologyAwareScheduling"].message
+    assert "failed-node replacement" in message and "TASNodeFeasibilityForAllLevels" in message
+    off = caveats(objs, gates={"TASNodeFeasibilityForAllLevels": False})["TopologyAwareScheduling"].message
+    assert "TASNodeFeasibilityForAllLevels" not in off
+
+
 def test_topologies_are_no_caveat_with_the_tas_gate_off():
     objs = base()
     objs[0]["spec"]["topologyName"] = "default"
@@ -163,10 +175,10 @@ def test_effective_quotas_are_a_caveat():
 # --- feature gates ------------------------------------------------------------------------------------
 
 def test_a_gate_off_its_default_that_quotactl_does_not_honour_is_a_caveat():
-    found = caveats(base(), gates={"TASBalancedPlacement": True})["FeatureGates"]
+    found = caveats(base(), gates={"TASFailedNodeReplacement": False})["FeatureGates"]
     assert found.objects == ("--feature-gates",)
-    assert "TASBalancedPlacement=true" in found.message
-    in_config = caveats(base() + [config(featureGates={"TASBalancedPlacement": True})])["FeatureGates"]
+    assert "TASFailedNodeReplacement=false" in found.message
+    in_config = caveats(base() + [config(featureGates={"TASFailedNodeReplacement": False})])["FeatureGates"]
     assert in_config.objects == ("Configuration/kueue",)
 
 

@@ -7,6 +7,7 @@ Source: ``pkg/scheduler/preemption/common/ordering.go: CandidatesOrdering``,
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import NamedTuple
@@ -80,6 +81,8 @@ class PreemptionCtx:
     trace: list | None = None  # TraceEvents, only when a report asks how the victims were found
     # (advantage, same ClusterQueue) -> candidate scan parameters (classical._scan_params)
     scan_cache: dict = field(default_factory=dict, repr=False, compare=False)
+    # topology-aware scheduling: () -> whether the preemptor's TAS pod sets can be placed now
+    tas_fits: Callable[[], bool] | None = field(default=None, repr=False, compare=False)
 
     def record(self, kind: str, wl: AdmittedWorkload | None = None, detail: str = "", *, reason: str | None = None,
                allow_borrowing: bool | None = None, shares: ShareCheck | None = None,
@@ -157,7 +160,7 @@ def workload_fits(ctx: PreemptionCtx, allow_borrowing: bool) -> bool:
             return False
         if v > cq_available(cq, fr):
             return False
-    return True
+    return ctx.tas_fits is None or ctx.tas_fits()
 
 
 def fill_back_workloads(ctx: PreemptionCtx, targets: list[Target], allow_borrowing: bool,

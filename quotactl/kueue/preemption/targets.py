@@ -14,12 +14,15 @@ from quotactl.kueue.quota import ClusterQueueNode, Snapshot
 
 
 def get_targets(snapshot: Snapshot, cq: ClusterQueueNode, preemptor: Preemptor,
-                frs_need_preemption, workload_usage: dict, trace: list | None = None) -> list[Target]:
+                frs_need_preemption, workload_usage: dict, trace: list | None = None,
+                tas_fits=None) -> list[Target]:
     """Victims for ``preemptor`` in ``cq``: ``frs_need_preemption`` are the frs whose assigned
     flavor has mode Preempt; ``workload_usage`` is the preemptor's whole request per fr.
     The snapshot is left exactly as it was.  ``trace``: a list that receives every step of the
-    search (``TraceEvent``), for reports."""
-    ctx = PreemptionCtx(preemptor, cq, snapshot, frozenset(frs_need_preemption), dict(workload_usage), trace)
+    search (``TraceEvent``), for reports.  ``tas_fits``: whether the preemptor's TAS pod sets can
+    be placed on the nodes as they are (None: it places nothing on a topology)."""
+    ctx = PreemptionCtx(preemptor, cq, snapshot, frozenset(frs_need_preemption), dict(workload_usage), trace,
+                        tas_fits=tas_fits)
     if snapshot.options.fair_sharing:
         return fair_preemptions(ctx, snapshot.options.preemption_strategies)
     return classical_preemptions(ctx)

@@ -25,6 +25,7 @@ from quotactl.kueue.quota.nodes import (
     ResourceGroupView,
     ResourceQuota,
 )
+from quotactl.kueue.tas.state import TASState, admitted_usage, build_tas_state, load_admitted
 from quotactl.kueue.workload import AdmittedWorkload, counts_against_quota
 from quotactl.model.kueue import ClusterQueue, KueueCluster, ResourceFlavor, ResourceGroup
 
@@ -40,6 +41,7 @@ class Snapshot:
         self.resource_flavors: dict[str, ResourceFlavor] = {}
         self.options: EngineOptions = EngineOptions()
         self.cluster: KueueCluster | None = None
+        self.tas: TASState | None = None  # topology-aware scheduling: the TAS flavors' nodes and usage
 
     # -- lookups ------------------------------------------------------------------------
     def cluster_queue(self, name: str | None) -> ClusterQueueNode | None:
@@ -61,6 +63,8 @@ class Snapshot:
             cq._ordered_remove(old)
         for fr, v in wl.usage.items():
             remove_usage(cq, fr, v)
+        if wl.tas_usage and self.tas is not None:
+            self.tas.apply(wl.tas_usage, -1)
 
     def add_workload(self, wl: AdmittedWorkload) -> None:
         cq = self.cluster_queues[wl.cluster_queue]
@@ -70,6 +74,8 @@ class Snapshot:
         cq.workloads[wl.key] = wl
         for fr, v in wl.usage.items():
             add_usage(cq, fr, v)
+        if wl.tas_usage and self.tas is not None:
+            self.tas.apply(wl.tas_usage, 1)
 
     def lift_usage(self, wl: AdmittedWorkload) -> None:
         """``remove_workload``'s effect on usage alone, for a search that reads nothing else once
@@ -77,12 +83,16 @@ class Snapshot:
         cq = self.cluster_queues[wl.cluster_queue]
         for fr, v in wl.usage.items():
             remove_usage(cq, fr, v)
+        if wl.tas_usage and self.tas is not None:
+            self.tas.apply(wl.tas_usage, -1)
 
     def put_usage(self, wl: AdmittedWorkload) -> None:
         """Undo ``lift_usage``."""
         cq = self.cluster_queues[wl.cluster_queue]
         for fr, v in wl.usage.items():
             add_usage(cq, fr, v)
+        if wl.tas_usage and self.tas is not None:
+            self.tas.apply(wl.tas_usage, 1)
 
     @staticmethod
     def add_usage(node: QuotaNode, usage: dict[FR, int]) -> None:
@@ -166,6 +176,7 @@ def build_snapshot(cluster: KueueCluster, options: EngineOptions | None = None,
     snap.options = options
     snap.cluster = cluster
     snap.resource_flavors = dict(cluster.resource_flavors)
+    snap.tas = build_tas_state(cluster, options.gates) if cluster.nodes else None
 
     names = cluster.cohort_names()
     snap.cycle_cohorts = set(cluster.cohort_cycles().doomed)
@@ -206,11 +217,15 @@ def build_snapshot(cluster: KueueCluster, options: EngineOptions | None = None,
         if workload_filter is not None and not workload_filter(wl):
             continue
         info = AdmittedWorkload(wl, cq.name, cluster, options)
+        if snap.tas is not None:
+            info.tas_usage = admitted_usage(wl, snap.tas)
         cq.workloads[info.key] = info
         usage = cq.usage
         for fr, v in info.usage.items():
             usage[fr] = saturate(usage.get(fr, 0) + v)
 
+    if snap.tas is not None:
+        load_admitted(snap.tas, [w.tas_usage for cq in snap.cluster_queues.values() for w in cq.workloads.values()])
     for cq in snap.cluster_queues.values():
         cq.subtree_quota = {fr: q.nominal for fr, q in cq.quotas.items()}
     for cohort in snap.cohorts.values():

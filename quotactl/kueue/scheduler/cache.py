@@ -14,6 +14,7 @@ from quotactl.kueue.queue_order import creation_time
 from quotactl.kueue.quota import ClusterQueueNode, Snapshot, build_snapshot
 from quotactl.kueue.scheduler.queues import Marks
 from quotactl.kueue.scheduler.results import UsageRow
+from quotactl.kueue.tas.state import placed_usage
 from quotactl.kueue.workload import AdmittedWorkload
 from quotactl.model.kueue import KueueCluster, Workload
 
@@ -33,6 +34,7 @@ class AdmittedInRun(AdmittedWorkload):
         self._reserved_at = reserved_at
         self._evicted = False
         self.usage = {fr: v for fr, v in assignment.usage.items() if v}
+        self.tas_usage = placed_usage(wl.pod_sets, assignment.topology) if assignment.topology else ()
         frs = set()
         ps_rows = []
         for ps in assignment.pod_sets:
@@ -74,6 +76,9 @@ class ClusterState:
         self.versions: dict[str, int] = {}  # cohort tree -> bumped by every admission and eviction there
         self.held_pairs: dict[str, set] = {}  # ClusterQueue -> see _held_fp
         self.held_fp: dict[str, int] = {}  # ClusterQueue -> fingerprint of its held_pairs
+        # bumped by every admission or eviction holding topology assignments: the TAS flavors'
+        # nodes are shared by every cohort tree, so each tree's nominations may read them
+        self.tas_version = 0
         for name, cq in sorted(self.snapshot.cluster_queues.items()):
             self.tree_cqs.setdefault(self.tree(cq), []).append(name)
 
@@ -89,7 +94,8 @@ class ClusterState:
         return self.tree(self.snapshot.cluster_queues[cluster_queue])
 
     def version(self, tree: str) -> int:
-        return self.versions.get(tree, 0)
+        # both parts only grow, so their sum moves whenever either does
+        return self.versions.get(tree, 0) + self.tas_version
 
     def _touch(self, cq: ClusterQueueNode) -> None:
         t = self.tree(cq)
@@ -104,6 +110,8 @@ class ClusterState:
             self._hold_pair(cq.name, old, -1)
         self._hold_pair(cq.name, info, +1)
         self._touch(cq)
+        if info.tas_usage:
+            self.tas_version += 1
 
     def evict(self, w: AdmittedWorkload) -> None:
         """Release an evicted workload's quota for good."""
@@ -111,6 +119,8 @@ class ClusterState:
         self.snapshot.remove_workload(w)
         self._hold_pair(cq.name, w, -1)
         self._touch(cq)
+        if w.tas_usage:
+            self.tas_version += 1
 
     def held_fingerprint(self, name: str) -> int:
         """The fingerprint of the (workload, flavor-resources) pairs of the workloads ClusterQueue

@@ -54,8 +54,8 @@ class ClassIds:
 
     def shape(self, wl: Workload) -> tuple:
         """The scheduling shape: effective priority and, per pod set, its name, count, minimum
-        count, effective requests per pod, node selector and tolerations (the KEP's list, as far
-        as the model carries it)."""
+        count, effective requests per pod, node selector, tolerations and topology request (the
+        KEP's list, as far as the model carries it)."""
         pr = self._priority(wl).value
         # the effective requests are the pod sets' less the reclaimable pods (pod_set_requests)
         k = (pr, id(wl.pod_sets), tuple(sorted(wl.reclaimable_pods.items())) if wl.reclaimable_pods else ())
@@ -63,7 +63,8 @@ class ClassIds:
         if hit is not None and hit[0] is wl.pod_sets:
             return hit[1]
         s = (pr, tuple((ps.name, ps.count, ps.min_count, tuple(sorted(r.per_pod.items())),
-                        tuple(sorted(ps.pod.node_selector.items())), repr(ps.pod.tolerations))
+                        tuple(sorted(ps.pod.node_selector.items())), repr(ps.pod.tolerations),
+                        ps.topology_request)
                        for ps, r in zip(wl.pod_sets, self._requests(wl), strict=False)))
         self.by_pod_sets[k] = (wl.pod_sets, s)
         return s

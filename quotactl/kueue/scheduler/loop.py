@@ -66,6 +66,7 @@ from quotactl.kueue.scheduler.results import (
     ScheduleResult,
 )
 from quotactl.kueue.scheduler.scan import FlavorScans
+from quotactl.kueue.tas.state import placed_usage
 from quotactl.kueue.workload import AdmittedWorkload
 from quotactl.model.gc_pause import fewer_gc_pauses
 from quotactl.model.kueue import KueueCluster, Workload
@@ -323,6 +324,10 @@ class Scheduler:
             self._recompute(e, work.claimed_in_tree.get(self.state.tree(e.cq), []))
             if e.assignment.representative_mode == Mode.Fit:
                 deferred = True
+        elif not self._tas_fits(e, work) and self.options.gates.enabled("TASRecomputeAssignmentWithinSchedulingCycle"):
+            # placed on the cycle's first snapshot, its domains were taken by an earlier entry
+            init = self.nominator.renominate(e.static, e.cq, self.snapshot)
+            e.assignment, e.targets = init.assignment, tuple(init.targets)
         a = e.assignment
         mode = a.representative_mode
         usage = e.usage
@@ -345,7 +350,8 @@ class Scheduler:
             e.outcome, e.reason, e.message, e.immediate = SKIPPED, WAITING_FOR_QUOTA, MSG_OVERLAP, True
             return
         tree = self.state.tree(e.cq)
-        if not self._fits(e.cq, usage, work.claimed_in_tree.get(tree, []) + [t.workload for t in e.targets]):
+        if not self._fits(e.cq, usage, work.claimed_in_tree.get(tree, []) + [t.workload for t in e.targets]) or (
+                not self._tas_fits(e, work)):
             e.outcome, e.reason, e.message, e.immediate = SKIPPED, WAITING_FOR_QUOTA, MSG_NO_LONGER_FITS, True
             return
         for t in e.targets:
@@ -366,6 +372,26 @@ class Scheduler:
         for w in removed:
             overlay.remove(snap.cluster_queues[w.cluster_queue], w.usage)
         return all(overlay.cq_available(cq, fr) >= v for fr, v in usage.items())
+
+    def _tas_fits(self, e: Entry, work: CycleWork) -> bool:
+        """``ClusterQueueSnapshot.Fits``' TAS half: the entry's placements still fit on their nodes
+        once the victims claimed so far (and its own) are gone."""
+        a = e.assignment
+        tas = self.snapshot.tas
+        if tas is None or a is None or not a.topology:
+            return True
+        usage = placed_usage(e.wl.pod_sets, a.topology)
+        if not usage:
+            return True
+        gone = {w.key: w for w in [*work.claimed.values(), *(t.workload for t in e.targets)]}
+        removed = [w for w in gone.values() if w.tas_usage]
+        for w in removed:
+            tas.apply(w.tas_usage, -1)
+        try:
+            return tas.fits(usage)
+        finally:
+            for w in removed:
+                tas.apply(w.tas_usage, 1)
 
     def _reserve(self, e: Entry) -> dict:
         cq = e.cq
@@ -423,7 +449,9 @@ class Scheduler:
         work.admitted.append(Admission(e.wl.key, e.cq.name, work.number, borrows,
                                        {ps.name: {r: fa.flavor for r, fa in sorted(ps.flavors.items())}
                                         for ps in a.pod_sets},
-                                       {ps.name: ps.count for ps in a.pod_sets}, e.priority, kept))
+                                       {ps.name: ps.count for ps in a.pod_sets}, e.priority, kept,
+                                       {ps.name: (a.topology[ps.name].assignment if ps.name in a.topology else None)
+                                        for ps in a.pod_sets} if a.topology else None))
 
     # -- after processing (requeueAndUpdate, the workload controller's handlers) ---------
     def _requeue_heads(self, heads: list[Head], by_key: dict[str, Entry]) -> None:

@@ -27,6 +27,9 @@ class Admission(NamedTuple):
     counts: dict  # pod set -> admitted count
     priority: int
     kept_flavors: bool = False  # a victim back on the flavors of its earlier admission (no scan)
+    # topology-aware scheduling: pod set -> its topology assignment (None on a non-TAS flavor);
+    # None when no pod set of the workload uses TAS
+    topology: dict | None = None
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,66 @@
+"""The domains of a TAS flavor's topology tree, with the counts Kueue's placement algorithm keeps
+per domain while it runs (``tas_topology_tree.go``'s ``domain``/``leafDomain`` and
+``tas_flavor_snapshot.go``'s ``domainState``), and the parameters of one placement run."""
+
+from __future__ import annotations
+
+from quotactl.kueue.tas.feasibility import ExclusionStats
+from quotactl.kueue.tas.resources import Requests
+from quotactl.model.kueue_tas import Node
+
+
+def domain_id(values) -> str:
+    """``utiltas.DomainID``."""
+    return ",".join(values)
+
+
+class Domain:
+    """A topology domain and the algorithm's per-run counts (reset by every ``_fill_in_counts``)."""
+
+    __slots__ = ("id", "values", "parent", "children", "pod_count", "slice_count", "pod_count_with_leader",
+                 "slice_count_with_leader", "leader_count", "affinity_score")
+
+    def __init__(self, id_: str, values: tuple[str, ...]):
+        self.id = id_
+        self.values = values
+        self.parent: Domain | None = None
+        self.children: list[Domain] = []
+        self.reset()
+
+    def reset(self) -> None:
+        self.pod_count = self.slice_count = self.pod_count_with_leader = 0
+        self.slice_count_with_leader = self.leader_count = 0
+        self.affinity_score = 0
+
+
+class Leaf(Domain):
+    """A lowest-level domain: its capacity, free capacity and TAS usage, and its node (when the
+    lowest level is the hostname)."""
+
+    __slots__ = ("capacity", "free", "tas_usage", "node")
+
+    def __init__(self, id_: str, values: tuple[str, ...], node: Node | None):
+        super().__init__(id_, values)
+        self.capacity: Requests = {}
+        self.free: Requests = {}
+        self.tas_usage: Requests = {}
+        self.node = node
+
+
+class PlacementParams:
+    """The inputs of one placement run (``topologyAssignmentParameters``)."""
+
+    __slots__ = ("slice_size_at_level", "slice_size", "count", "leader_count", "requested_level", "slice_level",
+                 "required", "unconstrained", "multi_layer", "stats")
+
+    def __init__(self, count: int):
+        self.slice_size_at_level: dict[int, int] = {}
+        self.slice_size = 1
+        self.count = count
+        self.leader_count = 0
+        self.requested_level = 0
+        self.slice_level = 0
+        self.required = False
+        self.unconstrained = False
+        self.multi_layer: tuple = ()
+        self.stats = ExclusionStats()

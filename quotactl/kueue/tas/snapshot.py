@@ -1,0 +1,671 @@
+"""One TAS flavor's topology and Kueue's placement algorithm over it
+(``pkg/cache/scheduler/tas_flavor_snapshot.go``, ``tas_topology_tree.go``).
+
+The tree: one leaf per node when the topology's lowest level is ``kubernetes.io/hostname``
+(else per lowest-level domain, the nodes' capacity summed), its ancestors one per value prefix.
+Each leaf holds its free capacity (allocatable minus non-TAS pods) and the TAS usage of admitted
+workloads.  ``find_assignments`` is ``FindTopologyAssignmentsForFlavor``: phase 1 counts the pods
+(and slices, leaders) each domain can take, bottom-up; phase 2 picks the level and the domains
+(BestFit, or LeastFreeCapacity for unconstrained requests under ``TASProfileMixed``), then walks
+down level by level keeping the fewest domains, and builds the assignment at the lowest level.
+Failure texts are Kueue's, verbatim.
+"""
+
+from __future__ import annotations
+
+import copy
+from functools import cmp_to_key
+from typing import NamedTuple
+
+from quotactl.kueue.tas.balanced import balanced_placement
+from quotactl.kueue.tas.domain import Domain, Leaf, PlacementParams, domain_id
+from quotactl.kueue.tas.feasibility import NodeRequirements, feasible_leaves
+from quotactl.kueue.tas.resources import (
+    INT32_MAX,
+    ONE_POD,
+    Requests,
+    add,
+    amounts,
+    count_in,
+    count_in_with_limit,
+    plus,
+    sub,
+)
+from quotactl.model.features import FeatureGates
+from quotactl.model.kueue_tas import HOSTNAME, Node, TopologyAssignment, TopologyDomainAssignment, TopologyRequest
+from quotactl.model.podspec import PodSpecInfo, Toleration
+
+
+class PodSetTASRequest(NamedTuple):
+    """``TASPodSetRequests``: one pod set placed on one TAS flavor."""
+
+    name: str
+    count: int
+    single_pod_requests: Requests
+    request: TopologyRequest | None
+    pod: PodSpecInfo
+    implied: bool
+
+    @property
+    def group(self) -> str | None:
+        return self.request.pod_set_group_name if self.request is not None else None
+
+
+class PlacementResult(NamedTuple):
+    assignment: TopologyAssignment | None
+    reason: str  # "" when placed
+
+
+class FlavorTopology:
+    """``TASFlavorSnapshot`` of one TAS flavor."""
+
+    def __init__(self, flavor: str, topology_name: str, levels: tuple[str, ...], nodes: list[Node],
+                 tolerations: tuple[Toleration, ...], gates: FeatureGates):
+        self.flavor = flavor
+        self.topology_name = topology_name
+        self.levels = levels
+        self.tolerations = tolerations
+        self.gates = gates
+        self.lowest_is_node = bool(levels) and levels[-1] == HOSTNAME
+        self.leaves: dict[str, Leaf] = {}
+        self.per_level: list[dict[str, Domain]] = [{} for _ in levels]
+        self.roots: dict[str, Domain] = {}
+        self.node_to_leaf: dict[str, str] = {}
+        for node in nodes:
+            self._add_node(node)
+        self._link()
+
+    # -- the tree ----------------------------------------------------------------------
+    def _add_node(self, node: Node) -> None:
+        values = tuple(node.labels.get(k, "") for k in self.levels)
+        did = values[-1] if self.lowest_is_node else domain_id(values)
+        leaf = self.leaves.get(did)
+        if leaf is None:
+            leaf = self.leaves[did] = Leaf(did, values, node if self.lowest_is_node else None)
+        add(leaf.capacity, amounts(node.allocatable))
+        add(leaf.free, amounts(node.allocatable))
+        self.node_to_leaf[node.name or ""] = did
+
+    def _link(self) -> None:
+        last = len(self.levels) - 1
+        for did in sorted(self.leaves):  # children in a fixed order (sorting decides, not this)
+            leaf = self.leaves[did]
+            self.per_level[last][did] = leaf
+            self._attach(leaf)
+
+    def _attach(self, dom: Domain) -> None:
+        if len(dom.values) == 1:
+            self.roots[dom.id] = dom
+            return
+        parent_values = dom.values[:-1]
+        pid = domain_id(parent_values)
+        level = len(parent_values) - 1
+        parent = self.per_level[level].get(pid)
+        if parent is None:
+            parent = self.per_level[level][pid] = Domain(pid, parent_values)
+            self._attach(parent)
+        dom.parent = parent
+        parent.children.append(dom)
+
+    def all_domains(self):
+        for level in self.per_level:
+            yield from level.values()
+
+    # -- usage ---------------------------------------------------------------------------
+    def add_non_tas_usage(self, node_name: str, usage: Requests) -> None:
+        did = self.node_to_leaf.get(node_name)
+        if did is not None:
+            sub(self.leaves[did].free, usage)
+
+    def update_tas_usage(self, did: str, usage: Requests, sign: int) -> None:
+        """Add (``sign`` 1) or remove (-1) usage on a leaf; a domain the flavor does not hold (its
+        node is gone or not Ready) is skipped, as Kueue does."""
+        leaf = self.leaves.get(did)
+        if leaf is None:
+            return
+        for r, v in usage.items():
+            leaf.tas_usage[r] = leaf.tas_usage.get(r, 0) + sign * v
+
+    def remaining(self, leaf: Leaf, simulate_empty: bool) -> Requests:
+        out = dict(leaf.free)
+        if not simulate_empty:
+            sub(out, leaf.tas_usage)
+        return out
+
+    def fits(self, usage: list[tuple[str, Requests, int]]) -> bool:
+        """``Fits``: every (domain, per-pod requests, count) still fits on its leaf."""
+        for did, single, count in usage:
+            leaf = self.leaves.get(did)
+            if leaf is None or count_in(single, self.remaining(leaf, False)) < count:
+                return False
+        return True
+
+    def has_level(self, request: TopologyRequest | None) -> bool:
+        """``HasLevel``: the request's level, its slice level and every slice layer exist here."""
+        main = self._level_key(request)
+        if main is None:
+            return False
+        slice_key = self._slice_level_key(request)
+        if main not in self.levels or slice_key not in self.levels:
+            return False
+        return all(layer.topology in self.levels for layer in (request.slice_layers() if request else ()))
+
+    # -- levels ----------------------------------------------------------------------------
+    def _level_key(self, r: TopologyRequest | None) -> str | None:
+        if r is None:
+            return None
+        if r.required is not None:
+            return r.required
+        if r.preferred is not None:
+            return r.preferred
+        if _slice_only(r):
+            return self.levels[0]
+        if r.unconstrained:
+            return self.levels[-1]
+        return None
+
+    def _slice_level_key(self, r: TopologyRequest | None) -> str:
+        layers = r.slice_layers() if r is not None else ()
+        return layers[0].topology if layers else self.levels[-1]
+
+    def _level_key_with_implied(self, tr: PodSetTASRequest) -> str | None:
+        key = self._level_key(tr.request)
+        if key is None and tr.implied:
+            return self.levels[-1]
+        return key
+
+    # -- FindTopologyAssignmentsForFlavor ---------------------------------------------------
+    def find_assignments(self, requests: list[PodSetTASRequest], *, simulate_empty: bool = False,
+                         assumed: dict[str, Requests] | None = None) -> dict[str, PlacementResult]:
+        """Place the flavor's pod sets, a pod-set group (leader and workers) together, each later
+        group seeing the earlier ones' pods (``assumed``, shared with other flavors under
+        ``TASHandleOverlappingFlavors``). Stops at the first failure."""
+        assumed = {} if assumed is None else assumed
+        groups: dict[str, list[PodSetTASRequest]] = {}
+        for i, tr in enumerate(requests):
+            groups.setdefault(tr.group if tr.group is not None else str(i), []).append(tr)
+        result: dict[str, PlacementResult] = {}
+        for trs in groups.values():
+            leader, workers = _leader_and_workers(trs)
+            placed, reason = self.find_assignment(workers, leader, assumed, simulate_empty)
+            for tr in trs:
+                result[tr.name] = PlacementResult(placed.get(tr.name), reason)
+            if reason:
+                return result
+            for tr in trs:
+                ta = placed.get(tr.name)
+                if ta is not None:
+                    for did, usage in usage_per_domain(ta, tr.single_pod_requests).items():
+                        add(assumed.setdefault(did, {}), usage)
+        return result
+
+    def find_assignment(self, workers: PodSetTASRequest, leader: PodSetTASRequest | None,
+                        assumed: dict[str, Requests], simulate_empty: bool) -> tuple[dict, str]:
+        """``findTopologyAssignment`` for one pod set (and its leader): (pod set -> assignment, reason)."""
+        p = PlacementParams(workers.count)
+        requests = plus(workers.single_pod_requests, ONE_POD)
+        leader_requests = None
+        if leader is not None:
+            leader_requests = plus(leader.single_pod_requests, ONE_POD)
+            p.leader_count = 1  # pod-set groups have a single-pod leader
+        r = workers.request
+        layers = r.slice_layers() if r is not None else ()
+        p.slice_size = 1
+        if layers:
+            if layers[0].size <= 0:
+                return {}, "slice topology requested, but slice size not provided"
+            p.slice_size = layers[0].size
+        p.required = r is not None and r.required is not None
+        p.unconstrained = bool(r is not None and r.unconstrained) or workers.implied or _slice_only(r)
+        key = self._level_key_with_implied(workers)
+        if key is None:
+            return {}, "topology level not specified"
+        if key not in self.levels:
+            return {}, f"no requested topology level: {key}"
+        p.requested_level = self.levels.index(key)
+        slice_key = self._slice_level_key(r)
+        if slice_key not in self.levels:
+            return {}, f"no requested topology level for slices: {slice_key}"
+        p.slice_level = self.levels.index(slice_key)
+        if p.requested_level > p.slice_level:
+            return {}, f"podset slice topology {slice_key} is above the podset topology {key}"
+        at_level, reason = self._slice_size_at_level(layers, p.slice_size, p.slice_level)
+        if reason:
+            return {}, reason
+        p.slice_size_at_level = at_level
+        if at_level:
+            p.multi_layer = layers
+        node_req = NodeRequirements.of(workers.pod, self.tolerations, self.lowest_is_node,
+                                       self.gates.enabled("TASRespectNodeAffinityPreferred"))
+        self._fill_in_counts(node_req, requests, leader_requests, assumed, simulate_empty, p)
+
+        balanced = False
+        fit: list[Domain] = []
+        fit_level = 0
+        if self.gates.enabled("TASBalancedPlacement") and not p.required and not p.unconstrained:
+            found = balanced_placement(self, p)
+            if found is not None:
+                fit, fit_level = found
+                balanced = True
+        if not balanced:
+            fit_level, fit, reason = self._find_level_with_fit_domains(p.requested_level, p)
+            if reason:
+                return {}, reason
+        fit = self._update_counts_to_minimum(fit, p.count, p.leader_count, p.slice_size, p.unconstrained, True)
+        level = fit_level
+        last = len(self.levels) - 1
+        while level < min(last, p.slice_level) and not balanced:
+            # above the slice level: greedy over all lower domains
+            lower = self._sorted(_lower(fit), p.unconstrained)
+            fit = self._update_counts_to_minimum(lower, p.count, p.leader_count, p.slice_size, p.unconstrained, True)
+            level += 1
+        while level < last:
+            # at or below the slice level: each parent's pods go to its own children
+            size = p.slice_size
+            if level >= p.slice_level:
+                size = p.slice_size_at_level.get(level + 1, 1)
+            new: list[Domain] = []
+            for d in fit:
+                lower = self._sorted(d.children, p.unconstrained)
+                if size > 1:
+                    for c in lower:
+                        c.slice_count = c.pod_count // size
+                        c.slice_count_with_leader = c.pod_count_with_leader // size
+                new.extend(self._update_counts_to_minimum(lower, d.pod_count, d.leader_count, size, p.unconstrained,
+                                                          size > 1))
+            fit = new
+            level += 1
+        out: dict[str, TopologyAssignment] = {}
+        if leader is not None:
+            leader_domains, worker_domains = [], []
+            for d in fit:
+                if d.leader_count > 0:
+                    clone = copy.copy(d)
+                    clone.pod_count = d.leader_count
+                    leader_domains.append(clone)
+                if d.pod_count > 0:
+                    worker_domains.append(d)
+            out[leader.name] = self._build_assignment(leader_domains)
+            fit = worker_domains
+        out[workers.name] = self._build_assignment(fit)
+        return out, ""
+
+    def _slice_size_at_level(self, layers, slice_size: int, slice_level: int) -> tuple[dict[int, int], str]:
+        """``buildSliceSizeAtLevel``: the inner slice layers' sizes per level."""
+        out: dict[int, int] = {}
+        prev_size, prev_level = slice_size, slice_level
+        for layer in layers[1:]:
+            if layer.topology not in self.levels:
+                return {}, f"no requested topology level for additional slice layer: {layer.topology}"
+            idx = self.levels.index(layer.topology)
+            if idx <= prev_level:
+                return {}, (f"additional slice layer topology {layer.topology} must be at a lower level than "
+                            f"{self.levels[prev_level]}")
+            if layer.size == 0 or prev_size % layer.size != 0:
+                return {}, (f"additional slice layer size {layer.size} must evenly divide parent layer size "
+                            f"{prev_size}")
+            for lvl in range(prev_level + 1, idx + 1):
+                out[lvl] = layer.size
+            prev_size, prev_level = layer.size, idx
+        return out, ""
+
+    # -- phase 1 -------------------------------------------------------------------------
+    def _fill_in_counts(self, node_req: NodeRequirements, requests: Requests, leader_requests: Requests | None,
+                        assumed: dict[str, Requests], simulate_empty: bool, p: PlacementParams) -> None:
+        for d in self.all_domains():
+            d.reset()
+        if self.lowest_is_node:
+            matched = feasible_leaves(self.leaves.values(), node_req, p.stats)
+        else:
+            p.stats.total_nodes += len(self.leaves)
+            matched = [(leaf, 0) for leaf in self.leaves.values()]
+        for leaf, score in matched:
+            leaf.affinity_score += score
+            self._fill_leaf(leaf, requests, leader_requests, assumed, simulate_empty, p)
+        for root in self.roots.values():
+            self._fill_helper(root, p.slice_size, p.slice_level, 0, p.slice_size_at_level, p.leader_count > 0)
+
+    def _fill_leaf(self, leaf: Leaf, requests: Requests, leader_requests: Requests | None,
+                   assumed: dict[str, Requests], simulate_empty: bool, p: PlacementParams) -> None:
+        remaining = self.remaining(leaf, simulate_empty)
+        if leaf.id in assumed:
+            sub(remaining, assumed[leaf.id])
+        leaf.pod_count, limiting = count_in_with_limit(requests, remaining)
+        if leaf.pod_count == 0 and limiting:
+            p.stats.resources[limiting] = p.stats.resources.get(limiting, 0) + 1
+        leaf.leader_count = 0
+        if leader_requests is not None and count_in(leader_requests, remaining) > 0:
+            leaf.leader_count = 1
+            sub(remaining, leader_requests)
+        leaf.pod_count_with_leader = count_in(requests, remaining)
+
+    def _fill_helper(self, d: Domain, slice_size: int, slice_level: int, level: int, at_level: dict[int, int],
+                     leader_required: bool) -> None:
+        if not d.children:
+            if level == slice_level:
+                d.slice_count = d.pod_count // slice_size
+                d.slice_count_with_leader = d.pod_count_with_leader // slice_size
+            return
+        pods = slices = leaders = 0
+        affinity = 0
+        contributor = False
+        min_pod_diff = min_slice_diff = INT32_MAX
+        inner = at_level.get(level + 1)
+        for c in d.children:
+            self._fill_helper(c, slice_size, slice_level, level + 1, at_level, leader_required)
+            c_pods, c_pods_leader = c.pod_count, c.pod_count_with_leader
+            if inner is not None:
+                c_pods = (c.pod_count // inner) * inner
+                c_pods_leader = (c.pod_count_with_leader // inner) * inner
+            pods += c_pods
+            slices += c.slice_count
+            if not leader_required or c.leader_count > 0:
+                contributor = True
+                min_pod_diff = min(c_pods - c_pods_leader, min_pod_diff)
+                min_slice_diff = min(c.slice_count - c.slice_count_with_leader, min_slice_diff)
+            leaders = max(c.leader_count, leaders)
+            affinity += c.affinity_score
+        d.pod_count = pods
+        slices_with_leader = 0
+        if contributor:
+            d.pod_count_with_leader = pods - min_pod_diff
+            slices_with_leader = slices - min_slice_diff
+        else:
+            d.pod_count_with_leader = 0
+        d.leader_count = leaders
+        d.affinity_score = affinity
+        if level == slice_level:
+            slices = d.pod_count // slice_size
+            slices_with_leader = d.pod_count_with_leader // slice_size
+        d.slice_count = slices
+        d.slice_count_with_leader = slices_with_leader
+
+    # -- phase 2a ------------------------------------------------------------------------
+    def _least_free(self, unconstrained: bool) -> bool:
+        """The KEP-2724 matrix: LeastFreeCapacity for unconstrained requests under TASProfileMixed."""
+        return unconstrained and self.gates.enabled("TASProfileMixed")
+
+    def _find_level_with_fit_domains(self, level: int, p: PlacementParams) -> tuple[int, list[Domain], str]:
+        domains = list(self.per_level[level].values())
+        if not domains:
+            return 0, [], f"no topology domains at level: {self.levels[level]}"
+        ordered = self._sorted_with_leader(domains, p.unconstrained)
+        top = ordered[0]
+        slice_count = p.count // p.slice_size
+        best_fit = not self._least_free(p.unconstrained)
+        if best_fit and top.slice_count_with_leader >= slice_count and top.leader_count >= p.leader_count:
+            top = self._best_fit_for_slices(ordered, slice_count, p.leader_count)
+
+        def not_fit(fit_count: int, total: int) -> str:
+            if p.multi_layer:
+                return self._multi_layer_not_fit(level, p.count, p.multi_layer, p.stats)
+            return self._not_fit(fit_count, total, p.slice_size, p.stats)
+
+        if not best_fit:
+            for cand in ordered:
+                capacity = cand.slice_count
+                if p.leader_count > 0:
+                    if cand.leader_count < p.leader_count:
+                        continue
+                    capacity = cand.slice_count_with_leader
+                if capacity >= slice_count:
+                    return level, [cand], ""
+            if p.required:
+                return 0, [], not_fit(ordered[-1].pod_count, slice_count)
+        if top.slice_count_with_leader < slice_count or top.leader_count < p.leader_count:
+            if p.required:
+                if self.gates.enabled("TASRespectNodeAffinityPreferred"):
+                    for i in range(1, len(ordered)):
+                        d = ordered[i]
+                        if d.slice_count_with_leader >= slice_count and d.leader_count >= p.leader_count:
+                            return level, [self._best_fit_for_slices(ordered[i:], slice_count, p.leader_count)], ""
+                return 0, [], not_fit(top.slice_count, slice_count)
+            if level > 0 and not p.unconstrained:
+                return self._find_level_with_fit_domains(level - 1, p)
+            return self._spread_over_domains(level, ordered, slice_count, p, not_fit)
+        return level, [top], ""
+
+    def _spread_over_domains(self, level: int, ordered: list[Domain], slice_count: int, p: PlacementParams,
+                             not_fit) -> tuple[int, list[Domain], str]:
+        """No single domain fits (top level, or unconstrained): leaders first, then as many
+        domains as the slices need."""
+        best_fit = not self._least_free(p.unconstrained)
+        results: list[Domain] = []
+        remaining_slices, remaining_leaders = slice_count, p.leader_count
+        ordered = self._prioritize_leader_domain(ordered, p.count, p.leader_count, p.slice_size, True)
+        idx = 0
+        while remaining_leaders > 0 and idx < len(ordered) and ordered[idx].leader_count > 0:
+            d = ordered[idx]
+            if best_fit and d.slice_count_with_leader >= remaining_slices:
+                d = self._best_fit_for_slices(ordered[idx:], remaining_slices, remaining_leaders)
+            results.append(d)
+            remaining_leaders -= d.leader_count
+            remaining_slices -= d.slice_count_with_leader
+            idx += 1
+        if remaining_leaders > 0:
+            return 0, [], not_fit(p.leader_count - remaining_leaders, slice_count)
+        rest = self._sorted(ordered[idx:], p.unconstrained)
+        i = 0
+        while remaining_slices > 0 and i < len(rest):
+            d = rest[i]
+            if best_fit and d.slice_count >= remaining_slices:
+                d = self._best_fit_for_slices(rest[i:], remaining_slices, 0)
+            results.append(d)
+            remaining_slices -= d.slice_count
+            i += 1
+        if remaining_slices > 0:
+            return 0, [], not_fit(slice_count - remaining_slices, slice_count)
+        return level, results, ""
+
+    def _top_affinity_tier(self, candidates: list[Domain]) -> list[Domain]:
+        if not self.gates.enabled("TASRespectNodeAffinityPreferred") or not candidates:
+            return candidates
+        score = candidates[0].affinity_score
+        for i, c in enumerate(candidates):
+            if c.affinity_score != score:
+                return candidates[:i]
+        return candidates
+
+    def _best_fit_by(self, domains: list[Domain], needed: int, count_of, leader_count: int) -> Domain:
+        """The first domain with the smallest count that still covers ``needed`` (else the first)."""
+        candidates = self._top_affinity_tier(domains)
+        best, best_count, found = candidates[0], INT32_MAX, False
+        for d in candidates:
+            if d.leader_count < leader_count:
+                continue
+            c = count_of(d)
+            if needed <= c < best_count:
+                best, best_count, found = d, c, True
+        return best if found else candidates[0]
+
+    def _best_fit_for_slices(self, domains: list[Domain], slice_count: int, leader_count: int) -> Domain:
+        count_of = (lambda d: d.slice_count_with_leader) if leader_count > 0 else (lambda d: d.slice_count)
+        return self._best_fit_by(domains, slice_count, count_of, leader_count)
+
+    def _best_fit_for_pods(self, domains: list[Domain], count: int, leader_count: int) -> Domain:
+        count_of = (lambda d: d.pod_count_with_leader) if leader_count > 0 else (lambda d: d.pod_count)
+        return self._best_fit_by(domains, count, count_of, leader_count)
+
+    # -- phase 2b ------------------------------------------------------------------------
+    def _prioritize_leader_domain(self, domains: list[Domain], count: int, leader_count: int, slice_size: int,
+                                  by_slices: bool) -> list[Domain]:
+        """Move first a leader-capable domain whose leader costs no more than the spare capacity."""
+        if leader_count == 0 or len(domains) < 2:
+            return domains
+        required = count // slice_size if by_slices else count
+        available = sum(d.slice_count if by_slices else d.pod_count for d in domains)
+        for i, d in enumerate(domains):
+            if d.leader_count < leader_count:
+                continue
+            penalty = (d.slice_count - d.slice_count_with_leader) if by_slices else (
+                d.pod_count - d.pod_count_with_leader)
+            if available - penalty < required:
+                continue
+            if i == 0:
+                return domains
+            return [d] + domains[:i] + domains[i + 1:]
+        return domains
+
+    def _update_counts_to_minimum(self, domains: list[Domain], count: int, leader_count: int, slice_size: int,
+                                  unconstrained: bool, by_slices: bool) -> list[Domain]:
+        """``updateCountsToMinimumGeneric``: take domains in order until ``count`` pods (slices)
+        and the leaders are placed, trimming the last one's counts to what it takes."""
+        domains = self._prioritize_leader_domain(domains, count, leader_count, slice_size, by_slices)
+        best_fit = not self._least_free(unconstrained)
+        result: list[Domain] = []
+        remaining = count // slice_size if by_slices else count
+        leaders = leader_count
+        with_leader_attr = "slice_count_with_leader" if by_slices else "pod_count_with_leader"
+        primary_attr = "slice_count" if by_slices else "pod_count"
+        unit = slice_size if by_slices else 1
+        for i, dom in enumerate(domains):
+            if leaders > 0:
+                if best_fit and getattr(dom, with_leader_attr) >= remaining and dom.leader_count >= leaders:
+                    dom = (self._best_fit_for_slices if by_slices else self._best_fit_for_pods)(
+                        domains[i:], remaining, leaders)
+                with_leader = getattr(dom, with_leader_attr)
+                if with_leader >= remaining and dom.leader_count >= leaders:
+                    setattr(dom, primary_attr, remaining)
+                    dom.leader_count = leaders
+                    dom.pod_count = remaining * unit
+                    result.append(dom)
+                    return result
+                if with_leader > remaining:
+                    with_leader = remaining
+                    setattr(dom, with_leader_attr, with_leader)
+                if dom.leader_count > leaders:
+                    dom.leader_count = leaders
+                setattr(dom, primary_attr, with_leader)
+                dom.pod_count = with_leader * unit
+                leaders -= dom.leader_count
+                remaining -= with_leader
+                result.append(dom)
+                continue
+            if best_fit and getattr(dom, primary_attr) >= remaining:
+                dom = (self._best_fit_for_slices if by_slices else self._best_fit_for_pods)(domains[i:], remaining, 0)
+            dom.leader_count = 0
+            if by_slices:
+                if dom.slice_count >= remaining:
+                    dom.pod_count = remaining * slice_size
+                    dom.slice_count = remaining
+                    result.append(dom)
+                    return result
+                dom.pod_count = dom.slice_count * slice_size
+                remaining -= dom.slice_count
+                result.append(dom)
+                continue
+            if dom.pod_count >= remaining:
+                dom.pod_count = remaining
+                result.append(dom)
+                return result
+            remaining -= dom.pod_count
+            result.append(dom)
+        return []  # Kueue logs "unexpected remainingCount" and places nothing
+
+    # -- ordering ------------------------------------------------------------------------
+    def _compare_values(self, a: Domain, b: Domain) -> int:
+        if self.lowest_is_node and a.parent is b.parent:
+            x, y = a.values[-1], b.values[-1]
+        else:
+            x, y = a.values, b.values
+        return (x > y) - (x < y)
+
+    def _sorted(self, domains: list[Domain], unconstrained: bool) -> list[Domain]:
+        """``sortedDomains``: affinity (when respected), slices (BestFit: most first;
+        LeastFreeCapacity: fewest first), then fewest pods, then the values."""
+        return self._ordered(domains, unconstrained, False)
+
+    def _sorted_with_leader(self, domains: list[Domain], unconstrained: bool) -> list[Domain]:
+        """``sortedDomainsWithLeader``: most leaders first, then as ``_sorted`` on the counts
+        that leave room for the leader."""
+        return self._ordered(domains, unconstrained, True)
+
+    def _ordered(self, domains: list[Domain], unconstrained: bool, leader: bool) -> list[Domain]:
+        least = self._least_free(unconstrained)
+        affinity = self.gates.enabled("TASRespectNodeAffinityPreferred")
+        slices = "slice_count_with_leader" if leader else "slice_count"
+        pods = "pod_count_with_leader" if leader else "pod_count"
+
+        def cmp(a: Domain, b: Domain) -> int:
+            if leader and a.leader_count != b.leader_count:
+                return -1 if a.leader_count > b.leader_count else 1
+            if affinity and a.affinity_score != b.affinity_score:
+                return -1 if a.affinity_score > b.affinity_score else 1
+            sa, sb = getattr(a, slices), getattr(b, slices)
+            if sa != sb:
+                return (-1 if sa < sb else 1) if least else (1 if sa < sb else -1)
+            pa, pb = getattr(a, pods), getattr(b, pods)
+            if pa != pb:
+                return -1 if pa < pb else 1
+            return self._compare_values(a, b)
+
+        return sorted(domains, key=cmp_to_key(cmp))
+
+    # -- results -------------------------------------------------------------------------
+    def _build_assignment(self, domains: list[Domain]) -> TopologyAssignment:
+        """``buildAssignment``: the hostname only when it is the lowest level, else every level."""
+        ordered = sorted(domains, key=cmp_to_key(self._compare_values))
+        start = len(self.levels) - 1 if self.lowest_is_node else 0
+        return TopologyAssignment(
+            self.levels[start:],
+            tuple(TopologyDomainAssignment(d.values[start:], d.pod_count) for d in ordered if d.pod_count != 0))
+
+    def _not_fit(self, fit: int, total: int, slice_size: int, stats: ExclusionStats) -> str:
+        unit = "pod" if slice_size == 1 else "slice"
+        if fit == 0:
+            text = f'topology "{self.topology_name}" doesn\'t allow to fit any of {total} {unit}(s)'
+        else:
+            text = f'topology "{self.topology_name}" allows to fit only {fit} out of {total} {unit}(s)'
+        return text + stats.suffix()
+
+    def _multi_layer_not_fit(self, level: int, count: int, layers, stats: ExclusionStats) -> str:
+        text = f'topology "{self.topology_name}" doesn\'t allow to fit'
+        best: Domain | None = None
+        for d in self.per_level[level].values():
+            if best is None or d.slice_count > best.slice_count or (d.slice_count == best.slice_count
+                                                                    and d.id < best.id):
+                best = d
+        if best is None:
+            return text
+        for layer in layers:
+            if layer.topology not in self.levels:
+                continue
+            target = self.levels.index(layer.topology)
+            fit = _slices_in_subtree(best, level, target, layer.size)
+            text += f"; {fit}/{count // layer.size} slice(s) fit on level {layer.topology}"
+        return text + stats.suffix()
+
+
+def _slices_in_subtree(d: Domain, level: int, target: int, size: int) -> int:
+    if level == target:
+        return d.pod_count // size
+    return sum(_slices_in_subtree(c, level + 1, target, size) for c in d.children)
+
+
+def _slice_only(r: TopologyRequest | None) -> bool:
+    """``isSliceTopologyOnlyRequest``: slice layers without a required/preferred level."""
+    return r is not None and r.required is None and r.preferred is None and bool(r.slice_layers())
+
+
+def _lower(domains: list[Domain]) -> list[Domain]:
+    return [c for d in domains for c in d.children]
+
+
+def _leader_and_workers(trs: list[PodSetTASRequest]) -> tuple[PodSetTASRequest | None, PodSetTASRequest]:
+    """``findLeaderAndWorkers``: of a group of two, the one with fewer pods leads."""
+    workers, leader = trs[0], None
+    if len(trs) > 1:
+        leader = trs[1]
+        if leader.count > workers.count:
+            leader, workers = trs[0], trs[1]
+    return leader, workers
+
+
+def usage_per_domain(ta: TopologyAssignment, single: Requests) -> dict[str, Requests]:
+    """``ComputeUsagePerDomain``: per domain of an assignment, its pods' requests plus the pods."""
+    out: dict[str, Requests] = {}
+    for d in ta.domains:
+        usage = {r: v * d.count for r, v in single.items()}
+        usage["pods"] = usage.get("pods", 0) + d.count
+        out[domain_id(d.values)] = usage
+    return out
