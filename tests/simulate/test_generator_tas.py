@@ -10,8 +10,14 @@ from collections import Counter
 
 import pytest
 
+from quotactl.kueue.options import engine_options
+from quotactl.model.kueue import build_cluster
+from quotactl.simulate import split
+from quotactl.simulate.generated import generated_objects
 from quotactl.simulate.generator import GeneratedScenario, GeneratorError, read_generator
 from quotactl.simulate.generator_tas import MAX_NODES, node_name
+from quotactl.simulate.run import SimulationOptions, simulate
+from quotactl.simulate.scenario import start_time
 from tests.helpers import FIXTURES, ROOT, run_subprocess
 
 TAS = FIXTURES / "simulate" / "kueue-tas" / "generator.yaml"
@@ -237,6 +243,18 @@ def test_scaled_down_tas_config_simulated_with_the_harness_cadence():
     assert all(v["wait"]["mean"] > 0 for v in doc["classes"].values())
     again = run_subprocess("simulate", "--generator", SMALL_TAS, "--cadence", "kueue-harness", "-o", "json")
     assert again.stdout == p.stdout
+
+
+def test_a_tas_run_is_never_split_across_processes(monkeypatch, tmp_path):
+    # its cohort trees place pods on the same nodes: a worker per tree would not see the others'
+    monkeypatch.setattr(split, "MIN_WORKLOADS", 0)
+    monkeypatch.setattr(split, "_forked", lambda *a: pytest.fail("a TAS run was split"))
+    t0 = start_time(build_cluster([]))
+    text = SMALL_TAS.read_text().replace("    count: 1\n    queuesSets:", "    count: 2\n    queuesSets:")
+    assert text != SMALL_TAS.read_text()
+    cluster = build_cluster(generated_objects(read_generator(_write(tmp_path, text)), t0))
+    result = simulate(cluster, engine_options(cluster), SimulationOptions(jobs=2), t0=t0)
+    assert result.stopped == "drained" and len(result.workloads) == 188
 
 
 def test_bad_tas_config_is_one_line_exit_2(tmp_path):
