@@ -1,8 +1,9 @@
-"""Kueue's two scheduler-performance configs through ``quotactl simulate``, next to Kueue's own figures.
+"""Kueue's scheduler-performance configs through ``quotactl simulate``, next to Kueue's own figures.
 
-For each config (fixtures/simulate/kueue-baseline, kueue-large-scale) and each mode (the default
-fixpoint mode, with one worker process per CPU for independent cohort trees; the same with
-``--jobs 1``; and ``--cadence kueue-harness``) it runs
+For each config (fixtures/simulate/kueue-baseline, kueue-large-scale, kueue-tas) and each mode (the
+default fixpoint mode, with one worker process per CPU for independent cohort trees; the same with
+``--jobs 1``, skipped for the TAS config, whose trees share the nodes and are never split; and
+``--cadence kueue-harness``) it runs
 
     quotactl simulate --generator FILE -o json [--cadence kueue-harness]
 
@@ -13,6 +14,7 @@ nominal quota beside the figures Kueue publishes (fixtures/simulate/kueue-publis
 
     .venv/bin/python benchmarks/simulate_kueue.py
     .venv/bin/python benchmarks/simulate_kueue.py --only baseline --runs 3
+    .venv/bin/python benchmarks/simulate_kueue.py --only tas --no-fixpoint
     .venv/bin/python benchmarks/simulate_kueue.py --no-cadence
 
 Run by hand; nothing here is a test.
@@ -34,10 +36,11 @@ ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures" / "simulate"
 PUBLISHED = FIXTURES / "kueue-published.json"
 QUOTACTL = [sys.executable, "-m", "quotactl"]
-CLASSES = ("large", "medium", "small")
 # fixpoint: the default, with --jobs 0 (one worker per CPU for independent cohort trees)
 MODES = {"fixpoint": [], "fixpoint --jobs 1": ["--jobs", "1"], "kueue-harness": ["--cadence", "kueue-harness"]}
 JSON_LOAD = "import json, sys; json.load(open(sys.argv[1]))"
+CONFIGS = ("baseline", "large-scale", "tas")
+SINGLE_PROCESS = {"kueue-tas"}  # never split (run.simulate): --jobs 1 would repeat the default run
 
 
 @dataclass(frozen=True)
@@ -79,9 +82,9 @@ def simulate_available() -> str | None:
     return f"`quotactl simulate --help` exited {probe.code}: {said[-1] if said else '(no message)'}"
 
 
-def class_waits(doc: dict) -> dict[str, float | None]:
+def class_waits(doc: dict, names) -> dict[str, float | None]:
     classes = doc.get("classes") or {}
-    return {c: ((classes.get(c) or {}).get("wait") or {}).get("mean") for c in CLASSES}
+    return {c: ((classes.get(c) or {}).get("wait") or {}).get("mean") for c in names}
 
 
 def usage_percent(doc: dict) -> float | None:
@@ -102,14 +105,16 @@ def report(name: str, mode: str, sim: Child, floor: Child | None, doc: dict | No
     print(f"\n{name}, {mode}: wall {sim.wall:.2f} s, CPU {sim.cpu:.2f} s, peak RSS {sim.rss_mib:.0f} MiB  {ratio}")
     if doc is None:
         return
-    waits = class_waits(doc)
     want = published["meanTimeToAdmissionSeconds"]
-    print(f"  {'class':<8} {'simulated mean wait':>20} {'Kueue published':>16} {'ratio':>7}")
-    for c in CLASSES:
+    waits = class_waits(doc, sorted(want))
+    width = max(8, *map(len, want))
+    print(f"  {'class':<{width}} {'simulated mean wait':>20} {'Kueue published':>16} {'ratio':>7}")
+    for c in sorted(want):
         got = waits[c]
         share = f"{got / want[c]:.2f}" if got is not None and want.get(c) else ""
-        print(f"  {c:<8} {fmt(got, ' s'):>20} {fmt(want.get(c), ' s'):>16} {share:>7}")
-    print(f"  {'usage':<8} {fmt(usage_percent(doc), ' %'):>20} {fmt(published['usagePercent']['cq'], ' %'):>16}")
+        print(f"  {c:<{width}} {fmt(got, ' s'):>20} {fmt(want.get(c), ' s'):>16} {share:>7}")
+    print(f"  {'usage':<{width}} {fmt(usage_percent(doc), ' %'):>20} "
+          f"{fmt(published['usagePercent']['cq'], ' %'):>16}")
     print(f"  simulated end {fmt(doc.get('end'), ' s')} (Kueue's run: {published['wallSeconds']:,.1f} s wall); "
           f"converged: {doc.get('converged')}; workloads: {len(doc.get('workloads') or []):,}")
 
@@ -117,6 +122,8 @@ def report(name: str, mode: str, sim: Child, floor: Child | None, doc: dict | No
 def run_config(name: str, modes: list[str], runs: int, published: dict, tmp: Path) -> None:
     config = FIXTURES / name / "generator.yaml"
     for mode in modes:
+        if name in SINGLE_PROCESS and mode == "fixpoint --jobs 1":
+            continue
         out = tmp / f"{name}-{mode}.json"
         sim = best([*QUOTACTL, "simulate", "--generator", str(config), "-o", "json", *MODES[mode]], runs, out)
         if sim.code != 0:
@@ -139,9 +146,10 @@ def cpus() -> int:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--only", choices=("baseline", "large-scale"), help="one config only")
+    ap.add_argument("--only", choices=CONFIGS, help="one config only")
     ap.add_argument("--runs", type=int, default=1, help="best of N runs (default 1)")
     ap.add_argument("--no-cadence", action="store_true", help="skip the --cadence kueue-harness runs")
+    ap.add_argument("--no-fixpoint", action="store_true", help="only the --cadence kueue-harness runs")
     args = ap.parse_args()
     missing = simulate_available()
     if missing:
@@ -149,8 +157,9 @@ def main() -> int:
               f"measure yet ({missing}).", file=sys.stderr)
         return 1
     published = json.loads(PUBLISHED.read_text())["runs"]
-    modes = [m for m in MODES if not (args.no_cadence and m == "kueue-harness")]
-    names = [f"kueue-{args.only}"] if args.only else ["kueue-baseline", "kueue-large-scale"]
+    modes = [m for m in MODES if not (args.no_cadence and m == "kueue-harness")
+             and not (args.no_fixpoint and m != "kueue-harness")]
+    names = [f"kueue-{c}" for c in ((args.only,) if args.only else CONFIGS)]
     print(f"quotactl simulate on Kueue's scheduler-performance configs (best of {args.runs}; {cpus()} CPU(s)); "
           f"Kueue's figures from {PUBLISHED.relative_to(ROOT)}")
     with tempfile.TemporaryDirectory() as tmp:

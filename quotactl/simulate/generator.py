@@ -17,6 +17,9 @@ The format is Kueue's ``test/performance/scheduler/configs/*/generator.yaml``, r
 Each Workload carries the harness's labels (running time in ms, class) plus quotactl's
 ``quotactl.io/class`` label and ``quotactl.io/runtime`` annotation, which ``simulate`` reads.
 
+With ``topology`` and ``resourceFlavor.topologyName`` (Kueue's TAS config) it also builds the
+Nodes, the Topology and the Workloads' pod sets with topology requests: ``generator_tas.py``.
+
 The upstream loader ignores unknown keys and turns negative counts into nothing; here both are
 errors with file:line:column, as are wrong types, missing required fields and configs that would
 generate more than ``MAX_WORKLOADS`` Workloads or ``MAX_CLUSTER_QUEUES`` ClusterQueues (refused
@@ -36,6 +39,7 @@ from quotactl.load.sources import collect_sources
 from quotactl.load.yamlparse import parse_documents
 from quotactl.model.gc_pause import fewer_gc_pauses
 from quotactl.model.quantity import Quantity, QuantityError
+from quotactl.simulate import generator_tas as tas
 
 KUEUE_API = "kueue.x-k8s.io/v1beta2"
 # Labels the harness sets (generator.go: RunningTimeLabel, ClassLabel, CleanupLabel).
@@ -59,7 +63,6 @@ MAX_OBJECT_NAME = 253  # a Workload name is a DNS-1123 subdomain
 _CLASS_NAME = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?\Z")
 RECLAIM_POLICIES = ("Never", "LowerPriority", "Any")  # v1beta2 ClusterQueuePreemption enums
 WITHIN_CQ_POLICIES = ("Never", "LowerPriority", "LowerOrNewerEqualPriority")
-_TAS_ONLY = "topology-aware scheduling is not simulated; use a config without TAS fields"
 
 
 class GeneratorError(Exception):
@@ -80,7 +83,8 @@ class GeneratedWorkload(NamedTuple):
 @dataclass(frozen=True)
 class GeneratedScenario:
     source: str
-    objects: tuple[dict, ...]  # ResourceFlavor, then ClusterQueue, Namespace, LocalQueue per queue
+    # Nodes and Topology (TAS configs), ResourceFlavor, then ClusterQueue, Namespace, LocalQueue per queue
+    objects: tuple[dict, ...]
     workloads: tuple[GeneratedWorkload, ...]  # by arrival, then in generation order
 
 
@@ -92,6 +96,7 @@ class _Template:
     runtime_ms: int
     priority: int
     request: str
+    tas: tas.TASRequest | None = None  # topology-aware scheduling: pods and topology request
 
 
 @dataclass(frozen=True)
@@ -126,6 +131,7 @@ class _CohortSet:
 class _Config:
     flavor: str
     cohort_sets: tuple[_CohortSet, ...]
+    topology: tas.TopologyConfig | None = None
 
 
 # ------------------------------------------------------------------------------ reading ---
@@ -163,17 +169,16 @@ def _load_document(path: str) -> Document:
     return docs[0]
 
 
-# Keys of each mapping: REQ required, OPT optional, TAS known upstream but only for topology-aware
-# scheduling (topology_generator.go), which simulate does not model.
-REQ, OPT, TAS = "required", "optional", "tas"
-_TOP_KEYS = {"cohorts": REQ, "resourceFlavor": OPT, "topology": TAS}
-_FLAVOR_KEYS = {"name": REQ, "nodeLabel": TAS, "topologyName": TAS}
+# Keys of each mapping: REQ required, OPT optional.
+REQ, OPT = "required", "optional"
+_TOP_KEYS = {"cohorts": REQ, "resourceFlavor": OPT, "topology": OPT}
+_FLAVOR_KEYS = {"name": REQ, "nodeLabel": OPT, "topologyName": OPT}
 _COHORT_KEYS = {"className": REQ, "count": REQ, "queuesSets": REQ}
 _QUEUE_KEYS = {"className": REQ, "count": REQ, "nominalQuota": REQ, "borrowingLimit": OPT,
                "reclaimWithinCohort": OPT, "withinClusterQueue": OPT, "workloadsSets": REQ}
 _SET_KEYS = {"count": REQ, "creationIntervalMs": OPT, "workloads": REQ}
 _TEMPLATE_KEYS = {"className": REQ, "runtimeMs": OPT, "priority": OPT, "request": REQ,
-                  "podCount": OPT, "tasConstraint": TAS, "tasLevel": TAS, "sliceSize": TAS}
+                  "podCount": OPT, "tasConstraint": OPT, "tasLevel": OPT, "sliceSize": OPT}
 
 
 class _Reader:
@@ -181,6 +186,7 @@ class _Reader:
 
     def __init__(self, doc: Document):
         self.doc = doc
+        self.topology: tas.TopologyConfig | None = None  # read before the templates that name its levels
 
     def fail(self, path: tuple, message: str, *, value: bool = True) -> GeneratorError:
         pos = self.doc.pos(path, value=value)
@@ -199,10 +205,7 @@ class _Reader:
         for key in data:
             if key not in keys:
                 raise self.fail(path + (key,), f"unknown key {key!r} in {_where(path, what)} "
-                                                f"(known: {', '.join(k for k in keys if keys[k] != TAS)})",
-                                value=False)
-            if keys[key] == TAS and data[key] is not None:
-                raise self.fail(path + (key,), f"{format_path(path + (key,))}: {_TAS_ONLY}", value=False)
+                                                f"(known: {', '.join(keys)})", value=False)
         for key, need in keys.items():
             if need == REQ and data.get(key) is None:
                 raise self.fail(path, f"{_where(path, what)}: missing required field {key!r}", value=False)
@@ -232,6 +235,13 @@ class _Reader:
     def present(self, path: tuple) -> bool:
         parent = self.get(path[:-1])
         return isinstance(parent, dict) and path[-1] in parent
+
+    def string(self, path: tuple) -> str:
+        value = self.get(path)
+        if not isinstance(value, str) or not value:
+            raise self.fail(path, f"{format_path(path)} must be a non-empty string, not "
+                                  f"{'an empty string' if value == '' else _kind(value)}")
+        return value
 
     def class_name(self, path: tuple) -> str:
         value = self.get(path)
@@ -270,12 +280,16 @@ class _Reader:
     # -- the config, level by level ------------------------------------------------------
     def config(self) -> _Config:
         self.mapping((), _TOP_KEYS, "the generator config")
-        flavor = DEFAULT_FLAVOR
+        if self.present(("topology",)) and self.get(("topology",)) is not None:
+            self.topology = tas.read_topology(self, ("topology",))
+        flavor, flavor_path = DEFAULT_FLAVOR, None
         if self.present(("resourceFlavor",)) and self.get(("resourceFlavor",)) is not None:
-            self.mapping(("resourceFlavor",), _FLAVOR_KEYS, "resourceFlavor")
+            flavor_path = ("resourceFlavor",)
+            self.mapping(flavor_path, _FLAVOR_KEYS, "resourceFlavor")
             flavor = self.class_name(("resourceFlavor", "name"))
+        tas.check_flavor(self, flavor_path, self.topology)
         items = self.sequence(("cohorts",), non_empty=True)
-        return _Config(flavor, tuple(self.cohort_set(("cohorts", i)) for i in range(len(items))))
+        return _Config(flavor, tuple(self.cohort_set(("cohorts", i)) for i in range(len(items))), self.topology)
 
     def cohort_set(self, path: tuple) -> _CohortSet:
         self.mapping(path, _COHORT_KEYS, "cohort set")
@@ -308,9 +322,10 @@ class _Reader:
         self.mapping(path, _TEMPLATE_KEYS, "workload template")
         # podCount only shapes a TAS pod set upstream (generateWlSet); without tasLevel the
         # harness builds one pod whatever it says, and so do we.
-        self.integer(path + ("podCount",), 0, INT64_MAX)
+        request = tas.read_request(self, path, self.topology)
         return _Template(self.class_name(path + ("className",)), self.integer(path + ("runtimeMs",), 0, MAX_MS),
-                         self.integer(path + ("priority",), INT32_MIN, INT32_MAX), self.quantity(path + ("request",)))
+                         self.integer(path + ("priority",), INT32_MIN, INT32_MAX), self.quantity(path + ("request",)),
+                         request)
 
 
 def _where(path: tuple, what: str) -> str:
@@ -400,8 +415,11 @@ def _queues(config: _Config):
 
 
 def _objects(config: _Config):
+    if config.topology is not None:
+        yield from tas.topology_objects(config.topology, KUEUE_API, CLEANUP_LABEL)
     yield {"apiVersion": KUEUE_API, "kind": "ResourceFlavor",
-           "metadata": {"name": config.flavor, "labels": {CLEANUP_LABEL: "true"}}, "spec": {}}
+           "metadata": {"name": config.flavor, "labels": {CLEANUP_LABEL: "true"}},
+           "spec": tas.flavor_spec(config.topology)}
     for cohort, qs, name in _queues(config):
         yield _cluster_queue(name, cohort, qs, config.flavor)
         yield {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name, "labels": {CLEANUP_LABEL: "true"}}}
@@ -455,16 +473,21 @@ class _WorkloadShape:
     __slots__ = ("class_name", "labels", "annotations", "priority", "pod_sets")
 
     def __init__(self, t: _Template):
-        # utiltestingapi.MakeWorkload(name, ns).Queue(lq).Label(...).Priority(p).Request(cpu, request)
+        # utiltestingapi.MakeWorkload(name, ns).Queue(lq).Label(...).Priority(p).Request(cpu, request);
+        # with a tasLevel, .PodSets(MakePodSet("main", podCount).Request(cpu, request) + its topology request)
         self.class_name = t.class_name
         self.labels = {RUNNING_TIME_LABEL: str(t.runtime_ms), CLASS_LABEL: t.class_name,
                        QUOTACTL_CLASS_LABEL: t.class_name}
         self.annotations = {QUOTACTL_RUNTIME_ANNOTATION: runtime_text(t.runtime_ms)}
         self.priority = t.priority
-        self.pod_sets = [{"name": "main", "count": 1, "template": {"spec": {
+        pod_set = {"name": "main", "count": t.tas.pod_count if t.tas else 1, "template": {"spec": {
             "restartPolicy": "Never",
             "containers": [{"name": "c", "resources": {"requests": {"cpu": t.request}}}],
-        }}}]
+        }}}
+        topology_request = tas.topology_request(t.tas) if t.tas else None
+        if topology_request is not None:
+            pod_set["topologyRequest"] = topology_request
+        self.pod_sets = [pod_set]
 
     def workload(self, name: str, queue: str) -> dict:
         return {

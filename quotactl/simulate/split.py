@@ -23,7 +23,8 @@ The merged result is the one-process result, byte for byte:
   split then gives up (None) and one process runs the simulation again.
 
 The tick grid and the harness cadence's write bucket are shared by every tree: those runs are not
-split (``run.simulate`` decides).
+split (``run.simulate`` decides). Nor are runs with topology-aware scheduling: every tree places
+its pods on the same nodes (the snapshot's ``tas`` state), so the trees are not independent.
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ def split_run(run, jobs: int):
     """``run`` (a fresh ``run._Run`` in fixpoint mode) on up to ``jobs`` processes; None when the
     result must come from one process instead (see the module docstring)."""
     run.begin()
-    if not hasattr(os, "fork") or len(run.track) < MIN_WORKLOADS:
+    if not hasattr(os, "fork") or len(run.track) < MIN_WORKLOADS or run.s.snapshot.tas is not None:
         run.run_instants()
         return run.freeze()
     if not run.run_instants(until_cycles=STARTUP_REQUEUE_AFTER_CYCLE):
