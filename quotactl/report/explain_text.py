@@ -176,6 +176,33 @@ def _assignment(e: Explanation) -> list:
     return out
 
 
+SHOWN_DOMAINS = 8  # a placement over more domains is summarised after these
+
+
+def _topology(e: Explanation) -> list:
+    """Topology-aware scheduling: where Kueue places (or holds) each pod set, or Kueue's reason."""
+    if not e.topology:
+        return []
+    out = [Text("Topology", style="bold")]
+    for t in e.topology:
+        where = f"flavor {t.flavor}, topology {t.topology_name}" if t.topology_name else f"flavor {t.flavor}"
+        out.append(Hanging(f"  {t.pod_set}: ", f"{t.mode} on {where}"))
+        if t.assignment is not None:
+            out.append(Hanging("    ", _placement(t.assignment)))
+        elif t.reason:
+            out.append(Hanging("    ", t.reason))
+    return out
+
+
+def _placement(ta) -> str:
+    """``16 pods in 2 domains of kubernetes.io/hostname: node-1 ×8, node-2 ×8``."""
+    pods = sum(d.count for d in ta.domains)
+    shown = ", ".join(f"{'/'.join(d.values)} ×{d.count}" for d in ta.domains[:SHOWN_DOMAINS])
+    more = f", +{len(ta.domains) - SHOWN_DOMAINS} more" if len(ta.domains) > SHOWN_DOMAINS else ""
+    levels = " / ".join(ta.levels)
+    return f"{pods} pod(s) in {len(ta.domains)} domain(s) of {levels}: {shown}{more}"
+
+
 def _preemption(e: Explanation) -> list:
     p = e.preemption
     if p is None:
@@ -240,7 +267,7 @@ def _notes(e: Explanation) -> list:
 
 def renderables(e: Explanation, view: View) -> list:
     return sectioned(([verdict_line(e)], _heading(e), _status(e), _holdings(e), _quota_tables(e, view), _assignment(e),
-                      _quota_tree(e, view), _preemption(e), _holders(e), _changes(e), _notes(e)))
+                      _topology(e), _quota_tree(e, view), _preemption(e), _holders(e), _changes(e), _notes(e)))
 
 
 def render_plain(e: Explanation, view: View = View()) -> str:
