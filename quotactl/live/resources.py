@@ -84,11 +84,13 @@ def yunikorn_wanted() -> list[Wanted]:
 # (kueue pkg/cache/scheduler/tas_nodes_cache.go, tas_non_tas_usage_cache.go): a cluster with a
 # ResourceFlavor naming a Topology needs its Nodes and its live Pods. Finished Pods use nothing.
 ACTIVE_PODS = "status.phase!=Succeeded,status.phase!=Failed"
-_POD_META = ("name", "namespace", "uid", "labels", "annotations", "ownerReferences", "creationTimestamp",
-             "deletionTimestamp")
-_POD_SPEC = ("nodeName", "nodeSelector", "affinity", "tolerations", "priority", "priorityClassName",
-             "schedulerName", "overhead", "schedulingGates")
-_CONTAINER = ("name", "resources", "restartPolicy")  # restartPolicy: an init container that is a sidecar
+# Sets: the kept keys are found by intersecting with the item's (fast on 100,000 Pods); the
+# snapshot's keys are sorted when it is rendered, so their order here does not matter.
+_POD_META = frozenset({"name", "namespace", "uid", "labels", "annotations", "ownerReferences", "creationTimestamp",
+                       "deletionTimestamp"})
+_POD_SPEC = frozenset({"nodeName", "nodeSelector", "affinity", "tolerations", "priority", "priorityClassName",
+                       "schedulerName", "overhead", "schedulingGates"})
+_CONTAINER = frozenset({"name", "resources", "restartPolicy"})  # restartPolicy: an init container that is a sidecar
 
 
 _NODE_META = ("name", "uid", "labels", "annotations", "creationTimestamp")
@@ -107,22 +109,27 @@ def uses_topology(objects: list[dict]) -> bool:
 def trim_pod(pod: dict, api_version: str, kind: str) -> dict:
     """A listed Pod cut down to what placement and usage read: identity, owner, where it runs, what it
     asks for and its phase (100,000 whole Pods would make a snapshot of gigabytes)."""
-    md, spec, status = (pod.get(k) if isinstance(pod.get(k), dict) else {} for k in ("metadata", "spec", "status"))
-    out_spec = {k: spec[k] for k in _POD_SPEC if k in spec}
+    md, spec, status = _mapping(pod, "metadata"), _mapping(pod, "spec"), _mapping(pod, "status")
+    out_spec = {k: spec[k] for k in _POD_SPEC.intersection(spec)}
     for key in ("initContainers", "containers"):
         if isinstance(spec.get(key), list):
-            out_spec[key] = [{k: c[k] for k in _CONTAINER if k in c} for c in spec[key] if isinstance(c, dict)]
-    out = {"apiVersion": api_version, "kind": kind, "metadata": {k: md[k] for k in _POD_META if k in md},
+            out_spec[key] = [{k: c[k] for k in _CONTAINER.intersection(c)} for c in spec[key] if isinstance(c, dict)]
+    out = {"apiVersion": api_version, "kind": kind, "metadata": {k: md[k] for k in _POD_META.intersection(md)},
            "spec": out_spec}
     if "phase" in status:
         out["status"] = {"phase": status["phase"]}
     return out
 
 
+def _mapping(obj: dict, key: str) -> dict:
+    value = obj.get(key)
+    return value if isinstance(value, dict) else {}
+
+
 def trim_node(node: dict, api_version: str, kind: str) -> dict:
     """A listed Node without what placement never reads (status.images, nodeInfo, addresses, ... can be
     most of its bytes): labels, unschedulable, taints, allocatable and conditions (Ready)."""
-    md, spec, status = (node.get(k) if isinstance(node.get(k), dict) else {} for k in ("metadata", "spec", "status"))
+    md, spec, status = _mapping(node, "metadata"), _mapping(node, "spec"), _mapping(node, "status")
     out = {"apiVersion": api_version, "kind": kind, "metadata": {k: md[k] for k in _NODE_META if k in md},
            "spec": {k: spec[k] for k in ("unschedulable", "taints") if k in spec}}
     kept = {k: status[k] for k in ("allocatable", "capacity", "conditions") if k in status}

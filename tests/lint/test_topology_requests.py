@@ -150,3 +150,10 @@ spec:
 def test_topology_objects(tmp_path, levels, code, field):
     hits = by_code(lint_text(tmp_path, TOPOLOGY.format(levels=levels)), code)
     assert [h.field for h in hits] == [field]
+
+
+@pytest.mark.parametrize("code", ["KQ521", "KQ522"])
+def test_topology_rules_are_off_with_the_feature_gate(tmp_path, code):
+    text = (FIXTURES / code / "fail.yaml").read_text()
+    assert by_code(lint_text(tmp_path, text), code)
+    assert by_code(lint_text(tmp_path, text, feature_gates={"TopologyAwareScheduling": False}), code) == []

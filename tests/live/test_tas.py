@@ -99,12 +99,16 @@ def test_topology_falls_back_to_v1beta1(tmp_path):
 
 
 def test_snapshot_with_topology_replays_offline(tmp_path):
-    _srv, result = _read(tmp_path, tas_data(nodes=4, pods=3))
-    snap = tmp_path / "snap.json"
-    snap.write_text(result.stdout)
-    for command in (("schedule",), ("explain", "--all")):
-        offline = run_subprocess(*command, "-f", str(snap))
-        assert offline.returncode in (0, 1), offline.stderr
+    """The file ``snapshot`` writes answers as the live run does (lint names the file, see test_replay)."""
+    with FakeApiServer(tas_data(nodes=4, pods=3)) as srv:
+        config = kubeconfig(tmp_path / "kc", srv.url)
+        snap = tmp_path / "snap.json"
+        snap.write_text(snapshot(config, "-o", "json").stdout)
+        for command in (("schedule",), ("explain", "--all")):
+            live = run_subprocess(*command, "--from-cluster", "--kubeconfig", config, "-o", "json")
+            offline = run_subprocess(*command, "-f", str(snap), "-o", "json")
+            assert offline.returncode == live.returncode and offline.returncode in (0, 1), offline.stderr
+            assert offline.stdout == live.stdout
 
 
 def test_5000_nodes_and_100000_pods_page_through(tmp_path):

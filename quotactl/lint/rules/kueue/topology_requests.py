@@ -25,6 +25,7 @@ SLICE_REQUIRED = "kueue.x-k8s.io/podset-slice-required-topology"
 SLICE_SIZE = "kueue.x-k8s.io/podset-slice-size"
 SLICE_CONSTRAINTS = "kueue.x-k8s.io/podset-slice-required-topology-constraints"
 ANNOTATIONS = ("metadata", "annotations")
+GATE = "TopologyAwareScheduling"  # off: no flavor is a TAS flavor, and nothing here applies
 _GO_BOOLS = frozenset({"1", "t", "T", "TRUE", "true", "True", "0", "f", "F", "FALSE", "false", "False"})
 _INT = re.compile(r"^[+-]?[0-9]+$")  # strconv.ParseInt(s, 10, 32)'s syntax
 
@@ -170,6 +171,7 @@ def _missing_level(level: str, cq, flavors: dict) -> str | None:
 
 @rule(
     code="KQ521", name="topology-level-not-found", severity="warning", layer="reference", scope="cluster",
+    gate=GATE,
     summary="A pod set asks for a topology level no TAS flavor of its ClusterQueue has",
     doc=RuleDoc(
         what="The levels a pending Workload's spec.podSets[].topologyRequest names (required, preferred, "
@@ -189,7 +191,7 @@ def _missing_level(level: str, cq, flavors: dict) -> str | None:
     ),
 )
 def check_topology_levels(ctx):
-    if not ctx.cluster.topologies:
+    if not ctx.cluster.topologies or not ctx.gates.enabled(GATE):
         return
     for wl in ctx.cluster.workloads.values():
         if not pending(wl) or (cq := ctx.cluster.cluster_queue_for(wl)) is None:
@@ -229,6 +231,7 @@ def _level_findings(ctx, cq, requests: list, subject, who: str):
 
 @rule(
     code="KQ522", name="node-missing-topology-level", severity="warning", layer="runtime", scope="cluster",
+    gate=GATE,
     summary="A Node of a TAS flavor lacks a label of its Topology's levels",
     doc=RuleDoc(
         what="Every Node of the input whose labels match a TAS flavor's spec.nodeLabels must carry the nodeLabel of "
@@ -247,7 +250,7 @@ def _level_findings(ctx, cq, requests: list, subject, who: str):
 def check_node_levels(ctx):
     flavors = [(rf, ctx.cluster.topologies[rf.topology_name]) for rf in ctx.cluster.resource_flavors.values()
                if rf.topology_name in ctx.cluster.topologies]
-    if not flavors:
+    if not flavors or not ctx.gates.enabled(GATE):
         return
     for node in ctx.nodes:
         labels = str_map(node.metadata.get("labels"))
