@@ -15,6 +15,7 @@ each quota check (for ``explain``).
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -33,6 +34,7 @@ from quotactl.kueue.tas.assigner import (
     is_tas_only,
     placement_fits,
     placement_requests,
+    unplaced_reasons,
 )
 from quotactl.kueue.quota import (
     ZERO_QUOTA,
@@ -604,7 +606,7 @@ class FlavorAssigner:
             if failed or psa.error is not None or (requests and not chosen):
                 rest = tuple(ps.name for ps in self.pod_sets[i + 1:])
                 return self._finish(results, borrowing, assigned, rest, counts)
-        return self._finish(results, borrowing, assigned, (), counts, topology=True)
+        return self._finish(results, borrowing, assigned, (), counts)
 
     def _group(self, res: str) -> tuple[int, ResourceGroupView | None]:
         for i, rg in enumerate(self.cq.resource_groups):
@@ -612,10 +614,8 @@ class FlavorAssigner:
                 return i, rg
         return -1, None
 
-    def _finish(self, results, borrowing, assigned, not_evaluated, counts, topology: bool = False) -> Assignment:
-        a = Assignment(tuple(results), borrowing, dict(assigned), "", not_evaluated, counts)
-        if topology:
-            a = self._place_topology(a)
+    def _finish(self, results, borrowing, assigned, not_evaluated, counts) -> Assignment:
+        a = self._place_topology(Assignment(tuple(results), borrowing, dict(assigned), "", not_evaluated, counts))
         if self.options.gates.enabled("UnadmittedWorkloadsObservability") and a.representative_mode == Mode.NoFit:
             a = Assignment(a.pod_sets, a.borrowing, a.usage, resolve_no_fit_reason(a, self.cq), a.not_evaluated,
                            a.counts, a.topology, a.mode_override)
@@ -667,8 +667,11 @@ class FlavorAssigner:
         gates = self.options.gates
         state = self.snapshot.tas
         mode = a.representative_mode
-        if state is None or mode == Mode.NoFit or not gates.enabled("TopologyAwareScheduling"):
+        if state is None or not gates.enabled("TopologyAwareScheduling"):
             return a
+        if mode == Mode.NoFit:  # no TAS step; explain still says why a TAS pod set has no flavor
+            unplaced = unplaced_reasons(state, self._cq_flavors(), self._topology_inputs(a), self._topologies())
+            return dataclasses.replace(a, topology=unplaced) if unplaced else a
         d = decide(state, self._cq_flavors(), self._topology_inputs(a), mode.name, self._topologies(),
                    self._delayed_topology_flavors())
         if d is None:

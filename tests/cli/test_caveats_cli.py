@@ -88,7 +88,7 @@ def test_strict_is_a_flag_without_a_value():
 
 
 def test_a_feature_gate_switched_from_its_default_is_a_caveat():
-    doc = json_of("schedule", "-f", str(PLAIN), "--feature-gates", "FastQuotaReleaseInPodIntegration=true")
+    doc = json_of("schedule", "-f", str(PLAIN), "--feature-gates", "TASFailedNodeReplacement=false")
     assert without_message(doc["caveats"]) == [{"feature": "FeatureGates", "objects": ["--feature-gates"]}]
 
 

@@ -148,3 +148,13 @@ def test_flavors_sharing_nodes_see_each_others_pods(tmp_path):
     (a,) = got["admitted"]
     assert (a["workload"], a["flavors"]["one"]["cpu"]) == ("default/pending-wl", "tas-flavor-b")
     assert a["topologyAssignments"]["one"]["domains"] == [{"values": ["x2"], "count": 1}]
+
+
+def test_explain_says_why_a_pod_set_gets_no_tas_flavor():
+    """Kueue rejects the flavor ("does not contain the requested level"); explain adds the
+    placement's own text for it."""
+    state = CASES / "kueue-tas" / "schedule-workload-requests-topology-level-which-is-not-present-in-topology"
+    got = _json("explain", "default/foo", "-f", str(state / "state.yaml"))
+    assert got["representativeMode"] == "NoFit"
+    assert got["message"].endswith('Flavor "tas-default" does not contain the requested level')
+    assert got["topology"]["one"]["reason"] == "no requested topology level: cloud.com/non-existing"

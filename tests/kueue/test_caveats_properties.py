@@ -23,7 +23,7 @@ def _configuration(features: set[str]) -> dict | None:
     if "wait-for-pods-ready" in features:
         cfg["waitForPodsReady"] = {"timeout": "5m"}
     if "gate" in features:
-        cfg["featureGates"] = {"TASBalancedPlacement": True}
+        cfg["featureGates"] = {"TASFailedNodeReplacement": False}
     if not cfg:
         return None
     return {"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration", "metadata": {"name": "k"}, **cfg}

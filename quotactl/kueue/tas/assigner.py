@@ -162,6 +162,28 @@ def decide(state: TASState | None, cq_flavors: list[str], inputs: list[PodSetInp
     return TopologyDecision(topo, errors, reasons, modes, mode, failed_flavor)
 
 
+def unplaced_reasons(state: TASState, cq_flavors: list[str], inputs: list[PodSetInput],
+                     topology_of: dict[str, str | None]) -> dict[str, PodSetTopology]:
+    """For ``explain``: the pod sets that ask for TAS but got no flavor (every TAS flavor lacks the
+    requested level, say), with the placement engine's text for the ClusterQueue's first TAS
+    flavor (``no requested topology level: ...``)."""
+    tas_flavors = [f for f in cq_flavors if state.is_tas_flavor(f)]
+    out: dict[str, PodSetTopology] = {}
+    if not tas_flavors:
+        return out
+    flavor = tas_flavors[0]
+    for ps_in in inputs:
+        ps = ps_in.pod_set
+        request = ps.topology_request
+        if ps_in.flavors or ps_in.count == 0 or request is None or not request.is_explicit:
+            continue
+        tr = PodSetTASRequest(ps.name, ps_in.count, amounts(ps.pod.requests), request, ps.pod, False)
+        res = state.flavors[flavor].find_assignments([tr])[ps.name]
+        if res.reason:
+            out[ps.name] = PodSetTopology(flavor, topology_of.get(flavor), None, res.reason)
+    return out
+
+
 def _first_failure(found: dict, inputs: list[PodSetInput]):
     """``TASAssignmentsResult.Failure``: a failed pod set (Kueue takes any; the first here)."""
     for ps_in in inputs:

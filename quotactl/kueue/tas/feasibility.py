@@ -41,6 +41,15 @@ class ExclusionStats:
         out += [f'resource "{k}": {v}' for k, v in self.resources.items()]
         return sorted(out)
 
+    def add(self, other: ExclusionStats) -> None:
+        self.total_nodes += other.total_nodes
+        self.node_selector += other.node_selector
+        self.affinity += other.affinity
+        self.topology_domain += other.topology_domain
+        for into, more in ((self.taints, other.taints), (self.resources, other.resources)):
+            for k, v in more.items():
+                into[k] = into.get(k, 0) + v
+
     def suffix(self) -> str:
         """What Kueue appends to a not-fit message when some node was excluded."""
         if not self.has_exclusions():
@@ -67,6 +76,11 @@ class NodeRequirements:
            preferred: bool) -> NodeRequirements:
         return cls(tuple(pod.tolerations) + tuple(flavor_tolerations), dict(pod.node_selector) if per_node else None,
                    pod.required_affinity, pod.preferred_affinity if preferred else ())
+
+    def key(self) -> tuple:
+        """What decides which nodes match (hashable)."""
+        selector = tuple(sorted(self.node_selector.items())) if self.node_selector is not None else None
+        return self.tolerations, selector, self.required_affinity, self.preferred
 
     def untolerated(self, taints: tuple[Taint, ...]) -> Taint | None:
         """``FindMatchingUntoleratedTaint`` over the scheduling taints (NoSchedule, NoExecute)."""

@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from quotactl.kueue.tas.balanced import balanced_placement
 from quotactl.kueue.tas.domain import Domain, Leaf, PlacementParams, domain_id
-from quotactl.kueue.tas.feasibility import NodeRequirements, feasible_leaves
+from quotactl.kueue.tas.feasibility import ExclusionStats, NodeRequirements, feasible_leaves
 from quotactl.kueue.tas.resources import (
     INT32_MAX,
     ONE_POD,
@@ -71,6 +71,7 @@ class FlavorTopology:
         self.per_level: list[dict[str, Domain]] = [{} for _ in levels]
         self.roots: dict[str, Domain] = {}
         self.node_to_leaf: dict[str, str] = {}
+        self._feasible_memo: dict[tuple, tuple[list, ExclusionStats]] = {}
         for node in nodes:
             self._add_node(node)
         self._link()
@@ -315,7 +316,7 @@ class FlavorTopology:
         for d in self.all_domains():
             d.reset()
         if self.lowest_is_node:
-            matched = feasible_leaves(self.leaves.values(), node_req, p.stats)
+            matched = self._feasible(node_req, p.stats)
         else:
             p.stats.total_nodes += len(self.leaves)
             matched = [(leaf, 0) for leaf in self.leaves.values()]
@@ -324,6 +325,17 @@ class FlavorTopology:
             self._fill_leaf(leaf, requests, leader_requests, assumed, simulate_empty, p)
         for root in self.roots.values():
             self._fill_helper(root, p.slice_size, p.slice_level, 0, p.slice_size_at_level, p.leader_count > 0)
+
+    def _feasible(self, req: NodeRequirements, stats: ExclusionStats) -> list:
+        """``feasible_leaves``, once per pod requirement: nodes, labels and taints never change
+        during a run (Kueue caches the matching leaves per pod set, ``TASCacheNodeMatchResults``)."""
+        key = req.key()
+        hit = self._feasible_memo.get(key)
+        if hit is None:
+            found = ExclusionStats()
+            hit = self._feasible_memo[key] = (feasible_leaves(self.leaves.values(), req, found), found)
+        stats.add(hit[1])
+        return hit[0]
 
     def _fill_leaf(self, leaf: Leaf, requests: Requests, leader_requests: Requests | None,
                    assumed: dict[str, Requests], simulate_empty: bool, p: PlacementParams) -> None:
