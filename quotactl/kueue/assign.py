@@ -26,6 +26,15 @@ from quotactl.kueue.preemption.common import PreemptionPossibility, Preemptor, T
 from quotactl.kueue.preemption.oracle import OracleResult, simulate_preemption
 from quotactl.kueue.preemption.policy import can_preempt_while_borrowing
 from quotactl.kueue.preemption.targets import get_targets, searched_targets
+from quotactl.kueue.quota import (
+    ZERO_QUOTA,
+    ClusterQueueNode,
+    ResourceGroupView,
+    Snapshot,
+    cq_available,
+    find_height_of_lowest_subtree_that_fits,
+    potential_available,
+)
 from quotactl.kueue.tas.assigner import (
     PodSetInput,
     PodSetTopology,
@@ -35,15 +44,6 @@ from quotactl.kueue.tas.assigner import (
     placement_fits,
     placement_requests,
     unplaced_reasons,
-)
-from quotactl.kueue.quota import (
-    ZERO_QUOTA,
-    ClusterQueueNode,
-    ResourceGroupView,
-    Snapshot,
-    cq_available,
-    find_height_of_lowest_subtree_that_fits,
-    potential_available,
 )
 from quotactl.kueue.workload import PodSetRequest
 from quotactl.model.cached import cached_attribute

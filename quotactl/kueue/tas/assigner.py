@@ -144,7 +144,7 @@ def decide(state: TASState | None, cq_flavors: list[str], inputs: list[PodSetInp
             topo[ps_name] = topo[ps_name]._replace(reason=res.reason)
             modes[ps_name] = mode = PREEMPT
         else:
-            for ps_name, (flavor, res) in found.items():
+            for ps_name, (_flavor, res) in found.items():
                 topo[ps_name] = topo[ps_name]._replace(assignment=res.assignment)
     if requests and mode == PREEMPT:
         found = state.find_for_workload(requests, simulate_empty=True)

@@ -39,14 +39,12 @@ def scaled(a: Requests, k: int) -> Requests:
 def count_in_with_limit(requests: Requests, capacity: Requests) -> tuple[int, str]:
     """``CountInWithLimitingResource``: how many times ``requests`` fit in ``capacity`` (never
     negative), and the resource that limits it (ties: the first name alphabetically)."""
-    result: int | None = None
-    limiting = ""
-    for name in sorted(requests):
-        value = requests[name]
-        count = INT32_MAX if value == 0 else max(0, min(capacity.get(name, 0) // value, INT32_MAX))
-        if result is None or count < result:
-            result, limiting = count, name
-    return (result or 0), limiting
+    if not requests:
+        return 0, ""
+    # the smallest count, ties to the first name: one pass, no sort (this runs for every leaf
+    # of every nomination)
+    return min((INT32_MAX if value == 0 else max(0, min(capacity.get(name, 0) // value, INT32_MAX)), name)
+               for name, value in requests.items())
 
 
 def count_in(requests: Requests, capacity: Requests) -> int:

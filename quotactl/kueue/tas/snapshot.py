@@ -14,7 +14,6 @@ Failure texts are Kueue's, verbatim.
 from __future__ import annotations
 
 import copy
-from functools import cmp_to_key
 from typing import NamedTuple
 
 from quotactl.kueue.tas.balanced import balanced_placement
@@ -32,7 +31,13 @@ from quotactl.kueue.tas.resources import (
     sub,
 )
 from quotactl.model.features import FeatureGates
-from quotactl.model.kueue_tas import HOSTNAME, Node, TopologyAssignment, TopologyDomainAssignment, TopologyRequest
+from quotactl.model.kueue_tas import (
+    HOSTNAME,
+    Node,
+    TopologyAssignment,
+    TopologyDomainAssignment,
+    TopologyRequest,
+)
 from quotactl.model.podspec import PodSpecInfo, Toleration
 
 
@@ -349,7 +354,9 @@ class FlavorTopology:
         if leader_requests is not None and count_in(leader_requests, remaining) > 0:
             leaf.leader_count = 1
             sub(remaining, leader_requests)
-        leaf.pod_count_with_leader = count_in(requests, remaining)
+            leaf.pod_count_with_leader = count_in(requests, remaining)
+        else:
+            leaf.pod_count_with_leader = leaf.pod_count  # nothing taken out for a leader
 
     def _fill_helper(self, d: Domain, slice_size: int, slice_level: int, level: int, at_level: dict[int, int],
                      leader_required: bool) -> None:
@@ -575,13 +582,6 @@ class FlavorTopology:
         return []  # Kueue logs "unexpected remainingCount" and places nothing
 
     # -- ordering ------------------------------------------------------------------------
-    def _compare_values(self, a: Domain, b: Domain) -> int:
-        if self.lowest_is_node and a.parent is b.parent:
-            x, y = a.values[-1], b.values[-1]
-        else:
-            x, y = a.values, b.values
-        return (x > y) - (x < y)
-
     def _sorted(self, domains: list[Domain], unconstrained: bool) -> list[Domain]:
         """``sortedDomains``: affinity (when respected), slices (BestFit: most first;
         LeastFreeCapacity: fewest first), then fewest pods, then the values."""
@@ -598,25 +598,20 @@ class FlavorTopology:
         slices = "slice_count_with_leader" if leader else "slice_count"
         pods = "pod_count_with_leader" if leader else "pod_count"
 
-        def cmp(a: Domain, b: Domain) -> int:
-            if leader and a.leader_count != b.leader_count:
-                return -1 if a.leader_count > b.leader_count else 1
-            if affinity and a.affinity_score != b.affinity_score:
-                return -1 if a.affinity_score > b.affinity_score else 1
-            sa, sb = getattr(a, slices), getattr(b, slices)
-            if sa != sb:
-                return (-1 if sa < sb else 1) if least else (1 if sa < sb else -1)
-            pa, pb = getattr(a, pods), getattr(b, pods)
-            if pa != pb:
-                return -1 if pa < pb else 1
-            return self._compare_values(a, b)
+        sign = 1 if least else -1
 
-        return sorted(domains, key=cmp_to_key(cmp))
+        def key(d: Domain) -> tuple:
+            # Kueue's compareValues as a key: siblings share their values but the last, so comparing
+            # the whole values orders them as comparing the last one does
+            return (-d.leader_count if leader else 0, -d.affinity_score if affinity else 0,
+                    sign * getattr(d, slices), getattr(d, pods), d.values)
+
+        return sorted(domains, key=key)
 
     # -- results -------------------------------------------------------------------------
     def _build_assignment(self, domains: list[Domain]) -> TopologyAssignment:
         """``buildAssignment``: the hostname only when it is the lowest level, else every level."""
-        ordered = sorted(domains, key=cmp_to_key(self._compare_values))
+        ordered = sorted(domains, key=_values)  # Kueue's order of the values (compareValues)
         start = len(self.levels) - 1 if self.lowest_is_node else 0
         return TopologyAssignment(
             self.levels[start:],
@@ -681,3 +676,7 @@ def usage_per_domain(ta: TopologyAssignment, single: Requests) -> dict[str, Requ
         usage["pods"] = usage.get("pods", 0) + d.count
         out[domain_id(d.values)] = usage
     return out
+
+
+def _values(d: Domain) -> tuple:
+    return d.values
