@@ -1020,8 +1020,12 @@ class KueueCluster:
         return lq.cluster_queue if lq is not None else None
 
     def cluster_queue_for(self, wl: Workload) -> ClusterQueue | None:
-        name = self.cluster_queue_name_of(wl)
-        return self.cluster_queues.get(name) if name else None
+        return self.cluster_queue_behind(wl.namespace, wl.queue_name)
+
+    def cluster_queue_behind(self, namespace: str | None, queue_name: str | None) -> ClusterQueue | None:
+        """The ClusterQueue of the LocalQueue ``queue_name`` in ``namespace`` (a Workload's or a job's)."""
+        lq = self.local_queues.get((namespace, queue_name or ""))
+        return self.cluster_queues.get(lq.cluster_queue) if lq is not None and lq.cluster_queue else None
 
     def copy(self) -> KueueCluster:
         """The same models in new indexes (``build_cluster(..., onto=)`` adds to the copy); the

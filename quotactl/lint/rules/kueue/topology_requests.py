@@ -207,8 +207,7 @@ def _job_level_findings(ctx):
     for job in generic_jobs(ctx):
         if id(job.obj) not in derived or not job.queue_name():
             continue
-        lq = ctx.cluster.local_queues.get((job.namespace, job.queue_name()))
-        cq = ctx.cluster.cluster_queues.get(lq.cluster_queue or "") if lq is not None else None
+        cq = ctx.cluster.cluster_queue_behind(job.namespace, job.queue_name())
         if cq is None:
             continue
         requests = [lv for base, meta in pod_templates(job.obj) for lv in _annotation_levels(meta, base)]
