@@ -4,6 +4,8 @@ per domain while it runs (``tas_topology_tree.go``'s ``domain``/``leafDomain`` a
 
 from __future__ import annotations
 
+import copy
+
 from quotactl.kueue.tas.feasibility import ExclusionStats
 from quotactl.kueue.tas.resources import Requests
 from quotactl.model.kueue_tas import Node
@@ -64,3 +66,16 @@ class PlacementParams:
         self.unconstrained = False
         self.multi_layer: tuple = ()
         self.stats = ExclusionStats()
+
+
+def leader_and_worker_domains(fit: list[Domain]) -> tuple[list[Domain], list[Domain]]:
+    """The leader's domains (a copy of each counting its leader) and the workers' domains."""
+    leader_domains, worker_domains = [], []
+    for d in fit:
+        if d.leader_count > 0:
+            clone = copy.copy(d)
+            clone.pod_count = d.leader_count
+            leader_domains.append(clone)
+        if d.pod_count > 0:
+            worker_domains.append(d)
+    return leader_domains, worker_domains

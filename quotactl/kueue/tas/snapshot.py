@@ -13,11 +13,10 @@ Failure texts are Kueue's, verbatim.
 
 from __future__ import annotations
 
-import copy
 from typing import NamedTuple
 
 from quotactl.kueue.tas.balanced import balanced_placement
-from quotactl.kueue.tas.domain import Domain, Leaf, PlacementParams, domain_id
+from quotactl.kueue.tas.domain import Domain, Leaf, PlacementParams, domain_id, leader_and_worker_domains
 from quotactl.kueue.tas.feasibility import ExclusionStats, NodeRequirements, feasible_leaves
 from quotactl.kueue.tas.resources import (
     INT32_MAX,
@@ -208,39 +207,11 @@ class FlavorTopology:
     def find_assignment(self, workers: PodSetTASRequest, leader: PodSetTASRequest | None,
                         assumed: dict[str, Requests], simulate_empty: bool) -> tuple[dict, str]:
         """``findTopologyAssignment`` for one pod set (and its leader): (pod set -> assignment, reason)."""
-        p = PlacementParams(workers.count)
-        requests = plus(workers.single_pod_requests, ONE_POD)
-        leader_requests = None
-        if leader is not None:
-            leader_requests = plus(leader.single_pod_requests, ONE_POD)
-            p.leader_count = 1  # pod-set groups have a single-pod leader
-        r = workers.request
-        layers = r.slice_layers() if r is not None else ()
-        p.slice_size = 1
-        if layers:
-            if layers[0].size <= 0:
-                return {}, "slice topology requested, but slice size not provided"
-            p.slice_size = layers[0].size
-        p.required = r is not None and r.required is not None
-        p.unconstrained = bool(r is not None and r.unconstrained) or workers.implied or _slice_only(r)
-        key = self._level_key_with_implied(workers)
-        if key is None:
-            return {}, "topology level not specified"
-        if key not in self.levels:
-            return {}, f"no requested topology level: {key}"
-        p.requested_level = self.levels.index(key)
-        slice_key = self._slice_level_key(r)
-        if slice_key not in self.levels:
-            return {}, f"no requested topology level for slices: {slice_key}"
-        p.slice_level = self.levels.index(slice_key)
-        if p.requested_level > p.slice_level:
-            return {}, f"podset slice topology {slice_key} is above the podset topology {key}"
-        at_level, reason = self._slice_size_at_level(layers, p.slice_size, p.slice_level)
+        p, reason = self._placement_params(workers, leader)
         if reason:
             return {}, reason
-        p.slice_size_at_level = at_level
-        if at_level:
-            p.multi_layer = layers
+        requests = plus(workers.single_pod_requests, ONE_POD)
+        leader_requests = plus(leader.single_pod_requests, ONE_POD) if leader is not None else None
         node_req = NodeRequirements.of(workers.pod, self.tolerations, self.lowest_is_node,
                                        self.gates.enabled("TASRespectNodeAffinityPreferred"))
         self._fill_in_counts(node_req, requests, leader_requests, assumed, simulate_empty, p)
@@ -258,7 +229,53 @@ class FlavorTopology:
             if reason:
                 return {}, reason
         fit = self._update_counts_to_minimum(fit, p.count, p.leader_count, p.slice_size, p.unconstrained, True)
-        level = fit_level
+        fit = self._down_to_lowest_level(fit, fit_level, p, balanced)
+        out: dict[str, TopologyAssignment] = {}
+        if leader is not None:
+            leader_domains, fit = leader_and_worker_domains(fit)
+            out[leader.name] = self._build_assignment(leader_domains)
+        out[workers.name] = self._build_assignment(fit)
+        return out, ""
+
+    def _placement_params(self, workers: PodSetTASRequest,
+                          leader: PodSetTASRequest | None) -> tuple[PlacementParams, str]:
+        """The request's levels, slices and mode, or why Kueue refuses it before any counting."""
+        p = PlacementParams(workers.count)
+        if leader is not None:
+            p.leader_count = 1  # pod-set groups have a single-pod leader
+        r = workers.request
+        layers = r.slice_layers() if r is not None else ()
+        p.slice_size = 1
+        if layers:
+            if layers[0].size <= 0:
+                return p, "slice topology requested, but slice size not provided"
+            p.slice_size = layers[0].size
+        p.required = r is not None and r.required is not None
+        p.unconstrained = bool(r is not None and r.unconstrained) or workers.implied or _slice_only(r)
+        key = self._level_key_with_implied(workers)
+        if key is None:
+            return p, "topology level not specified"
+        if key not in self.levels:
+            return p, f"no requested topology level: {key}"
+        p.requested_level = self.levels.index(key)
+        slice_key = self._slice_level_key(r)
+        if slice_key not in self.levels:
+            return p, f"no requested topology level for slices: {slice_key}"
+        p.slice_level = self.levels.index(slice_key)
+        if p.requested_level > p.slice_level:
+            return p, f"podset slice topology {slice_key} is above the podset topology {key}"
+        at_level, reason = self._slice_size_at_level(layers, p.slice_size, p.slice_level)
+        if reason:
+            return p, reason
+        p.slice_size_at_level = at_level
+        if at_level:
+            p.multi_layer = layers
+        return p, ""
+
+    def _down_to_lowest_level(self, fit: list[Domain], level: int, p: PlacementParams,
+                              balanced: bool) -> list[Domain]:
+        """From the level that fits down to the lowest one, each level's pods spread over its
+        children as Kueue does it."""
         last = len(self.levels) - 1
         while level < min(last, p.slice_level) and not balanced:
             # above the slice level: greedy over all lower domains
@@ -281,20 +298,7 @@ class FlavorTopology:
                                                           size > 1))
             fit = new
             level += 1
-        out: dict[str, TopologyAssignment] = {}
-        if leader is not None:
-            leader_domains, worker_domains = [], []
-            for d in fit:
-                if d.leader_count > 0:
-                    clone = copy.copy(d)
-                    clone.pod_count = d.leader_count
-                    leader_domains.append(clone)
-                if d.pod_count > 0:
-                    worker_domains.append(d)
-            out[leader.name] = self._build_assignment(leader_domains)
-            fit = worker_domains
-        out[workers.name] = self._build_assignment(fit)
-        return out, ""
+        return fit
 
     def _slice_size_at_level(self, layers, slice_size: int, slice_level: int) -> tuple[dict[int, int], str]:
         """``buildSliceSizeAtLevel``: the inner slice layers' sizes per level."""
