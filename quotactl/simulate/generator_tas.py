@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass
 
 from quotactl.load.document import format_path
+from quotactl.model.validation import qualified_name_errors
 
 INT32_MAX = 2**31 - 1
 NODE_GROUP_LABEL = "tas-node-group"  # topology_generator.go: tasNodeGroupLabel
@@ -42,8 +43,6 @@ CAPACITY_KEYS = {"cpu": "optional", "memory": "optional"}
 # buildNodeName keeps a value's first letter and the part after its first '-': a level name with
 # a '-' of its own would give two nodes one name (and the second Create fails upstream).
 _LEVEL_NAME = re.compile(r"[a-z0-9]+\Z")
-_LABEL_NAME = re.compile(r"([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)\Z")
-_LABEL_PREFIX = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\Z")
 
 
 @dataclass(frozen=True)
@@ -126,13 +125,13 @@ def read_topology(reader, path: tuple) -> TopologyConfig:
 
 
 def label_key_problem(key: str) -> str | None:
-    """Why ``key`` is not a label key (``[prefix/]name``), or None."""
-    prefix, _, name = key.rpartition("/")
-    if not name or not _LABEL_NAME.match(name):
-        return "is not a label key (a name of up to 63 letters, digits, '-', '_' and '.', with an optional prefix/)"
-    if "/" in key and (len(prefix) > 253 or not _LABEL_PREFIX.match(prefix)):
+    """Why ``key`` is not a label key (``[prefix/]name``, Kubernetes' IsQualifiedName), or None."""
+    errors = qualified_name_errors(key)
+    if not errors:
+        return None
+    if all(e.startswith("prefix part") for e in errors):
         return "has a prefix that is not a DNS subdomain"
-    return None
+    return "is not a label key (a name of up to 63 letters, digits, '-', '_' and '.', with an optional prefix/)"
 
 
 def _check_node_count(reader, topology: TopologyConfig) -> None:
