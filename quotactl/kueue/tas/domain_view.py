@@ -57,6 +57,8 @@ class FreedBy(NamedTuple):
 
 class DomainView(NamedTuple):
     level: str
+    count: int  # the pod set's pods
+    slices: int | None  # the slices they make (None: not sliced)
     domains: tuple[DomainRow, ...]
     omitted: int
     frees_up_when: tuple[FreedBy, ...]
@@ -78,7 +80,8 @@ def domain_view(state: TASState, flavor: str, tr: PodSetTASRequest, holders: lis
     rows = tuple(_row(f, d, requests, node_req, node_counts, sliced) for d in shown)
     level = f.levels[p.requested_level]
     freed = _frees_up_when(state, f, tr, [d.values for d in shown], holders, p.requested_level)
-    return DomainView(level, rows, len(ordered) - len(shown), freed)
+    slices = tr.count // p.slice_size if sliced else None
+    return DomainView(level, tr.count, slices, rows, len(ordered) - len(shown), freed)
 
 
 def _leaves(d: Domain) -> list[Leaf]:
