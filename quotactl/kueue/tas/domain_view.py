@@ -17,12 +17,12 @@ from typing import NamedTuple
 
 from quotactl.kueue.tas.domain import Domain, Leaf
 from quotactl.kueue.tas.feasibility import ExclusionStats, feasible_leaves
-from quotactl.kueue.tas.resources import ONE_POD, Requests, count_in_with_limit, plus
+from quotactl.kueue.tas.resources import ONE_POD, Requests, add, count_in, count_in_with_limit, plus
 from quotactl.kueue.tas.snapshot import FlavorTopology, PodSetTASRequest, counted_domains, domain_id
 from quotactl.kueue.tas.state import DomainUsage, TASState
 
 SHOWN = 10  # candidate domains listed; the rest are counted
-FIT_RUNS = 16  # placement runs the "what would admit it" search may take
+FIT_RUNS = 8  # placement runs the "what would admit it" search may take
 FREED_SETS = 3  # workload sets it names
 
 
@@ -48,7 +48,7 @@ class Holder(NamedTuple):
 
 class FreedBy(NamedTuple):
     """Workloads whose going lets the pod set fit, the domain it then lands in, and how many of
-    its pods that domain fits then."""
+    its pods that domain takes then (its nodes counted as phase 1 counts them)."""
 
     workloads: tuple[Holder, ...]
     values: tuple[str, ...]
@@ -79,7 +79,8 @@ def domain_view(state: TASState, flavor: str, tr: PodSetTASRequest, holders: lis
     node_counts = None if f.lowest_is_node else Counter(f.node_to_leaf.values())
     rows = tuple(_row(f, d, requests, node_req, node_counts, sliced) for d in shown)
     level = f.levels[p.requested_level]
-    freed = _frees_up_when(state, f, tr, [d.values for d in shown], holders, p.requested_level)
+    targets = _targets(p.required, tr.count, ordered)  # before a placement run resets the counts
+    freed = _frees_up_when(_Search(state, f, tr, p.requested_level, ordered), targets, holders)
     slices = tr.count // p.slice_size if sliced else None
     return DomainView(level, tr.count, slices, rows, len(ordered) - len(shown), freed)
 
@@ -120,15 +121,44 @@ def _causes(stats: ExclusionStats) -> dict[str, int]:
 
 # -------------------------------------------------------------- what would admit it ---
 
+class _Target(NamedTuple):
+    """Where the pod set could come to fit: a candidate domain (required: the pod set must fit in
+    one), or the whole flavor (values ``()``: the others may spread), and the pods it lacks there."""
+
+    values: tuple[str, ...]
+    gap: int
+
+
 class _Search:
     """Placement runs on ``f`` with some holders' usage taken out, within ``FIT_RUNS``."""
 
-    def __init__(self, state: TASState, f: FlavorTopology, tr: PodSetTASRequest, level: int):
+    def __init__(self, state: TASState, f: FlavorTopology, tr: PodSetTASRequest, level: int,
+                 ordered: list[Domain]):
         self.state, self.f, self.tr, self.level = state, f, tr, level
+        self.pods_now = {d.values: d.pod_count for d in ordered}  # before a placement run resets the counts
+        self.requests = plus(tr.single_pod_requests, ONE_POD)
         self.runs = 0
 
     def spent(self) -> bool:
         return self.runs >= FIT_RUNS
+
+    def gain(self, gone: list[Holder], values: tuple[str, ...]) -> int:
+        """How many more of the pod set's pods the leaves under ``values`` take with ``gone``'s
+        usage out (each leaf counted as phase 1 counts it): a filter before a placement run."""
+        freed: dict[str, Requests] = {}
+        n = len(values)
+        for h in gone:
+            for u in h.usage:
+                leaf = self.f.leaves.get(u.domain) if u.flavor == self.f.flavor else None
+                if leaf is not None and leaf.values[:n] == values:
+                    add(freed.setdefault(u.domain, {}), u.total())
+        out = 0
+        for did, more in freed.items():
+            remaining = self.f.remaining(self.f.leaves[did], False)
+            out -= count_in(self.requests, remaining)
+            add(remaining, more)
+            out += count_in(self.requests, remaining)
+        return out
 
     def landing(self, gone: list[Holder]) -> FreedBy | None:
         """Where the pod set lands with ``gone``'s usage out, or None when it still does not fit."""
@@ -143,56 +173,47 @@ class _Search:
             if leaf is None:
                 return None
             values = leaf.values[:self.level + 1]
-            _p, _req, ordered, _reason = counted_domains(self.f, self.tr)
-            after = next((d.pod_count for d in ordered if d.values == values), 0)
-            return FreedBy(tuple(gone), values, after)
         finally:
             for h in gone:
                 self.state.apply(h.usage, 1)
+        return FreedBy(tuple(gone), values, self.pods_now.get(values, 0) + self.gain(gone, values))
 
 
-def _frees_up_when(state: TASState, f: FlavorTopology, tr: PodSetTASRequest, candidates: list[tuple[str, ...]],
-                   holders: list[Holder], level: int) -> tuple[FreedBy, ...]:
-    """Single workloads first (in ``holders``' order), then, per candidate domain in Kueue's
-    order, its holders taken out one by one until the pod set fits."""
-    if not f.find_assignments([tr], simulate_empty=True)[tr.name].assignment:
+def _targets(required: bool, count: int, ordered: list[Domain]) -> list[_Target]:
+    if required:
+        return [_Target(d.values, count - d.pod_count) for d in ordered[:SHOWN] if d.pod_count < count]
+    return [_Target((), count - sum(d.pod_count for d in ordered))]
+
+
+def _frees_up_when(search: _Search, targets: list[_Target], holders: list[Holder]) -> tuple[FreedBy, ...]:
+    """Single workloads first (in ``holders``' order), then, per target in Kueue's order, its
+    holders taken out one by one until they free enough; each candidate set checked by a
+    placement run."""
+    if not search.f.find_assignments([search.tr], simulate_empty=True)[search.tr.name].assignment:
         return ()  # it fits no domain even with every TAS workload gone
-    in_domain = {values: [h for h in holders if _touches(h, f, values)] for values in candidates}
-    relevant = [h for h in holders if any(h in hs for hs in in_domain.values())]
-    search = _Search(state, f, tr, level)
     found: list[FreedBy] = []
-    for h in relevant:
+    for h in holders:
         if len(found) >= FREED_SETS or search.spent():
             return tuple(found)
-        hit = search.landing([h])
-        if hit is not None:
-            found.append(hit)
-    if found:
-        return tuple(found)
-    for values in candidates:
-        gone: list[Holder] = []
-        for h in in_domain[values]:
-            if search.spent():
-                return tuple(found)
-            gone.append(h)
-            if len(gone) == 1:
-                continue  # alone it was tried above
-            hit = search.landing(gone)
+        if any(t.gap > 0 and search.gain([h], t.values) >= t.gap for t in targets):
+            hit = search.landing([h])
             if hit is not None:
                 found.append(hit)
+    if found:
+        return tuple(found)
+    for t in targets:
+        gone: list[Holder] = []
+        for h in holders:
+            if search.gain([h], t.values) <= 0:
+                continue
+            gone.append(h)
+            if len(gone) > 1 and search.gain(gone, t.values) >= t.gap:
                 break
-        if len(found) >= FREED_SETS:
-            break
-    return tuple(sorted(found, key=lambda b: len(b.workloads)))
-
-
-def _touches(h: Holder, f: FlavorTopology, values: tuple[str, ...]) -> bool:
-    """Whether ``h`` holds capacity on ``f`` under the domain ``values``."""
-    n = len(values)
-    for u in h.usage:
-        if u.flavor != f.flavor:
+        if len(gone) < 2 or search.spent():
             continue
-        leaf = f.leaves.get(u.domain)
-        if leaf is not None and leaf.values[:n] == values:
-            return True
-    return False
+        hit = search.landing(gone)
+        if hit is not None:
+            found.append(hit)
+            if len(found) >= FREED_SETS:
+                break
+    return tuple(sorted(found, key=lambda b: len(b.workloads)))
