@@ -117,3 +117,48 @@ def test_a_lowest_level_above_the_nodes_counts_each_racks_nodes():
 def test_a_request_kueue_refuses_before_counting_has_no_view():
     assert domain_view(racks(2, 1), "gpu", job(2, request=TopologyRequest(required="zone")), []) is None
     assert domain_view(racks(2, 1), "other", job(2), []) is None
+
+
+def test_a_preferred_request_may_spread_so_any_freed_node_helps():
+    """Preferred rack: the pods may spread over racks, so the search looks at the whole flavor."""
+    state = racks(4, 2)
+    a = holding(state, "default/a", "r0-x0")
+    b = holding(state, "default/b", "r1-x0")
+    view = domain_view(state, "gpu", job(7, request=TopologyRequest(preferred=RACK)), [a, b])
+    assert view.level == RACK and [r.pods_fit for r in view.domains] == [3, 3]
+    assert [[h.key for h in f.workloads] for f in view.frees_up_when] == [["default/a"], ["default/b"]]
+
+
+def _two_full_racks():
+    """Rack r0's nodes are outside the pod set's nodeSelector, rack r1's are not; every node is
+    taken by a workload of its own (r0's listed first)."""
+    nodes = [gpu_node(f"x{i}", "b0", "r0", pool="b") for i in range(4)] + [
+        gpu_node(f"x{i}", "b0", "r1") for i in range(4, 8)]
+    state = TASState({"gpu": FlavorTopology("gpu", "t", (BLOCK, RACK, HOST), nodes, (), GATES)}, GATES)
+    return state, [holding(state, f"default/w{i}", f"x{i}") for i in range(8)]
+
+
+def test_a_set_freeing_nodes_the_pod_set_cannot_use_fails_the_check():
+    state, holders = _two_full_racks()
+    view = domain_view(state, "gpu", job(4, selector={"pool": "a"}), holders)
+    ((freed),) = view.frees_up_when
+    assert [h.key for h in freed.workloads] == ["default/w4", "default/w5", "default/w6", "default/w7"]
+    assert (freed.values, freed.pods_fit_after) == (("b0", "r1"), 4)
+
+
+def test_the_search_is_bounded(monkeypatch):
+    """With one placement run allowed, only rack r0's set (which fails the check) is tried."""
+    from quotactl.kueue.tas import domain_view as module
+
+    state, holders = _two_full_racks()
+    runs = []
+    real = module._Search.landing
+
+    def counted(self, gone):
+        runs.append([h.key for h in gone])
+        return real(self, gone)
+
+    monkeypatch.setattr(module._Search, "landing", counted)
+    monkeypatch.setattr(module, "FIT_RUNS", 1)
+    view = domain_view(state, "gpu", job(4, selector={"pool": "a"}), holders)
+    assert runs == [["default/w0", "default/w1", "default/w2", "default/w3"]] and view.frees_up_when == ()
