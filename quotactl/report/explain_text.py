@@ -195,7 +195,8 @@ def _topology(e: Explanation, view: View) -> list:
             out.append(Hanging("    ", t.reason))
         if t.domains is not None:
             out.extend(Hanging("    ", line) for line in _would_fit(t.domains))
-            tables.append(_domain_table(t.pod_set, t.domains, view))
+            if t.domains.domains:  # none: Kueue's text already says the level has no domain
+                tables.append(_domain_table(t.pod_set, t.domains, view))
     return out + tables
 
 

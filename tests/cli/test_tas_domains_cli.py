@@ -60,3 +60,12 @@ def test_no_domains_where_it_does_not_matter():
     assert admitted["status"] == "Admitted" and "domains" not in admitted["topology"]["main"]
     result = run_subprocess("explain", "--all", "-f", str(DATA / "racks-held.yaml"), "-o", "json")
     assert result.returncode == 0 and "domains" not in result.stdout
+
+
+def test_no_table_when_the_level_has_no_domain():
+    """The only node is unschedulable: Kueue's text says so, and no empty table follows."""
+    state = CASES / "kueue-tas" / "assign-no-assignment-as-node-is-unschedulable-bestfit" / "state.yaml"
+    assert _explain("default/test-wl", "-f", str(state))["topology"]["main"]["domains"] == []
+    result = run_subprocess("explain", "default/test-wl", "-f", str(state))
+    assert "no topology domains at level: kubernetes.io/hostname" in result.stdout
+    assert "domains of" not in result.stdout
