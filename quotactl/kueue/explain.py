@@ -150,38 +150,40 @@ class TopologyRow(NamedTuple):
     mode: str  # Fit | Preempt | NoFit
     assignment: TopologyAssignment | None
     reason: str | None
-    domains: DomainView | None = None  # a pending pod set placed nowhere now: its candidate domains
+    domains: DomainView | None = None  # a pod set Kueue's placement fails for: its candidate domains
 
 
-def _topology_rows(a: Assignment, views: dict[str, DomainView] | None = None) -> tuple[TopologyRow, ...]:
+def _topology_rows(a: Assignment) -> tuple[TopologyRow, ...]:
     rows = []
     for ps in a.pod_sets:
         t = a.topology.get(ps.name)
         if t is None:
             continue
         mode = Mode.NoFit if ps.error is not None or not ps.flavors else min(fa.mode for fa in ps.flavors.values())
-        rows.append(TopologyRow(ps.name, t.flavor, t.topology_name, mode.name, t.assignment, t.reason,
-                                (views or {}).get(ps.name)))
+        rows.append(TopologyRow(ps.name, t.flavor, t.topology_name, mode.name, t.assignment, t.reason))
     return tuple(rows)
 
 
-def _domain_views(assigner: FlavorAssigner, cq: ClusterQueueNode, a: Assignment) -> dict[str, DomainView]:
-    """Per TAS pod set Kueue places nowhere now: the candidate domains and the admitted workloads
-    whose going would let it fit (those this workload's preemption policies allow evicting first,
-    in Kueue's candidate order, then the others by name)."""
+def _with_domain_views(assigner: FlavorAssigner, cq: ClusterQueueNode, a: Assignment,
+                       rows: tuple[TopologyRow, ...]) -> tuple[TopologyRow, ...]:
+    """Each TAS pod set Kueue's placement fails for (its failure text, no placement), with its
+    candidate domains and the admitted workloads whose going would let it fit (those this
+    workload's preemption policies allow evicting first, in Kueue's candidate order, then the
+    others by name). Preempt means it fits with every TAS workload gone; NoFit that it does not."""
     state = assigner.snapshot.tas
-    unplaced = {name for name, t in a.topology.items() if t.assignment is None and t.flavor is not None}
-    if state is None or not unplaced:
-        return {}
+    failed = {r.pod_set: r for r in rows if r.reason and r.assignment is None and r.flavor is not None}
+    if state is None or not failed:
+        return rows
     holders = _tas_holders(assigner, cq, a)
     views: dict[str, DomainView] = {}
     for flavor, requests in assigner.topology_requests(a).items():
         for tr in requests:
-            if tr.name in unplaced:
-                view = domain_view(state, flavor, tr, holders)
+            row = failed.get(tr.name)
+            if row is not None:
+                view = domain_view(state, flavor, tr, holders, fits_when_empty=row.mode == Mode.Preempt.name)
                 if view is not None:
                     views[tr.name] = view
-    return views
+    return tuple(r._replace(domains=views[r.pod_set]) if r.pod_set in views else r for r in rows)
 
 
 def _tas_holders(assigner: FlavorAssigner, cq: ClusterQueueNode, a: Assignment) -> list[TASHolder]:
@@ -490,7 +492,7 @@ def _explain_nominated(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, 
         quota_tree=tuple(cq_quota_views(cq, short)), ahead=ahead, notes=tuple(notes),
         fair_sharing=options.fair_sharing,
         headline=Headline(PENDING, _pending_headline(cq, init, reason, kept_room, holders, changes, len(ahead))),
-        topology=_topology_rows(a, _domain_views(assigner, cq, a) if domains else None),
+        topology=_with_domain_views(assigner, cq, a, _topology_rows(a)) if domains else _topology_rows(a),
     )
 
 

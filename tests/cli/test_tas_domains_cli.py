@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import jsonschema
+import yaml
 
 from tests.helpers import CASES, ROOT, run_subprocess
 
@@ -69,3 +70,19 @@ def test_no_table_when_the_level_has_no_domain():
     result = run_subprocess("explain", "default/test-wl", "-f", str(state))
     assert "no topology domains at level: kubernetes.io/hostname" in result.stdout
     assert "domains of" not in result.stdout
+
+
+def test_no_domains_when_quota_alone_holds_it(tmp_path):
+    """One pod fits rack r4 now, but the ClusterQueue's 16 GPUs are taken: Kueue's placement has
+    nothing to say, so neither has the domain view."""
+    docs = list(yaml.safe_load_all((DATA / "racks-held.yaml").read_text()))
+    for d in docs:
+        if d["kind"] == "ClusterQueue":
+            d["spec"]["resourceGroups"][0]["flavors"][0]["resources"][1]["nominalQuota"] = "16"
+        if d["kind"] == "Workload" and d["metadata"]["name"] == "train":
+            d["spec"]["podSets"][0]["count"] = 1
+    path = tmp_path / "state.yaml"
+    path.write_text(yaml.safe_dump_all(docs, sort_keys=False))
+    doc = _explain("default/train", "-f", str(path))
+    topo = doc["topology"]["main"]
+    assert doc["representativeMode"] == "Preempt" and topo["reason"] is None and "domains" not in topo

@@ -64,9 +64,11 @@ class DomainView(NamedTuple):
     frees_up_when: tuple[FreedBy, ...]
 
 
-def domain_view(state: TASState, flavor: str, tr: PodSetTASRequest, holders: list[Holder]) -> DomainView | None:
+def domain_view(state: TASState, flavor: str, tr: PodSetTASRequest, holders: list[Holder], *,
+                fits_when_empty: bool | None = None) -> DomainView | None:
     """The view of ``tr`` on ``flavor`` (None when Kueue refuses the request before counting);
-    ``holders``: the admitted TAS workloads in the order to try them (Kueue's candidates first)."""
+    ``holders``: the admitted TAS workloads in the order to try them (Kueue's candidates first);
+    ``fits_when_empty``: whether it fits with every TAS workload gone, when the caller knows."""
     f = state.flavors.get(flavor)
     if f is None:
         return None
@@ -80,7 +82,10 @@ def domain_view(state: TASState, flavor: str, tr: PodSetTASRequest, holders: lis
     rows = tuple(_row(f, d, requests, node_req, node_counts, sliced) for d in shown)
     level = f.levels[p.requested_level]
     targets = _targets(p.required, tr.count, ordered)  # before a placement run resets the counts
-    freed = _frees_up_when(_Search(state, f, tr, p.requested_level, ordered), targets, holders)
+    search = _Search(state, f, tr, p.requested_level, ordered)
+    if fits_when_empty is None:
+        fits_when_empty = bool(f.find_assignments([tr], simulate_empty=True)[tr.name].assignment)
+    freed = _frees_up_when(search, targets, holders) if fits_when_empty else ()
     slices = tr.count // p.slice_size if sliced else None
     return DomainView(level, tr.count, slices, rows, len(ordered) - len(shown), freed)
 
@@ -188,9 +193,7 @@ def _targets(required: bool, count: int, ordered: list[Domain]) -> list[_Target]
 def _frees_up_when(search: _Search, targets: list[_Target], holders: list[Holder]) -> tuple[FreedBy, ...]:
     """Single workloads first (in ``holders``' order), then, per target in Kueue's order, its
     holders taken out one by one until they free enough; each candidate set checked by a
-    placement run."""
-    if not search.f.find_assignments([search.tr], simulate_empty=True)[search.tr.name].assignment:
-        return ()  # it fits no domain even with every TAS workload gone
+    placement run.  Only for a pod set that fits with every TAS workload gone."""
     found: list[FreedBy] = []
     for h in holders:
         if len(found) >= FREED_SETS or search.spent():

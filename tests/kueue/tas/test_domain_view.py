@@ -68,6 +68,8 @@ def test_a_workload_whose_finish_frees_a_rack_is_named():
     assert [h.preemptable for f in view.frees_up_when for h in f.workloads] == [True, False]
     # the search leaves the usage as it found it
     assert state.flavors["gpu"].leaves["r1-x0"].tas_usage[GPU] == 8
+    # a caller that knows it fits no domain even with every TAS workload gone skips the search
+    assert domain_view(state, "gpu", job(4), [other, small], fits_when_empty=False).frees_up_when == ()
 
 
 def test_two_workloads_must_go_when_one_is_not_enough():
