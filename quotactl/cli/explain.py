@@ -183,10 +183,12 @@ class _Asked:
         self.caveats = kueue_caveats_of(inp.loaded, cluster, self.options)
         self.output, self.wide, self.strict = output, wide, strict
 
-    def explained(self, workloads) -> list:
-        """The explanation of each of ``workloads``, sharing one queue index."""
+    def explained(self, workloads, domains: bool = True) -> list:
+        """The explanation of each of ``workloads``, sharing one queue index (``domains``: see
+        ``explain_workload``)."""
         queues = QueueIndex(self.cluster, self.options)
-        return [explain_workload(self.cluster, self.snapshot, wl, top=self.top, queues=queues) for wl in workloads]
+        return [explain_workload(self.cluster, self.snapshot, wl, top=self.top, queues=queues, domains=domains)
+                for wl in workloads]
 
     def report(self, command: str, result, code: int = EXIT_OK, context=None) -> NoReturn:
         finish(command, Outcome(result, context, self.caveats), self.output,
@@ -200,7 +202,7 @@ def _explain_all(asked: _Asked, selection, sim) -> NoReturn:
     pending, shown = pending_workloads(cluster), None
     if selection:
         pending, shown = selected_pending(pending, selection, selected(cluster, selection, asked.inp.jobs))
-    explanations = asked.explained(pending)
+    explanations = asked.explained(pending, domains=False)  # the table shows no topology
     if sim is not None:
         from quotactl.simulate.eta import ExplainedAll
 

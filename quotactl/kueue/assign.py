@@ -45,6 +45,7 @@ from quotactl.kueue.tas.assigner import (
     placement_requests,
     unplaced_reasons,
 )
+from quotactl.kueue.tas.snapshot import PodSetTASRequest
 from quotactl.kueue.workload import PodSetRequest
 from quotactl.model.cached import cached_attribute
 from quotactl.model.kueue import FlavorFungibility, PodSet, ResourceFlavor
@@ -653,13 +654,19 @@ class FlavorAssigner:
         as they are at the time of asking (Kueue's ``workloadFits`` places them after each
         simulated eviction); None when ``a`` places nothing on a topology."""
         state = self.snapshot.tas
-        if state is None or not a.topology:
-            return None
-        requests, _topo, _errors = placement_requests(state, self._cq_flavors(), self._topology_inputs(a),
-                                                      self._topologies(), self._delayed_topology_flavors())
-        if not requests:
+        requests = self.topology_requests(a)
+        if state is None or not requests:
             return None
         return lambda: placement_fits(state, requests)
+
+    def topology_requests(self, a: Assignment) -> dict[str, list[PodSetTASRequest]]:
+        """``a``'s TAS pod sets as the placement engine takes them: flavor -> its requests."""
+        state = self.snapshot.tas
+        if state is None or not a.topology:
+            return {}
+        requests, _topo, _errors = placement_requests(state, self._cq_flavors(), self._topology_inputs(a),
+                                                      self._topologies(), self._delayed_topology_flavors())
+        return requests
 
     def _place_topology(self, a: Assignment) -> Assignment:
         """The TAS step after the quota scan (``tas.assigner.decide``), applied to the records:

@@ -51,6 +51,8 @@ from quotactl.kueue.reasons import (
     condition_reason,
     pending_preemption,
 )
+from quotactl.kueue.tas.domain_view import DomainView, domain_view
+from quotactl.kueue.tas.domain_view import Holder as TASHolder
 from quotactl.kueue.workload import AdmittedWorkload, pod_set_requests
 from quotactl.model.kueue import KueueCluster, Workload
 from quotactl.model.kueue_tas import TopologyAssignment
@@ -148,6 +150,7 @@ class TopologyRow(NamedTuple):
     mode: str  # Fit | Preempt | NoFit
     assignment: TopologyAssignment | None
     reason: str | None
+    domains: DomainView | None = None  # a pod set Kueue's placement fails for: its candidate domains
 
 
 def _topology_rows(a: Assignment) -> tuple[TopologyRow, ...]:
@@ -159,6 +162,40 @@ def _topology_rows(a: Assignment) -> tuple[TopologyRow, ...]:
         mode = Mode.NoFit if ps.error is not None or not ps.flavors else min(fa.mode for fa in ps.flavors.values())
         rows.append(TopologyRow(ps.name, t.flavor, t.topology_name, mode.name, t.assignment, t.reason))
     return tuple(rows)
+
+
+def _with_domain_views(assigner: FlavorAssigner, cq: ClusterQueueNode, a: Assignment,
+                       rows: tuple[TopologyRow, ...]) -> tuple[TopologyRow, ...]:
+    """Each TAS pod set Kueue's placement fails for (its failure text, no placement), with its
+    candidate domains and the admitted workloads whose going would let it fit (those this
+    workload's preemption policies allow evicting first, in Kueue's candidate order, then the
+    others by name). Preempt means it fits with every TAS workload gone; NoFit that it does not."""
+    state = assigner.snapshot.tas
+    failed = {r.pod_set: r for r in rows if r.reason and r.assignment is None and r.flavor is not None}
+    if state is None or not failed:
+        return rows
+    holders = _tas_holders(assigner, cq, a)
+    views: dict[str, DomainView] = {}
+    for flavor, requests in assigner.topology_requests(a).items():
+        for tr in requests:
+            row = failed.get(tr.name)
+            if row is not None:
+                view = domain_view(state, flavor, tr, holders, fits_when_empty=row.mode == Mode.Preempt.name)
+                if view is not None:
+                    views[tr.name] = view
+    return tuple(r._replace(domains=views[r.pod_set]) if r.pod_set in views else r for r in rows)
+
+
+def _tas_holders(assigner: FlavorAssigner, cq: ClusterQueueNode, a: Assignment) -> list[TASHolder]:
+    snapshot = assigner.snapshot
+    usage = {fr: v for fr, v in a.usage.items() if v}
+    allowed = candidate_workloads(snapshot, cq, assigner.preemptor, a.frs_need_preemption(), usage) if (
+        a.representative_mode == Mode.Preempt) else []
+    first = [w for w in allowed if w.tas_usage]
+    keys = {w.key for w in first}
+    rest = sorted((w for q in snapshot.cluster_queues.values() for w in q.workloads.values()
+                   if w.tas_usage and w.key not in keys), key=lambda w: w.key)
+    return [TASHolder(w.key, w.tas_usage, True) for w in first] + [TASHolder(w.key, w.tas_usage, False) for w in rest]
 
 
 def _held_topology(snapshot: Snapshot, wl: Workload) -> tuple[TopologyRow, ...]:
@@ -347,8 +384,10 @@ def _holdings(snapshot: Snapshot, cq: ClusterQueueNode | None, wl: Workload) -> 
 
 
 def explain_workload(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, *, top: int = 5,
-                     counterfactual: bool = True, queues: QueueIndex | None = None) -> Explanation:
-    """The full explanation of one workload (``queues``: a prebuilt index when explaining many)."""
+                     counterfactual: bool = True, queues: QueueIndex | None = None,
+                     domains: bool = True) -> Explanation:
+    """The full explanation of one workload (``queues``: a prebuilt index when explaining many;
+    ``domains``: the candidate topology domains of a TAS pod set placed nowhere, off for tables)."""
     if wl.is_finished:
         return _explain_finished(cluster, snapshot, wl)
     if wl.has_quota_reservation:
@@ -371,7 +410,7 @@ def explain_workload(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, *,
         return _explain_blocked(summary, blocker, checked.inactive, notes, snapshot.options)
     cq = snapshot.cluster_queues[checked.cluster_queue]
     return _explain_nominated(cluster, snapshot, wl, cq, summary, notes, top=top, counterfactual=counterfactual,
-                              queues=queues)
+                              queues=queues, domains=domains)
 
 
 def _explain_finished(cluster: KueueCluster, snapshot: Snapshot, wl: Workload) -> Explanation:
@@ -421,7 +460,7 @@ class _PendingVerdict(NamedTuple):
 
 
 def _explain_nominated(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, cq: ClusterQueueNode,
-                       summary: WorkloadSummary, notes: list[str], *, top: int, counterfactual: bool,
+                       summary: WorkloadSummary, notes: list[str], *, top: int, counterfactual: bool, domains: bool,
                        queues: QueueIndex | None) -> Explanation:
     """A workload that gets to the flavor assignment: its assignment, victims, holders, changes."""
     options = snapshot.options
@@ -453,7 +492,7 @@ def _explain_nominated(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, 
         quota_tree=tuple(cq_quota_views(cq, short)), ahead=ahead, notes=tuple(notes),
         fair_sharing=options.fair_sharing,
         headline=Headline(PENDING, _pending_headline(cq, init, reason, kept_room, holders, changes, len(ahead))),
-        topology=_topology_rows(a),
+        topology=_with_domain_views(assigner, cq, a, _topology_rows(a)) if domains else _topology_rows(a),
     )
 
 

@@ -467,7 +467,7 @@ def decide(cluster: KueueCluster, snapshot: Snapshot, wl: Workload,
     considers that flavor for the resource group covering the resource, e.g. to reproduce a
     Kueue unit test that hands ``GetTargets`` a pre-computed assignment."""
     options = snapshot.options
-    e = explain_workload(cluster, snapshot, wl, counterfactual=False)
+    e = explain_workload(cluster, snapshot, wl, counterfactual=False, domains=False)
     fair = options.fair_sharing
     strategies = tuple(options.preemption_strategies) if fair else ()
     cq = snapshot.cluster_queues.get(e.workload.cluster_queue or "")

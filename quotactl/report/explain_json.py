@@ -14,7 +14,7 @@ from quotactl.kueue.selection import Shown
 from quotactl.report.caveats import with_caveats
 from quotactl.report.filter_note import filter_doc, unpacked
 from quotactl.report.renderers import outcome, register
-from quotactl.report.topology_json import topology_assignment_dict
+from quotactl.report.topology_json import domain_view_fields, topology_assignment_dict
 
 SCHEMA_VERSION = 1
 
@@ -83,7 +83,8 @@ def explanation_dict(e: Explanation) -> dict:
         doc["aheadInQueue"] = list(e.ahead)
     if e.topology:
         doc["topology"] = {t.pod_set: {"flavor": t.flavor, "topologyName": t.topology_name, "mode": t.mode,
-                                       "assignment": topology_assignment_dict(t.assignment), "reason": t.reason}
+                                       "assignment": topology_assignment_dict(t.assignment), "reason": t.reason,
+                                       **domain_view_fields(t.domains)}
                            for t in e.topology}
     doc["notes"] = list(e.notes)
     w = e.workload

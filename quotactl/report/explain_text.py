@@ -179,11 +179,13 @@ def _assignment(e: Explanation) -> list:
 SHOWN_DOMAINS = 8  # a placement over more domains is summarised after these
 
 
-def _topology(e: Explanation) -> list:
-    """Topology-aware scheduling: where Kueue places (or holds) each pod set, or Kueue's reason."""
+def _topology(e: Explanation, view: View) -> list:
+    """Topology-aware scheduling: where Kueue places (or holds) each pod set, or Kueue's reason;
+    for a pod set placed nowhere, what would let it fit and its candidate domains."""
     if not e.topology:
         return []
     out = [Text("Topology", style="bold")]
+    tables = []
     for t in e.topology:
         where = f"flavor {t.flavor}, topology {t.topology_name}" if t.topology_name else f"flavor {t.flavor}"
         out.append(Hanging(f"  {t.pod_set}: ", f"{t.mode} on {where}"))
@@ -191,7 +193,43 @@ def _topology(e: Explanation) -> list:
             out.append(Hanging("    ", _placement(t.assignment)))
         elif t.reason:
             out.append(Hanging("    ", t.reason))
-    return out
+        if t.domains is not None:
+            out.extend(Hanging("    ", line) for line in _would_fit(t.domains))
+            if t.domains.domains:  # none: Kueue's text already says the level has no domain
+                tables.append(_domain_table(t.pod_set, t.domains, view))
+    return out + tables
+
+
+_DOMAIN_COLUMNS = [Col("domain", ID), Col("nodes", FIXED, "right"), Col("free", TEXT),
+                   Col("pods fit", FIXED, "right"), Col("excluded", TEXT, ratio=2)]
+
+
+def _domain_table(pod_set: str, v, view: View) -> Sheet:
+    """The candidate domains of one pod set, in the order Kueue's placement tries them."""
+    more = f" (+{v.omitted} more)" if v.omitted else ""
+    t = Sheet(_DOMAIN_COLUMNS, view, title=f"pod set {pod_set}: domains of {v.level}, in Kueue's order{more}")
+    for r in v.domains:
+        free = ", ".join(f"{res} {format_amount(res, amount)}" for res, amount in r.free.items()) or "-"
+        fit = f"{r.pods_fit}/{v.count}" + (f" ({r.slices_fit}/{v.slices} slices)" if r.slices_fit is not None else "")
+        excluded = ", ".join(f"{cause}: {n}" for cause, n in r.excluded.items()) or "-"
+        t.add_row("/".join(r.values), str(r.nodes), free, fit, excluded)
+    return t
+
+
+def _would_fit(v) -> list[str]:
+    """``would fit when default/a is preempted (example.com/rack b1/r2 then fits 4/4 pods)``, one
+    line per set of workloads."""
+    if not v.frees_up_when:
+        return []
+    lines = []
+    for f in v.frees_up_when:
+        names = " and ".join(h.key for h in f.workloads)
+        how = "are" if len(f.workloads) > 1 else "is"
+        gone = f"{how} preempted" if all(h.preemptable for h in f.workloads) else (
+            "finish" if len(f.workloads) > 1 else "finishes")
+        lines.append(f"would fit when {names} {gone} ({v.level} {'/'.join(f.values)} then fits "
+                     f"{f.pods_fit_after}/{v.count} pods)")
+    return lines
 
 
 def _placement(ta) -> str:
@@ -267,7 +305,7 @@ def _notes(e: Explanation) -> list:
 
 def renderables(e: Explanation, view: View) -> list:
     return sectioned(([verdict_line(e)], _heading(e), _status(e), _holdings(e), _quota_tables(e, view), _assignment(e),
-                      _topology(e), _quota_tree(e, view), _preemption(e), _holders(e), _changes(e), _notes(e)))
+                      _topology(e, view), _quota_tree(e, view), _preemption(e), _holders(e), _changes(e), _notes(e)))
 
 
 def render_plain(e: Explanation, view: View = View()) -> str:

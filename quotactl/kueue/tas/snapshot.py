@@ -684,3 +684,18 @@ def usage_per_domain(ta: TopologyAssignment, single: Requests) -> dict[str, Requ
 
 def _values(d: Domain) -> tuple:
     return d.values
+
+
+def counted_domains(f: FlavorTopology, tr: PodSetTASRequest) -> tuple[PlacementParams, NodeRequirements | None,
+                                                                       list[Domain], str]:
+    """Phase 1 alone for one pod set on the usage as it is (no leader, nothing assumed), for
+    explain's domain view: (the run's parameters, what it asks of a node, the domains of the level
+    that decides in the order Kueue tries them, why Kueue refuses the request before counting).
+    The domains' counts hold until the next placement run on ``f``."""
+    p, reason = f._placement_params(tr, None)
+    if reason:
+        return p, None, [], reason
+    node_req = NodeRequirements.of(tr.pod, f.tolerations, f.lowest_is_node,
+                                   f.gates.enabled("TASRespectNodeAffinityPreferred"))
+    f._fill_in_counts(node_req, plus(tr.single_pod_requests, ONE_POD), None, {}, False, p)
+    return p, node_req, f._sorted_with_leader(list(f.per_level[p.requested_level].values()), p.unconstrained), ""
