@@ -66,7 +66,7 @@ class DiffResult:
     only_in_base: tuple[str, ...]  # workloads only one side knows
     only_in_head: tuple[str, ...]
     shown: object = None  # selection.Shown when -n cut the report's workloads
-    # workload -> its topology assignments at each side's fixpoint (``final_topology``; TAS ones only)
+    # workload -> its topology assignments at each side's fixpoint (``final_topologies``)
     topology_base: dict = field(default_factory=dict)
     topology_head: dict = field(default_factory=dict)
 
