@@ -668,6 +668,17 @@ class FlavorAssigner:
                                                       self._topologies(), self._delayed_topology_flavors())
         return requests
 
+    def topology_now(self, a: Assignment) -> dict[str, PodSetTopology]:
+        """``a``'s TAS pod sets placed on the snapshot's nodes as they are at the time of asking, on
+        ``a``'s flavors (``preempt``: once the victims are gone, where the workload lands, as the
+        TAS step places a Fit assignment)."""
+        state = self.snapshot.tas
+        if state is None or not a.topology:
+            return dict(a.topology)
+        d = decide(state, self._cq_flavors(), self._topology_inputs(a), Mode.Fit.name, self._topologies(),
+                   self._delayed_topology_flavors())
+        return dict(a.topology) if d is None else d.pod_sets
+
     def _place_topology(self, a: Assignment) -> Assignment:
         """The TAS step after the quota scan (``tas.assigner.decide``), applied to the records:
         errors and reasons on the pod sets, the modes it sets, the placements."""

@@ -153,7 +153,7 @@ class TopologyRow(NamedTuple):
     domains: DomainView | None = None  # a pod set Kueue's placement fails for: its candidate domains
 
 
-def _topology_rows(a: Assignment) -> tuple[TopologyRow, ...]:
+def topology_rows(a: Assignment) -> tuple[TopologyRow, ...]:
     rows = []
     for ps in a.pod_sets:
         t = a.topology.get(ps.name)
@@ -198,7 +198,7 @@ def _tas_holders(assigner: FlavorAssigner, cq: ClusterQueueNode, a: Assignment) 
     return [TASHolder(w.key, w.tas_usage, True) for w in first] + [TASHolder(w.key, w.tas_usage, False) for w in rest]
 
 
-def _held_topology(snapshot: Snapshot, wl: Workload) -> tuple[TopologyRow, ...]:
+def held_topology(snapshot: Snapshot, wl: Workload) -> tuple[TopologyRow, ...]:
     """An admitted workload's pod sets on TAS flavors: the assignments it holds."""
     if wl.admission is None or snapshot.tas is None:
         return ()
@@ -440,7 +440,7 @@ def _explain_admitted(cluster: KueueCluster, snapshot: Snapshot, wl: Workload) -
                     f"its ClusterQueue borrows from the cohort on {', '.join(borrowed)}" if borrowed else "")
     return Explanation(summary, ADMITTED, None, None, "", verdict, holdings=holdings, notes=tuple(notes),
                        fair_sharing=snapshot.options.fair_sharing, headline=line,
-                       topology=_held_topology(snapshot, wl))
+                       topology=held_topology(snapshot, wl))
 
 
 def _explain_blocked(summary: WorkloadSummary, blocker: Blocker, inactive: InactiveReason | None, notes: list[str],
@@ -492,7 +492,7 @@ def _explain_nominated(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, 
         quota_tree=tuple(cq_quota_views(cq, short)), ahead=ahead, notes=tuple(notes),
         fair_sharing=options.fair_sharing,
         headline=Headline(PENDING, _pending_headline(cq, init, reason, kept_room, holders, changes, len(ahead))),
-        topology=_with_domain_views(assigner, cq, a, _topology_rows(a)) if domains else _topology_rows(a),
+        topology=_with_domain_views(assigner, cq, a, topology_rows(a)) if domains else topology_rows(a),
     )
 
 

@@ -13,8 +13,23 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 
 from quotactl.kueue.amounts import format_amount
-from quotactl.kueue.assign import EXCEEDS_MAX_QUOTA, NO_MATCHING_FLAVOR, Assignment, Mode, initial_assignment
-from quotactl.kueue.explain import ADMITTED, PENDING, Explanation, explain_workload
+from quotactl.kueue.assign import (
+    EXCEEDS_MAX_QUOTA,
+    NO_MATCHING_FLAVOR,
+    Assignment,
+    FlavorAssigner,
+    Mode,
+    initial_assignment,
+)
+from quotactl.kueue.explain import (
+    ADMITTED,
+    PENDING,
+    Explanation,
+    TopologyRow,
+    explain_workload,
+    held_topology,
+    topology_rows,
+)
 from quotactl.kueue.nomination import make_assigner
 from quotactl.kueue.preemption.common import (
     HUMAN_READABLE_REASONS,
@@ -85,6 +100,7 @@ class Victim:
     freed: tuple[Freed, ...]
     reason: str
     message: str  # the Preempted condition message Kueue writes
+    topology: tuple[TopologyRow, ...] = ()  # the topology assignments it holds: the domains it frees
 
 
 @dataclass(frozen=True)
@@ -169,6 +185,8 @@ class PreemptDecision:
     message: str  # Kueue's QuotaReserved message for the preemptor
     summary: str  # one line for humans
     pinned: tuple[tuple[str | None, str, str], ...] = ()  # what-if flavors (pod set, resource, flavor)
+    # the workload's TAS pod sets as explain shows them; with victims, placed once they are gone
+    topology: tuple[TopologyRow, ...] = ()
 
     @property
     def workload(self) -> str:
@@ -210,7 +228,7 @@ def _victims(wl: Workload, targets, snapshot: Snapshot, cq: ClusterQueueNode) ->
         victim_cq = snapshot.cluster_queues.get(t.cluster_queue)
         out.append(Victim(t.key, t.cluster_queue, cq_path(victim_cq) if victim_cq else "/" + t.cluster_queue,
                           w.priority, _iso(w), w.evicted, freed, t.reason,
-                          victim_message(wl, t, snapshot, cq)))
+                          victim_message(wl, t, snapshot, cq), held_topology(snapshot, w.workload)))
     return tuple(out)
 
 
@@ -441,7 +459,23 @@ def _with_pinned_flavors(cluster: KueueCluster, snapshot: Snapshot, wl: Workload
         reason = WAITING_FOR_QUOTA
     else:
         reason = a.no_fit_reason or WAITING_FOR_QUOTA
-    return replace(e, assignment=a, initial=init, message=message, reason=reason)
+    return replace(e, assignment=a, initial=init, message=message, reason=reason, topology=topology_rows(a))
+
+
+def _topology_after_evictions(snapshot: Snapshot, assigner: FlavorAssigner, a: Assignment,
+                              targets) -> tuple[TopologyRow, ...]:
+    """The TAS placement of ``a`` once the victims are gone: Kueue's TAS-aware victim search
+    (``workloadFits`` with the TAS check) picked them so that this placement exists."""
+    if not a.topology:
+        return ()
+    for t in targets:
+        snapshot.remove_workload(t.workload)
+    try:
+        placed = assigner.topology_now(a)
+    finally:
+        for t in targets:
+            snapshot.add_workload(t.workload)
+    return topology_rows(replace(a, topology=placed))
 
 
 def check_pins(snapshot: Snapshot, cq_name: str | None, pinned: dict) -> str | None:
@@ -475,9 +509,10 @@ def decide(cluster: KueueCluster, snapshot: Snapshot, wl: Workload,
 
     pins = tuple(sorted(((ps, r, f) for (ps, r), f in (pinned or {}).items()), key=lambda t: (t[0] or "", t[1])))
 
-    def result(victims=(), attempts=(), excluded=(), usage=(), shares=(), blocking=None, frs=(), summary=""):
+    def result(victims=(), attempts=(), excluded=(), usage=(), shares=(), blocking=None, frs=(), summary="",
+               topology=None):
         return PreemptDecision(e, victims, attempts, excluded, usage, shares, blocking, policies, tuple(frs), fair,
-                               strategies, e.message, summary, pins)
+                               strategies, e.message, summary, pins, e.topology if topology is None else topology)
 
     if e.status != PENDING:
         what = {ADMITTED: "it already holds quota"}.get(e.status, e.verdict)
@@ -515,7 +550,8 @@ def decide(cluster: KueueCluster, snapshot: Snapshot, wl: Workload,
         rows, shares = _usage_and_shares(snapshot, cq, a, targets, fair)
         n = len(victims)
         return result(victims, attempts, excluded, rows, shares, None, frs,
-                      f"Kueue would preempt {n} workload(s) and admit this one once they are gone")
+                      f"Kueue would preempt {n} workload(s) and admit this one once they are gone",
+                      _topology_after_evictions(snapshot, assigner, a, targets))
     b = _no_victims_blocking(cq, attempts, excluded, fair, frs)
     return result((), attempts, excluded, (), (), b, frs,
                   f"no preemption possible: {_RULE_SUMMARY[b.rule]} ({b.rule})")

@@ -14,7 +14,7 @@ from quotactl.kueue.selection import Shown
 from quotactl.report.caveats import with_caveats
 from quotactl.report.filter_note import filter_doc, unpacked
 from quotactl.report.renderers import outcome, register
-from quotactl.report.topology_json import domain_view_fields, topology_assignment_dict
+from quotactl.report.topology_json import topology_rows_dict
 
 SCHEMA_VERSION = 1
 
@@ -82,10 +82,7 @@ def explanation_dict(e: Explanation) -> dict:
     if e.ahead:
         doc["aheadInQueue"] = list(e.ahead)
     if e.topology:
-        doc["topology"] = {t.pod_set: {"flavor": t.flavor, "topologyName": t.topology_name, "mode": t.mode,
-                                       "assignment": topology_assignment_dict(t.assignment), "reason": t.reason,
-                                       **domain_view_fields(t.domains)}
-                           for t in e.topology}
+        doc["topology"] = topology_rows_dict(e.topology)
     doc["notes"] = list(e.notes)
     w = e.workload
     if w.condition_reason or w.condition_message:

@@ -190,7 +190,7 @@ def _topology(e: Explanation, view: View) -> list:
         where = f"flavor {t.flavor}, topology {t.topology_name}" if t.topology_name else f"flavor {t.flavor}"
         out.append(Hanging(f"  {t.pod_set}: ", f"{t.mode} on {where}"))
         if t.assignment is not None:
-            out.append(Hanging("    ", _placement(t.assignment)))
+            out.append(Hanging("    ", placement_text(t.assignment)))
         elif t.reason:
             out.append(Hanging("    ", t.reason))
         if t.domains is not None:
@@ -232,7 +232,7 @@ def _would_fit(v) -> list[str]:
     return lines
 
 
-def _placement(ta) -> str:
+def placement_text(ta) -> str:
     """``16 pods in 2 domains of kubernetes.io/hostname: node-1 ×8, node-2 ×8``."""
     pods = sum(d.count for d in ta.domains)
     shown = ", ".join(f"{'/'.join(d.values)} ×{d.count}" for d in ta.domains[:SHOWN_DOMAINS])

@@ -9,6 +9,7 @@ from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.preempt_decision import PreemptDecision, Step
 from quotactl.report.caveats import with_caveats
 from quotactl.report.renderers import outcome, register
+from quotactl.report.topology_json import held_assignments_dict, topology_rows_dict
 
 SCHEMA_VERSION = 1
 
@@ -70,6 +71,7 @@ def decision_dict(d: PreemptDecision) -> dict:
             "freed": [{"flavor": f.flavor, "resource": f.resource, "amount": format_amount(f.resource, f.amount)}
                       for f in v.freed],
             "message": v.message,
+            **({"topologyAssignments": held_assignments_dict(v.topology)} if v.topology else {}),
         } for v in d.victims],
         "attempts": [{
             "allowBorrowing": at.allow_borrowing, "fits": at.fits, "steps": [_step(s) for s in at.steps],
@@ -95,6 +97,8 @@ def decision_dict(d: PreemptDecision) -> dict:
         "message": d.message or d.summary,
         "summary": d.summary,
     }
+    if d.topology:
+        doc["topology"] = topology_rows_dict(d.topology)
     return doc
 
 

@@ -21,6 +21,7 @@ from quotactl.report.console import (
     render_to_text,
     sectioned,
 )
+from quotactl.report.explain_text import placement_text
 from quotactl.report.renderers import outcome, register
 
 _ACTION_STYLE = {"removed": "yellow", "kept": "bold red", "put-back": "green", "skipped": "dim",
@@ -92,6 +93,23 @@ def _assignment(d: PreemptDecision) -> list:
             out.append(Text(f"  {ps.name} ×{ps.count}: no flavor"))
     if d.frs_need_preemption:
         out.append(Hanging("  needs preemption on: ", ", ".join(f"{r} in {f}" for f, r in d.frs_need_preemption)))
+    return out
+
+
+def _topology(d: PreemptDecision) -> list:
+    """Topology-aware scheduling: where the workload lands (once the victims are gone), and the
+    domains each victim frees."""
+    held = [(v, t) for v in d.victims for t in v.topology]
+    if not d.topology and not held:
+        return []
+    out = [Text("Topology" + (" (once the victims are gone)" if d.victims else ""), style="bold")]
+    for t in d.topology:
+        where = f"flavor {t.flavor}, topology {t.topology_name}" if t.topology_name else f"flavor {t.flavor}"
+        out.append(Hanging(f"  {t.pod_set}: ", f"{t.mode} on {where}"))
+        out.append(Hanging("    ", placement_text(t.assignment) if t.assignment is not None else t.reason or "-"))
+    for v, t in held:
+        if t.assignment is not None:
+            out.append(Hanging(f"  {v.workload} frees: ", f"{t.pod_set}: {placement_text(t.assignment)}"))
     return out
 
 
@@ -201,7 +219,7 @@ def _blocking(d: PreemptDecision) -> list:
 
 
 def renderables(d: PreemptDecision, view: View) -> list:
-    return sectioned((_heading(d), _verdict(d), _assignment(d), _victims(d, view), _blocking(d),
+    return sectioned((_heading(d), _verdict(d), _assignment(d), _victims(d, view), _topology(d), _blocking(d),
                       _attempts(d), _excluded(d), _usage(d, view), _shares(d, view)))
 
 

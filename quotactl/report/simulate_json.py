@@ -10,6 +10,7 @@ from json.encoder import encode_basestring_ascii as _quoted  # json's own string
 from quotactl.report.caveats import with_caveats
 from quotactl.report.filter_note import filter_doc
 from quotactl.report.renderers import outcome, register
+from quotactl.report.topology_json import topology_assignment_dict
 from quotactl.simulate.clock import rfc3339, seconds
 from quotactl.simulate.result import SimulationResult, WaitStats, WorkloadRun
 
@@ -44,7 +45,17 @@ def _row(r: WorkloadRun) -> str:
             f'"finished": {_number(r.finished)}, "wait": {_number(r.wait)}, "runtime": {_number(r.runtime)}, '
             f'"runtimeSource": {_text(r.runtime_source)}, '
             f'"admittedInInput": {"true" if r.admitted_in_input else "false"}, "started": {_number(r.started)}, '
-            f'"overdue": {"true" if r.overdue else "false"}, "lostWork": {_number(r.lost_work)}}}')
+            f'"overdue": {"true" if r.overdue else "false"}, "lostWork": {_number(r.lost_work)}'
+            f'{_topologies(r)}}}')
+
+
+def _topologies(r: WorkloadRun) -> str:
+    """``, "topologyAssignments": [...]``, one per admission (pod set -> assignment, or null for an
+    admission without TAS), for a workload admitted by topology in the run; else nothing."""
+    if not r.topology:
+        return ""
+    per = [None if t is None else {ps: topology_assignment_dict(ta) for ps, ta in t.items()} for t in r.topology]
+    return ', "topologyAssignments": ' + json.dumps(per, separators=(", ", ": "))
 
 
 def document(r: SimulationResult) -> dict:

@@ -36,3 +36,17 @@ def _domain_row(level: str, r: DomainRow) -> dict:
         out["slicesFit"] = r.slices_fit
     out["excluded"] = dict(r.excluded)
     return out
+
+
+def topology_rows_dict(rows) -> dict:
+    """``explain``'s ``topology`` field (also ``preempt``'s): pod set -> its TAS flavor, mode, and
+    the placement or Kueue's reason (``rows``: ``kueue.explain.TopologyRow``)."""
+    return {t.pod_set: {"flavor": t.flavor, "topologyName": t.topology_name, "mode": t.mode,
+                        "assignment": topology_assignment_dict(t.assignment), "reason": t.reason,
+                        **domain_view_fields(t.domains)}
+            for t in rows}
+
+
+def held_assignments_dict(rows) -> dict:
+    """Pod set -> the topology assignment a workload holds (``TopologyRow``s of an admitted one)."""
+    return {t.pod_set: topology_assignment_dict(t.assignment) for t in rows}

@@ -37,6 +37,9 @@ class WorkloadRun:
     started: int | None  # an input admission: when it started (negative: before t0)
     overdue: bool  # admitted in the input, its finish time was before t0: finished at t0
     lost_work: int  # runtime thrown away by evictions
+    # topology-aware scheduling: per admission of the run, pod set -> its topology assignment (None
+    # on a non-TAS flavor), or None for an admission without TAS; empty when none used TAS
+    topology: tuple = ()
 
     @cached_attribute  # read by every summary and every row
     def wait(self) -> int | None:

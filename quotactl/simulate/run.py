@@ -54,7 +54,8 @@ class _Track:
     """One workload's mutable record during the run (frozen into a WorkloadRun at the end)."""
 
     __slots__ = ("key", "cq", "created", "arrival", "runtime", "runtime_source", "klass", "admissions",
-                 "evictions", "finished", "token", "since", "in_input", "started", "overdue", "lost", "usage")
+                 "evictions", "finished", "token", "since", "in_input", "started", "overdue", "lost", "usage",
+                 "topologies")
 
     def __init__(self, key, f, cq=None):
         self.key, self.cq = key, cq
@@ -70,12 +71,22 @@ class _Track:
         self.overdue = False
         self.lost = 0
         self.usage: dict | None = None
+        self.topologies: list | None = None  # per admission, from the first one placed by topology on
+
+    def admitted(self, at: int, topology: dict | None) -> None:
+        """Book an admission at ``at``; ``topology``: its pod sets' topology assignments (None: no TAS)."""
+        self.admissions.append(at)
+        if topology is not None and self.topologies is None:
+            self.topologies = [None] * (len(self.admissions) - 1)
+        if self.topologies is not None:
+            self.topologies.append(topology)
 
     def packed(self) -> tuple:
         """``frozen()``'s fields as plain tuples (cheap to pickle between processes: split.py)."""
         return (self.key, self.cq, self.klass, self.created, self.arrival, tuple(self.admissions),
                 tuple((e.at, e.reason, e.by) for e in self.evictions), self.finished, self.runtime,
-                self.runtime_source, self.in_input, self.started, self.overdue, self.lost)
+                self.runtime_source, self.in_input, self.started, self.overdue, self.lost,
+                tuple(self.topologies) if self.topologies is not None else ())
 
     def frozen(self) -> WorkloadRun:
         return workload_run(self.packed())  # one field list: packed()'s
@@ -237,7 +248,7 @@ class _Run:
             ta = tick + i * cost
             tr = self.track[a.workload]
             tr.cq = a.cluster_queue
-            tr.admissions.append(ta)
+            tr.admitted(ta, a.topology)
             tr.token += 1
             tr.since = ta
             tr.usage = snap.cluster_queues[a.cluster_queue].workloads[a.workload].usage

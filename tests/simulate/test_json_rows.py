@@ -8,6 +8,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
+from quotactl.model.kueue_tas import TopologyAssignment, TopologyDomainAssignment
 from quotactl.report.simulate_json import _row
 from quotactl.simulate.result import Eviction, WorkloadRun
 
@@ -17,6 +18,19 @@ TEXT = st.text(max_size=12)  # any code point: quotes, backslashes, control char
 
 def _seconds(us):
     return None if us is None else (us // 1_000_000 if us % 1_000_000 == 0 else us / 1_000_000)
+
+
+ASSIGNMENTS = st.none() | st.builds(
+    TopologyAssignment, st.lists(TEXT, min_size=1, max_size=2).map(tuple),
+    st.lists(st.builds(TopologyDomainAssignment, st.lists(TEXT, max_size=2).map(tuple), st.integers(0, 99)),
+             max_size=3).map(tuple))
+# per admission: pod set -> assignment (None on a non-TAS flavor), or None for an admission without TAS
+TOPOLOGIES = st.lists(st.none() | st.dictionaries(TEXT, ASSIGNMENTS, max_size=2), max_size=3).map(tuple)
+
+
+def _assignment(ta):
+    return None if ta is None else {"levels": list(ta.levels),
+                                    "domains": [{"values": list(d.values), "count": d.count} for d in ta.domains]}
 
 
 @st.composite
@@ -29,7 +43,7 @@ def runs(draw):
                         for _ in range(draw(st.integers(0, 2)))),
         finished=draw(TIMES), runtime=draw(TIMES), runtime_source=draw(st.none() | TEXT),
         admitted_in_input=draw(st.booleans()), started=draw(TIMES), overdue=draw(st.booleans()),
-        lost_work=draw(st.integers(0, 10**15)))
+        lost_work=draw(st.integers(0, 10**15)), topology=draw(TOPOLOGIES))
 
 
 @given(runs())
@@ -41,4 +55,7 @@ def test_a_row_is_what_json_writes(r):
                 "finished": _seconds(r.finished), "wait": _seconds(r.wait), "runtime": _seconds(r.runtime),
                 "runtimeSource": r.runtime_source, "admittedInInput": r.admitted_in_input,
                 "started": _seconds(r.started), "overdue": r.overdue, "lostWork": _seconds(r.lost_work)}
+    if r.topology:
+        expected["topologyAssignments"] = [None if t is None else {ps: _assignment(ta) for ps, ta in t.items()}
+                                           for t in r.topology]
     assert _row(r) == json.dumps(expected, separators=(", ", ": "))

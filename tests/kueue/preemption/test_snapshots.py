@@ -30,6 +30,7 @@ INPUTS = {
     "borrow": [DATA / "borrow-within-cohort.yaml"],
     "fair": [DATA / "fair-sharing.yaml"],
     "story3": [FIXTURES / "kep-1714-story3"],
+    "tas": [FIXTURES / "tas" / "preempt.yaml"],
 }
 
 CASES = {
@@ -44,6 +45,7 @@ CASES = {
     "fair-s2a": ("fair", "default/a1"),
     "fair-zero-weight": ("fair", "default/c1"),
     "story3-fixed-point": ("story3", "story3/2a-next"),
+    "tas-victim-frees-host": ("tas", "default/high"),
 }
 
 
