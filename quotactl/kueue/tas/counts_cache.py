@@ -4,8 +4,8 @@ Kueue counts, for every nomination, how many pods each leaf of the flavor's tree
 them up the tree.  The counts depend only on the shape of the request (per-pod requests, the
 leader's, simulate-empty, the node filter, the slice parameters) and on each leaf's usage, so a
 ``CountTree`` keeps them for one shape on its own copy of the tree.  Before each run it recounts
-only the leaves whose usage changed since (``Leaf.version``, bumped by the flavor whenever a leaf's
-free capacity or TAS usage changes) and the ancestors of those, plus the domains the previous run's
+only the leaves whose usage changed since (``Leaf.version`` and the flavor's ``usage_log``, both
+kept by the flavor whenever a leaf's free capacity or TAS usage changes) and the ancestors of those, plus the domains the previous run's
 descent rewrote (``PlacementParams.touched``): same counts as a fresh fill, without visiting every leaf.
 
 ``s`` below is the flavor's ``snapshot.FlavorTopology`` (its per-leaf count and per-domain roll-up),
@@ -62,6 +62,7 @@ class CountTree:
         leaves = self.per_level[-1]
         # the leaves the pod set may use: (its leaf, the copy, the affinity score)
         self.feasible = [(leaf, leaves[leaf.id], score) for leaf, score in matched]
+        self.twin_of = {leaf: (twin, score) for leaf, twin, score in self.feasible}
         self.counted: dict[Domain, tuple[int, int, int, int, int]] = {}  # leaf copy -> its counts as filled
         self.limiting: dict[Domain, str] = {}  # leaves that take no pod -> the resource that stops them
         self.limits: dict[str, int] = {}  # those counted by resource
@@ -98,17 +99,26 @@ class CountTree:
             self.limiting[twin] = resource
             self.limits[resource] = self.limits.get(resource, 0) + 1
 
+    def _changed_leaves(self, s) -> list[Leaf]:
+        """The usable leaves whose usage changed since the last sync: from the flavor's log of
+        changes (``usage_log[v - 1]`` changed at version v) when it is shorter than the leaves."""
+        if s.usage_version - self.synced < len(self.feasible):
+            return [leaf for leaf in set(s.usage_log[self.synced:s.usage_version]) if leaf in self.twin_of]
+        return [leaf for leaf, _twin, _score in self.feasible if leaf.version > self.synced]
+
     def sync(self, s) -> None:
         """Bring the counts up to the flavor's usage and undo the last descent's rewrites."""
+        if self.synced == s.usage_version and not self.touched:
+            return
         dirty: list[set[Domain]] = [set() for _ in self.per_level]
         if self.synced != s.usage_version:
-            for leaf, twin, score in self.feasible:
-                if leaf.version > self.synced:
-                    self._count_leaf(s, leaf, twin, score)
-                    up = twin.parent
-                    while up is not None and up not in dirty[len(up.values) - 1]:
-                        dirty[len(up.values) - 1].add(up)
-                        up = up.parent
+            for leaf in self._changed_leaves(s):
+                twin, score = self.twin_of[leaf]
+                self._count_leaf(s, leaf, twin, score)
+                up = twin.parent
+                while up is not None and up not in dirty[len(up.values) - 1]:
+                    dirty[len(up.values) - 1].add(up)
+                    up = up.parent
             self.synced = s.usage_version
             self.level_orders.clear()
         for d in self.touched:  # after the changed leaves: their walk up stops at a marked domain

@@ -78,6 +78,7 @@ class FlavorTopology:
         self.node_to_leaf: dict[str, str] = {}
         self._feasible_memo: dict[tuple, tuple[list, ExclusionStats]] = {}
         self.usage_version = 0  # bumped by every change of a leaf's usage (``Leaf.version``)
+        self.usage_log: list[Leaf] = []  # the leaf changed at each version, version 1 first
         self.count_trees: dict[tuple, CountTree] = {}  # request shape -> its counts; see _fill_in_counts
         for node in nodes:
             self._add_node(node)
@@ -137,8 +138,10 @@ class FlavorTopology:
         self._changed(leaf)
 
     def _changed(self, leaf: Leaf) -> None:
+        """Stamp a leaf whose usage changed (what ``counts_cache`` recounts)."""
         self.usage_version += 1
         leaf.version = self.usage_version
+        self.usage_log.append(leaf)
 
     def remaining(self, leaf: Leaf, simulate_empty: bool) -> Requests:
         out = dict(leaf.free)
@@ -291,8 +294,8 @@ class FlavorTopology:
         while level < min(last, p.slice_level) and not balanced:
             # above the slice level: greedy over all lower domains
             lower = self._sorted(_lower(fit), p.unconstrained)
-            p.touched.extend(lower)
             fit = self._update_counts_to_minimum(lower, p.count, p.leader_count, p.slice_size, p.unconstrained, True)
+            p.touched.extend(fit or lower)
             level += 1
         while level < last:
             # at or below the slice level: each parent's pods go to its own children
@@ -302,14 +305,16 @@ class FlavorTopology:
             new: list[Domain] = []
             for d in fit:
                 lower = self._sorted(d.children, p.unconstrained)
-                if not balanced:
-                    p.touched.extend(lower)
                 if size > 1:
                     for c in lower:
                         c.slice_count = c.pod_count // size
                         c.slice_count_with_leader = c.pod_count_with_leader // size
-                new.extend(self._update_counts_to_minimum(lower, d.pod_count, d.leader_count, size, p.unconstrained,
-                                                          size > 1))
+                placed = self._update_counts_to_minimum(lower, d.pod_count, d.leader_count, size, p.unconstrained,
+                                                        size > 1)
+                if not balanced:
+                    # the minimum rewrites only the domains it returns (all of them when it gives up)
+                    p.touched.extend(lower if size > 1 or not placed else placed)
+                new.extend(placed)
             fit = new
             level += 1
         return fit
@@ -425,13 +430,18 @@ class FlavorTopology:
             if inner is not None:
                 c_pods = (c.pod_count // inner) * inner
                 c_pods_leader = (c.pod_count_with_leader // inner) * inner
+            c_slices, c_leaders = c.slice_count, c.leader_count
             pods += c_pods
-            slices += c.slice_count
-            if not leader_required or c.leader_count > 0:
+            slices += c_slices
+            if not leader_required or c_leaders > 0:
                 contributor = True
-                min_pod_diff = min(c_pods - c_pods_leader, min_pod_diff)
-                min_slice_diff = min(c.slice_count - c.slice_count_with_leader, min_slice_diff)
-            leaders = max(c.leader_count, leaders)
+                # comparisons, not min()/max() calls: this runs for every child of a changed domain
+                if c_pods - c_pods_leader < min_pod_diff:
+                    min_pod_diff = c_pods - c_pods_leader
+                if c_slices - c.slice_count_with_leader < min_slice_diff:
+                    min_slice_diff = c_slices - c.slice_count_with_leader
+            if c_leaders > leaders:
+                leaders = c_leaders
             affinity += c.affinity_score
         d.pod_count = pods
         slices_with_leader = 0
@@ -668,6 +678,10 @@ class FlavorTopology:
             return (-d.leader_count if leader else 0, -d.affinity_score if affinity else 0,
                     sign * getattr(d, slices), getattr(d, pods), d.values)
 
+        if not leader and not affinity:  # the same order on the keys that differ (the common case, faster)
+            if least:
+                return sorted(domains, key=lambda d: (d.slice_count, d.pod_count, d.values))
+            return sorted(domains, key=lambda d: (-d.slice_count, d.pod_count, d.values))
         return sorted(domains, key=key)
 
     # -- results -------------------------------------------------------------------------
