@@ -304,6 +304,13 @@ class FlavorTopology:
                 size = p.slice_size_at_level.get(level + 1, 1)
             new: list[Domain] = []
             for d in fit:
+                if size == 1 and d.leader_count == 0:
+                    one = self._one_best_fit(d.children, d.pod_count, p.unconstrained)
+                    if one is not None:
+                        one.leader_count, one.pod_count = 0, d.pod_count
+                        p.touched.append(one)
+                        new.append(one)
+                        continue
                 lower = self._sorted(d.children, p.unconstrained)
                 if size > 1:
                     for c in lower:
@@ -318,6 +325,18 @@ class FlavorTopology:
             fit = new
             level += 1
         return fit
+
+    def _one_best_fit(self, children: list[Domain], count: int, unconstrained: bool) -> Domain | None:
+        """What ``_update_counts_to_minimum`` over the sorted children picks for ``count`` pods
+        without a leader or slices when the first child alone takes them under BestFit: the first
+        (in that order) of those with the fewest pods that still take them; found in one pass, not
+        a sort (the descent does this for every placement). None when another case applies."""
+        if self._least_free(unconstrained) or self.gates.enabled("TASRespectNodeAffinityPreferred") or not children:
+            return None
+        key = self._order_key(unconstrained, False)
+        if min(children, key=key).pod_count < count:
+            return None  # no single child takes them: the greedy walk over the sorted children
+        return min((c for c in children if c.pod_count >= count), key=lambda c: (c.pod_count, key(c)))
 
     def _slice_size_at_level(self, layers, slice_size: int, slice_level: int) -> tuple[dict[int, int], str]:
         """``buildSliceSizeAtLevel``: the inner slice layers' sizes per level."""
@@ -665,6 +684,9 @@ class FlavorTopology:
         return self._ordered(domains, unconstrained, True)
 
     def _ordered(self, domains: list[Domain], unconstrained: bool, leader: bool) -> list[Domain]:
+        return sorted(domains, key=self._order_key(unconstrained, leader))
+
+    def _order_key(self, unconstrained: bool, leader: bool):
         least = self._least_free(unconstrained)
         affinity = self.gates.enabled("TASRespectNodeAffinityPreferred")
         slices = "slice_count_with_leader" if leader else "slice_count"
@@ -680,9 +702,9 @@ class FlavorTopology:
 
         if not leader and not affinity:  # the same order on the keys that differ (the common case, faster)
             if least:
-                return sorted(domains, key=lambda d: (d.slice_count, d.pod_count, d.values))
-            return sorted(domains, key=lambda d: (-d.slice_count, d.pod_count, d.values))
-        return sorted(domains, key=key)
+                return lambda d: (d.slice_count, d.pod_count, d.values)
+            return lambda d: (-d.slice_count, d.pod_count, d.values)
+        return key
 
     # -- results -------------------------------------------------------------------------
     def _build_assignment(self, domains: list[Domain]) -> TopologyAssignment:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from quotactl.kueue.tas.domain import Domain
 from quotactl.kueue.tas.snapshot import FlavorTopology, PodSetTASRequest, usage_per_domain
 from quotactl.model.features import FeatureGates
 from quotactl.model.kueue_tas import Node, TopologyRequest
@@ -80,3 +81,21 @@ def test_kept_counts_place_as_a_fresh_fill(raw, steps, balanced):
             for t in (kept, fresh):
                 t.add_non_tas_usage(f"n{node}", {"cpu": cpus * 1000})
     assert len(kept.count_trees) <= FlavorTopology.COUNT_TREES and not fresh.count_trees
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6)), min_size=1, max_size=8), st.integers(0, 8),
+       st.booleans())
+def test_one_best_fit_is_what_the_sorted_minimum_takes(children, count, unconstrained):
+    t = _topology([(0, 0, 1)], FeatureGates({}), True)
+    domains = []
+    for i, (pods, slices) in enumerate(children):
+        d = Domain(f"n{i}", ("b", "r", f"n{i}"))
+        d.pod_count = d.pod_count_with_leader = pods
+        d.slice_count = d.slice_count_with_leader = slices
+        domains.append(d)
+    one = t._one_best_fit(domains, count, unconstrained)
+    if one is None:
+        return
+    picked = t._update_counts_to_minimum(t._sorted(domains, unconstrained), count, 0, 1, unconstrained, False)
+    assert picked == [one]
