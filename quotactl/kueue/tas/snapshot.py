@@ -13,6 +13,7 @@ Failure texts are Kueue's, verbatim.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import NamedTuple
 
 from quotactl.kueue.tas.balanced import balanced_placement
@@ -39,6 +40,9 @@ from quotactl.model.kueue_tas import (
     TopologyRequest,
 )
 from quotactl.model.podspec import PodSpecInfo, Toleration
+
+
+_BEST_FIT_KEY = attrgetter("slice_count", "pod_count", "values")
 
 
 class PodSetTASRequest(NamedTuple):
@@ -293,10 +297,18 @@ class FlavorTopology:
         last = len(self.levels) - 1
         while level < min(last, p.slice_level) and not balanced:
             # above the slice level: greedy over all lower domains
+            level += 1
+            slices = p.count // p.slice_size
+            if p.leader_count == 0:
+                one = self._one_best_fit(_lower(fit), slices, p.unconstrained)
+                if one is not None:
+                    one.leader_count, one.pod_count, one.slice_count = 0, slices * p.slice_size, slices
+                    p.touched.append(one)
+                    fit = [one]
+                    continue
             lower = self._sorted(_lower(fit), p.unconstrained)
             fit = self._update_counts_to_minimum(lower, p.count, p.leader_count, p.slice_size, p.unconstrained, True)
             p.touched.extend(fit or lower)
-            level += 1
         while level < last:
             # at or below the slice level: each parent's pods go to its own children
             size = p.slice_size
@@ -304,13 +316,6 @@ class FlavorTopology:
                 size = p.slice_size_at_level.get(level + 1, 1)
             new: list[Domain] = []
             for d in fit:
-                if size == 1 and d.leader_count == 0:
-                    one = self._one_best_fit(d.children, d.pod_count, p.unconstrained)
-                    if one is not None:
-                        one.leader_count, one.pod_count = 0, d.pod_count
-                        p.touched.append(one)
-                        new.append(one)
-                        continue
                 lower = self._sorted(d.children, p.unconstrained)
                 if size > 1:
                     for c in lower:
@@ -326,17 +331,16 @@ class FlavorTopology:
             level += 1
         return fit
 
-    def _one_best_fit(self, children: list[Domain], count: int, unconstrained: bool) -> Domain | None:
-        """What ``_update_counts_to_minimum`` over the sorted children picks for ``count`` pods
-        without a leader or slices when the first child alone takes them under BestFit: the first
-        (in that order) of those with the fewest pods that still take them; found in one pass, not
-        a sort (the descent does this for every placement). None when another case applies."""
-        if self._least_free(unconstrained) or self.gates.enabled("TASRespectNodeAffinityPreferred") or not children:
+    def _one_best_fit(self, domains: list[Domain], slices: int, unconstrained: bool) -> Domain | None:
+        """What ``_update_counts_to_minimum`` over the sorted domains picks for ``slices`` slices
+        without a leader when the first domain (the most slices) alone takes them under BestFit: of
+        those that take them, the fewest slices, then the fewest pods, then the values, the same as
+        the first of them in the sorted order; one pass in C, not a sort (the descent does this for
+        every placement). None when another case applies."""
+        if (self._least_free(unconstrained) or self.gates.enabled("TASRespectNodeAffinityPreferred")
+                or not domains or max(d.slice_count for d in domains) < slices):
             return None
-        key = self._order_key(unconstrained, False)
-        if min(children, key=key).pod_count < count:
-            return None  # no single child takes them: the greedy walk over the sorted children
-        return min((c for c in children if c.pod_count >= count), key=lambda c: (c.pod_count, key(c)))
+        return min([d for d in domains if d.slice_count >= slices], key=_BEST_FIT_KEY)
 
     def _slice_size_at_level(self, layers, slice_size: int, slice_level: int) -> tuple[dict[int, int], str]:
         """``buildSliceSizeAtLevel``: the inner slice layers' sizes per level."""

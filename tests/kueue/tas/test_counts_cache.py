@@ -97,5 +97,5 @@ def test_one_best_fit_is_what_the_sorted_minimum_takes(children, count, unconstr
     one = t._one_best_fit(domains, count, unconstrained)
     if one is None:
         return
-    picked = t._update_counts_to_minimum(t._sorted(domains, unconstrained), count, 0, 1, unconstrained, False)
+    picked = t._update_counts_to_minimum(t._sorted(domains, unconstrained), count, 0, 1, unconstrained, True)
     assert picked == [one]
