@@ -182,9 +182,9 @@ def _best_domains(s, p: PlacementParams) -> tuple[list[Domain], int]:
     slice_count = p.count // p.slice_size
     level = p.requested_level
     if level == 0:
-        groups = [list(s.per_level[0].values())]
+        groups = [list(p.per_level[0].values())]
     else:
-        groups = [h.children for h in sorted(s.per_level[level - 1].values(), key=cmp_to_key(_cmp_values))]
+        groups = [h.children for h in sorted(p.per_level[level - 1].values(), key=cmp_to_key(_cmp_values))]
     best_threshold, best_count, best = 0, 0, []
     for siblings in groups:
         candidates = [_clone(d, None) for d in siblings]

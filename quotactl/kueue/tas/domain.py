@@ -39,7 +39,7 @@ class Leaf(Domain):
     """A lowest-level domain: its capacity, free capacity and TAS usage, and its node (when the
     lowest level is the hostname)."""
 
-    __slots__ = ("capacity", "free", "tas_usage", "node")
+    __slots__ = ("capacity", "free", "tas_usage", "node", "version")
 
     def __init__(self, id_: str, values: tuple[str, ...], node: Node | None):
         super().__init__(id_, values)
@@ -47,13 +47,14 @@ class Leaf(Domain):
         self.free: Requests = {}
         self.tas_usage: Requests = {}
         self.node = node
+        self.version = 0  # the flavor's usage version when ``free`` or ``tas_usage`` last changed
 
 
 class PlacementParams:
     """The inputs of one placement run (``topologyAssignmentParameters``)."""
 
     __slots__ = ("slice_size_at_level", "slice_size", "count", "leader_count", "requested_level", "slice_level",
-                 "required", "unconstrained", "multi_layer", "stats")
+                 "required", "unconstrained", "multi_layer", "stats", "per_level", "level_orders", "touched")
 
     def __init__(self, count: int):
         self.slice_size_at_level: dict[int, int] = {}
@@ -66,6 +67,12 @@ class PlacementParams:
         self.unconstrained = False
         self.multi_layer: tuple = ()
         self.stats = ExclusionStats()
+        # the tree the counts are in (the flavor's own, or a cached copy: ``counts_cache``), the
+        # orderings of whole levels kept with those counts (None: not kept), and the domains the
+        # descent rewrote (the cache restores them before the next run)
+        self.per_level: list[dict[str, Domain]] = []
+        self.level_orders: dict | None = None
+        self.touched: list[Domain] = []
 
 
 def leader_and_worker_domains(fit: list[Domain]) -> tuple[list[Domain], list[Domain]]:

@@ -13,9 +13,11 @@ Failure texts are Kueue's, verbatim.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import NamedTuple
 
 from quotactl.kueue.tas.balanced import balanced_placement
+from quotactl.kueue.tas.counts_cache import CountTree, Shape
 from quotactl.kueue.tas.domain import Domain, Leaf, PlacementParams, domain_id, leader_and_worker_domains
 from quotactl.kueue.tas.feasibility import ExclusionStats, NodeRequirements, feasible_leaves
 from quotactl.kueue.tas.resources import (
@@ -38,6 +40,8 @@ from quotactl.model.kueue_tas import (
     TopologyRequest,
 )
 from quotactl.model.podspec import PodSpecInfo, Toleration
+
+_BEST_FIT_KEY = attrgetter("slice_count", "pod_count", "values")
 
 
 class PodSetTASRequest(NamedTuple):
@@ -76,6 +80,9 @@ class FlavorTopology:
         self.roots: dict[str, Domain] = {}
         self.node_to_leaf: dict[str, str] = {}
         self._feasible_memo: dict[tuple, tuple[list, ExclusionStats]] = {}
+        self.usage_version = 0  # bumped by every change of a leaf's usage (``Leaf.version``)
+        self.usage_log: list[Leaf] = []  # the leaf changed at each version, version 1 first
+        self.count_trees: dict[tuple, CountTree] = {}  # request shape -> its counts; see _fill_in_counts
         for node in nodes:
             self._add_node(node)
         self._link()
@@ -121,6 +128,7 @@ class FlavorTopology:
         did = self.node_to_leaf.get(node_name)
         if did is not None:
             sub(self.leaves[did].free, usage)
+            self._changed(self.leaves[did])
 
     def update_tas_usage(self, did: str, usage: Requests, sign: int) -> None:
         """Add (``sign`` 1) or remove (-1) usage on a leaf; a domain the flavor does not hold (its
@@ -130,6 +138,13 @@ class FlavorTopology:
             return
         for r, v in usage.items():
             leaf.tas_usage[r] = leaf.tas_usage.get(r, 0) + sign * v
+        self._changed(leaf)
+
+    def _changed(self, leaf: Leaf) -> None:
+        """Stamp a leaf whose usage changed (what ``counts_cache`` recounts)."""
+        self.usage_version += 1
+        leaf.version = self.usage_version
+        self.usage_log.append(leaf)
 
     def remaining(self, leaf: Leaf, simulate_empty: bool) -> Requests:
         out = dict(leaf.free)
@@ -228,6 +243,8 @@ class FlavorTopology:
             fit_level, fit, reason = self._find_level_with_fit_domains(p.requested_level, p)
             if reason:
                 return {}, reason
+        if not balanced:  # balanced placement rewrites copies of the domains, never the tree's
+            p.touched.extend(fit)
         fit = self._update_counts_to_minimum(fit, p.count, p.leader_count, p.slice_size, p.unconstrained, True)
         fit = self._down_to_lowest_level(fit, fit_level, p, balanced)
         out: dict[str, TopologyAssignment] = {}
@@ -279,9 +296,18 @@ class FlavorTopology:
         last = len(self.levels) - 1
         while level < min(last, p.slice_level) and not balanced:
             # above the slice level: greedy over all lower domains
+            level += 1
+            slices = p.count // p.slice_size
+            if p.leader_count == 0:
+                one = self._one_best_fit(_lower(fit), slices, p.unconstrained)
+                if one is not None:
+                    one.leader_count, one.pod_count, one.slice_count = 0, slices * p.slice_size, slices
+                    p.touched.append(one)
+                    fit = [one]
+                    continue
             lower = self._sorted(_lower(fit), p.unconstrained)
             fit = self._update_counts_to_minimum(lower, p.count, p.leader_count, p.slice_size, p.unconstrained, True)
-            level += 1
+            p.touched.extend(fit or lower)
         while level < last:
             # at or below the slice level: each parent's pods go to its own children
             size = p.slice_size
@@ -294,11 +320,26 @@ class FlavorTopology:
                     for c in lower:
                         c.slice_count = c.pod_count // size
                         c.slice_count_with_leader = c.pod_count_with_leader // size
-                new.extend(self._update_counts_to_minimum(lower, d.pod_count, d.leader_count, size, p.unconstrained,
-                                                          size > 1))
+                placed = self._update_counts_to_minimum(lower, d.pod_count, d.leader_count, size, p.unconstrained,
+                                                        size > 1)
+                if not balanced:
+                    # the minimum rewrites only the domains it returns (all of them when it gives up)
+                    p.touched.extend(lower if size > 1 or not placed else placed)
+                new.extend(placed)
             fit = new
             level += 1
         return fit
+
+    def _one_best_fit(self, domains: list[Domain], slices: int, unconstrained: bool) -> Domain | None:
+        """What ``_update_counts_to_minimum`` over the sorted domains picks for ``slices`` slices
+        without a leader when the first domain (the most slices) alone takes them under BestFit: of
+        those that take them, the fewest slices, then the fewest pods, then the values, the same as
+        the first of them in the sorted order; one pass in C, not a sort (the descent does this for
+        every placement). None when another case applies."""
+        if (self._least_free(unconstrained) or self.gates.enabled("TASRespectNodeAffinityPreferred")
+                or not domains or max(d.slice_count for d in domains) < slices):
+            return None
+        return min([d for d in domains if d.slice_count >= slices], key=_BEST_FIT_KEY)
 
     def _slice_size_at_level(self, layers, slice_size: int, slice_level: int) -> tuple[dict[int, int], str]:
         """``buildSliceSizeAtLevel``: the inner slice layers' sizes per level."""
@@ -320,18 +361,47 @@ class FlavorTopology:
         return out, ""
 
     # -- phase 1 -------------------------------------------------------------------------
+    COUNT_TREES = 32  # request shapes whose counts a flavor keeps (the least recently used go)
+
     def _fill_in_counts(self, node_req: NodeRequirements, requests: Requests, leader_requests: Requests | None,
                         assumed: dict[str, Requests], simulate_empty: bool, p: PlacementParams) -> None:
+        """``fillInCounts``: the counts of a request shape kept from run to run (``counts_cache``),
+        or counted afresh on the flavor's own tree when pods assumed in this cycle change the leaves."""
+        matched = self._matched_leaves(node_req, p.stats)
+        if assumed or not self.levels or self.COUNT_TREES <= 0:
+            p.per_level = self.per_level
+            self._fill_own_tree(matched, requests, leader_requests, assumed, simulate_empty, p)
+            return
+        shape = Shape.of(requests, leader_requests, simulate_empty, p)
+        key = shape.key(node_req.key() if self.lowest_is_node else None)
+        tree = self.count_trees.pop(key, None)
+        if tree is None:
+            tree = CountTree(self, matched, shape)
+            if len(self.count_trees) >= self.COUNT_TREES:
+                del self.count_trees[next(iter(self.count_trees))]
+        else:
+            tree.sync(self)
+        self.count_trees[key] = tree  # the most recently used last
+        add(p.stats.resources, tree.limits)
+        p.per_level, p.level_orders, p.touched = tree.per_level, tree.level_orders, tree.touched
+
+    def _matched_leaves(self, node_req: NodeRequirements, stats: ExclusionStats) -> list[tuple[Leaf, int]]:
+        """(leaf, affinity score) of the leaves the pod set may use, the others counted in ``stats``."""
+        if self.lowest_is_node:
+            return self._feasible(node_req, stats)
+        stats.total_nodes += len(self.leaves)
+        return [(leaf, 0) for leaf in self.leaves.values()]
+
+    def _fill_own_tree(self, matched: list[tuple[Leaf, int]], requests: Requests, leader_requests: Requests | None,
+                       assumed: dict[str, Requests], simulate_empty: bool, p: PlacementParams) -> None:
         for d in self.all_domains():
             d.reset()
-        if self.lowest_is_node:
-            matched = self._feasible(node_req, p.stats)
-        else:
-            p.stats.total_nodes += len(self.leaves)
-            matched = [(leaf, 0) for leaf in self.leaves.values()]
         for leaf, score in matched:
             leaf.affinity_score += score
-            self._fill_leaf(leaf, requests, leader_requests, assumed, simulate_empty, p)
+            leaf.pod_count, leaf.pod_count_with_leader, leaf.leader_count, limiting = self._leaf_counts(
+                leaf, requests, leader_requests, assumed, simulate_empty)
+            if leaf.pod_count == 0 and limiting:
+                p.stats.resources[limiting] = p.stats.resources.get(limiting, 0) + 1
         for root in self.roots.values():
             self._fill_helper(root, p.slice_size, p.slice_level, 0, p.slice_size_at_level, p.leader_count > 0)
 
@@ -346,21 +416,17 @@ class FlavorTopology:
         stats.add(hit[1])
         return hit[0]
 
-    def _fill_leaf(self, leaf: Leaf, requests: Requests, leader_requests: Requests | None,
-                   assumed: dict[str, Requests], simulate_empty: bool, p: PlacementParams) -> None:
+    def _leaf_counts(self, leaf: Leaf, requests: Requests, leader_requests: Requests | None,
+                     assumed: dict[str, Requests], simulate_empty: bool) -> tuple[int, int, int, str]:
+        """(pods, pods beside the leader, leaders, the resource that limits the pods) of one leaf."""
         remaining = self.remaining(leaf, simulate_empty)
         if leaf.id in assumed:
             sub(remaining, assumed[leaf.id])
-        leaf.pod_count, limiting = count_in_with_limit(requests, remaining)
-        if leaf.pod_count == 0 and limiting:
-            p.stats.resources[limiting] = p.stats.resources.get(limiting, 0) + 1
-        leaf.leader_count = 0
+        pods, limiting = count_in_with_limit(requests, remaining)
         if leader_requests is not None and count_in(leader_requests, remaining) > 0:
-            leaf.leader_count = 1
             sub(remaining, leader_requests)
-            leaf.pod_count_with_leader = count_in(requests, remaining)
-        else:
-            leaf.pod_count_with_leader = leaf.pod_count  # nothing taken out for a leader
+            return pods, count_in(requests, remaining), 1, limiting
+        return pods, pods, 0, limiting  # nothing taken out for a leader
 
     def _fill_helper(self, d: Domain, slice_size: int, slice_level: int, level: int, at_level: dict[int, int],
                      leader_required: bool) -> None:
@@ -369,24 +435,35 @@ class FlavorTopology:
                 d.slice_count = d.pod_count // slice_size
                 d.slice_count_with_leader = d.pod_count_with_leader // slice_size
             return
+        for c in d.children:
+            self._fill_helper(c, slice_size, slice_level, level + 1, at_level, leader_required)
+        self._sum_children(d, slice_size, slice_level, level, at_level, leader_required)
+
+    def _sum_children(self, d: Domain, slice_size: int, slice_level: int, level: int, at_level: dict[int, int],
+                      leader_required: bool) -> None:
+        """A domain's counts from its children's (``fillInCountsHelper`` after the recursion)."""
         pods = slices = leaders = 0
         affinity = 0
         contributor = False
         min_pod_diff = min_slice_diff = INT32_MAX
         inner = at_level.get(level + 1)
         for c in d.children:
-            self._fill_helper(c, slice_size, slice_level, level + 1, at_level, leader_required)
             c_pods, c_pods_leader = c.pod_count, c.pod_count_with_leader
             if inner is not None:
                 c_pods = (c.pod_count // inner) * inner
                 c_pods_leader = (c.pod_count_with_leader // inner) * inner
+            c_slices, c_leaders = c.slice_count, c.leader_count
             pods += c_pods
-            slices += c.slice_count
-            if not leader_required or c.leader_count > 0:
+            slices += c_slices
+            if not leader_required or c_leaders > 0:
                 contributor = True
-                min_pod_diff = min(c_pods - c_pods_leader, min_pod_diff)
-                min_slice_diff = min(c.slice_count - c.slice_count_with_leader, min_slice_diff)
-            leaders = max(c.leader_count, leaders)
+                # comparisons, not min()/max() calls: this runs for every child of a changed domain
+                if c_pods - c_pods_leader < min_pod_diff:
+                    min_pod_diff = c_pods - c_pods_leader
+                if c_slices - c.slice_count_with_leader < min_slice_diff:
+                    min_slice_diff = c_slices - c.slice_count_with_leader
+            if c_leaders > leaders:
+                leaders = c_leaders
             affinity += c.affinity_score
         d.pod_count = pods
         slices_with_leader = 0
@@ -409,10 +486,9 @@ class FlavorTopology:
         return unconstrained and self.gates.enabled("TASProfileMixed")
 
     def _find_level_with_fit_domains(self, level: int, p: PlacementParams) -> tuple[int, list[Domain], str]:
-        domains = list(self.per_level[level].values())
-        if not domains:
+        ordered = self._level_ordered(level, p)
+        if not ordered:
             return 0, [], f"no topology domains at level: {self.levels[level]}"
-        ordered = self._sorted_with_leader(domains, p.unconstrained)
         top = ordered[0]
         slice_count = p.count // p.slice_size
         best_fit = not self._least_free(p.unconstrained)
@@ -421,7 +497,7 @@ class FlavorTopology:
 
         def not_fit(fit_count: int, total: int) -> str:
             if p.multi_layer:
-                return self._multi_layer_not_fit(level, p.count, p.multi_layer, p.stats)
+                return self._multi_layer_not_fit(p.per_level, level, p.count, p.multi_layer, p.stats)
             return self._not_fit(fit_count, total, p.slice_size, p.stats)
 
         if not best_fit:
@@ -448,6 +524,17 @@ class FlavorTopology:
             return self._spread_over_domains(level, ordered, slice_count, p, not_fit)
         return level, [top], ""
 
+    def _level_ordered(self, level: int, p: PlacementParams, leader: bool = True) -> list[Domain]:
+        """A whole level in ``sortedDomainsWithLeader`` (``sortedDomains``) order, kept with the
+        counts it comes from (``p.level_orders``) when they are cached."""
+        key = (level, p.unconstrained, leader)
+        if p.level_orders is not None and key in p.level_orders:
+            return p.level_orders[key]
+        ordered = self._ordered(list(p.per_level[level].values()), p.unconstrained, leader)
+        if p.level_orders is not None:
+            p.level_orders[key] = ordered
+        return ordered
+
     def _spread_over_domains(self, level: int, ordered: list[Domain], slice_count: int, p: PlacementParams,
                              not_fit) -> tuple[int, list[Domain], str]:
         """No single domain fits (top level, or unconstrained): leaders first, then as many
@@ -467,7 +554,10 @@ class FlavorTopology:
             idx += 1
         if remaining_leaders > 0:
             return 0, [], not_fit(p.leader_count - remaining_leaders, slice_count)
-        rest = self._sorted(ordered[idx:], p.unconstrained)
+        if idx == 0 and p.leader_count == 0:  # the whole level, unmoved (no leader to prioritize)
+            rest = self._level_ordered(level, p, False)
+        else:
+            rest = self._sorted(ordered[idx:], p.unconstrained)
         i = 0
         while remaining_slices > 0 and i < len(rest):
             d = rest[i]
@@ -597,6 +687,9 @@ class FlavorTopology:
         return self._ordered(domains, unconstrained, True)
 
     def _ordered(self, domains: list[Domain], unconstrained: bool, leader: bool) -> list[Domain]:
+        return sorted(domains, key=self._order_key(unconstrained, leader))
+
+    def _order_key(self, unconstrained: bool, leader: bool):
         least = self._least_free(unconstrained)
         affinity = self.gates.enabled("TASRespectNodeAffinityPreferred")
         slices = "slice_count_with_leader" if leader else "slice_count"
@@ -610,7 +703,11 @@ class FlavorTopology:
             return (-d.leader_count if leader else 0, -d.affinity_score if affinity else 0,
                     sign * getattr(d, slices), getattr(d, pods), d.values)
 
-        return sorted(domains, key=key)
+        if not leader and not affinity:  # the same order on the keys that differ (the common case, faster)
+            if least:
+                return lambda d: (d.slice_count, d.pod_count, d.values)
+            return lambda d: (-d.slice_count, d.pod_count, d.values)
+        return key
 
     # -- results -------------------------------------------------------------------------
     def _build_assignment(self, domains: list[Domain]) -> TopologyAssignment:
@@ -629,10 +726,11 @@ class FlavorTopology:
             text = f'topology "{self.topology_name}" allows to fit only {fit} out of {total} {unit}(s)'
         return text + stats.suffix()
 
-    def _multi_layer_not_fit(self, level: int, count: int, layers, stats: ExclusionStats) -> str:
+    def _multi_layer_not_fit(self, per_level: list[dict[str, Domain]], level: int, count: int, layers,
+                             stats: ExclusionStats) -> str:
         text = f'topology "{self.topology_name}" doesn\'t allow to fit'
         best: Domain | None = None
-        for d in self.per_level[level].values():
+        for d in per_level[level].values():
             if best is None or d.slice_count > best.slice_count or (d.slice_count == best.slice_count
                                                                     and d.id < best.id):
                 best = d
@@ -691,11 +789,13 @@ def counted_domains(f: FlavorTopology, tr: PodSetTASRequest) -> tuple[PlacementP
     """Phase 1 alone for one pod set on the usage as it is (no leader, nothing assumed), for
     explain's domain view: (the run's parameters, what it asks of a node, the domains of the level
     that decides in the order Kueue tries them, why Kueue refuses the request before counting).
-    The domains' counts hold until the next placement run on ``f``."""
+    The domains' counts hold until the next placement run on ``f``.  They are counted on the
+    flavor's own tree, not a ``counts_cache`` copy: the view reads the real leaves (nodes, usage)."""
     p, reason = f._placement_params(tr, None)
     if reason:
         return p, None, [], reason
     node_req = NodeRequirements.of(tr.pod, f.tolerations, f.lowest_is_node,
                                    f.gates.enabled("TASRespectNodeAffinityPreferred"))
-    f._fill_in_counts(node_req, plus(tr.single_pod_requests, ONE_POD), None, {}, False, p)
+    p.per_level = f.per_level
+    f._fill_own_tree(f._matched_leaves(node_req, p.stats), plus(tr.single_pod_requests, ONE_POD), None, {}, False, p)
     return p, node_req, f._sorted_with_leader(list(f.per_level[p.requested_level].values()), p.unconstrained), ""
