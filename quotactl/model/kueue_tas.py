@@ -239,27 +239,37 @@ class Pod(KueueObject):
     @property
     def is_tas(self) -> bool:
         """``utiltas.IsTAS``: a pod of a TAS pod set (its usage is the Workload's assignment)."""
-        return any(a in self.annotations for a in _TAS_POD_ANNOTATIONS)
+        annotations = self.annotations
+        return bool(annotations) and any(a in annotations for a in _TAS_POD_ANNOTATIONS)
 
     @property
     def uses_node(self) -> bool:
         """``PodUsageReconciler``: scheduled to a node and not terminated, and not a TAS pod."""
-        return bool(self.node_name) and self.phase not in ("Succeeded", "Failed") and not self.is_tas
+        return bool(self.node_name) and self.phase not in _TERMINATED and not self.is_tas
 
     @property
     def plain_requests_key(self) -> tuple | None:
         """The containers' requests as written, when they alone make the pod's request (no init
         containers, overhead or pod-level resources): pods of one shape share it, so their request
-        is computed once (``tas.state``); None otherwise."""
-        spec = as_dict(self.source.data.get("spec"))
+        is computed once (``tas.state``); None otherwise.  (Requests written in another order make
+        another key, of the same request.)"""
+        spec = self.source.data.get("spec")
+        if not isinstance(spec, dict):
+            return ()
         if spec.get("initContainers") or spec.get("overhead") or spec.get("resources"):
             return None
+        containers = spec.get("containers")
         key = []
-        for c in as_list(spec.get("containers")):
-            req = as_dict(as_dict(as_dict(c).get("resources")).get("requests"))
-            if not all(type(v) is str for v in req.values()):
-                return None
-            key.append(tuple(sorted(req.items())))
+        for c in containers if isinstance(containers, list) else ():
+            resources = c.get("resources") if isinstance(c, dict) else None
+            requests = resources.get("requests") if isinstance(resources, dict) else None
+            if not isinstance(requests, dict):
+                key.append(())
+                continue
+            for v in requests.values():
+                if type(v) is not str:
+                    return None
+            key.append(tuple(requests.items()))
         return tuple(key)
 
     @property
@@ -268,11 +278,25 @@ class Pod(KueueObject):
         return effective_pod_requests(as_dict(self.source.data.get("spec")))
 
 
+_TERMINATED = frozenset({"Succeeded", "Failed"})
+
+
 def build_pod(obj: KubeObject) -> Pod:
-    spec = as_dict(obj.data.get("spec"))
-    return Pod(source=obj, name=obj.name, namespace=obj.namespace or "default",
-               node_name=as_str(spec.get("nodeName")), phase=as_str(as_dict(obj.data.get("status")).get("phase")),
-               annotations=str_map(obj.metadata.get("annotations")))
+    data = obj.data
+    metadata = data.get("metadata")  # ``obj.name``, ``obj.namespace``: the metadata read once
+    metadata = metadata if isinstance(metadata, dict) else {}
+    name = metadata.get("name")
+    if name is not None and not isinstance(name, str):
+        name = str(name)
+    namespace = metadata.get("namespace")
+    spec, status = data.get("spec"), data.get("status")
+    node_name = spec.get("nodeName") if isinstance(spec, dict) else None
+    phase = status.get("phase") if isinstance(status, dict) else None
+    annotations = metadata.get("annotations")
+    return Pod(source=obj, name=name, namespace=(namespace if isinstance(namespace, str) else None) or "default",
+               node_name=node_name if isinstance(node_name, str) else None,
+               phase=phase if isinstance(phase, str) else None,
+               annotations=str_map(annotations) if annotations is not None else {})
 
 
 TAS_BUILDERS = {"Node": build_node, "Pod": build_pod}
