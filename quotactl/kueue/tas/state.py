@@ -107,7 +107,8 @@ def non_tas_usage_by_node(pods: list[Pod]) -> dict[str, Requests]:
     by_shape: dict[tuple, Requests] = {}
     by_node: dict[str, Requests] = {}
     for pod in pods:
-        if not pod.uses_node:
+        node = pod.node_in_use
+        if node is None:
             continue
         key = pod.plain_requests_key
         usage = by_shape.get(key) if key is not None else None
@@ -115,9 +116,9 @@ def non_tas_usage_by_node(pods: list[Pod]) -> dict[str, Requests]:
             usage = plus(amounts(pod.requests), ONE_POD)
             if key is not None:
                 by_shape[key] = usage
-        total = by_node.get(pod.node_name)
+        total = by_node.get(node)
         if total is None:
-            by_node[pod.node_name] = dict(usage)
+            by_node[node] = dict(usage)
         else:
             add(total, usage)
     return by_node
