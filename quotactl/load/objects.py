@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 from quotactl.diagnostics import Diagnostic, Severity
@@ -89,6 +90,9 @@ class KubeObject:
         return self.display if self.name is not None else self.kind
 
 
+_DIALECT = attrgetter("dialect")
+
+
 @dataclass
 class LoadResult:
     sources: list[Source] = field(default_factory=list)
@@ -101,7 +105,7 @@ class LoadResult:
 
     @property
     def dialects(self) -> set[str]:
-        return {o.dialect for o in self.objects if o.dialect in (Dialect.KUEUE, Dialect.YUNIKORN)}
+        return set(map(_DIALECT, self.objects)) & {Dialect.KUEUE, Dialect.YUNIKORN}
 
     def of_kind(self, kind: str) -> list[KubeObject]:
         return [o for o in self.objects if o.kind == kind]

@@ -101,27 +101,30 @@ def build_tas_state(cluster: KueueCluster, gates: FeatureGates) -> TASState | No
 
 
 def non_tas_usage_by_node(pods: list[Pod]) -> dict[str, Requests]:
-    """The requests of the running non-TAS pods (``uses_node``), summed per node: each pod also
-    takes one of the node's pods. A snapshot's pods come in few shapes: each shape's request is
-    computed once."""
+    """The requests of the running non-TAS pods (``uses_node``), summed per node. A snapshot's
+    pods come in few shapes: each shape's request is computed once."""
     by_shape: dict[tuple, Requests] = {}
     by_node: dict[str, Requests] = {}
     for pod in pods:
         node = pod.node_in_use
         if node is None:
             continue
-        key = pod.plain_requests_key
-        usage = by_shape.get(key) if key is not None else None
+        shape = pod.plain_requests_key
+        usage = by_shape.get(shape) if shape is not None else None
         if usage is None:
-            usage = plus(amounts(pod.requests), ONE_POD)
-            if key is not None:
-                by_shape[key] = usage
+            usage = _pod_usage(pod)
+            if shape is not None:
+                by_shape[shape] = usage
         total = by_node.get(node)
         if total is None:
             by_node[node] = dict(usage)
         else:
             add(total, usage)
     return by_node
+
+
+def _pod_usage(pod: Pod) -> Requests:
+    return plus(amounts(pod.requests), ONE_POD)  # each pod also takes one of the node's pods
 
 
 def admitted_usage(wl: Workload, state: TASState | None) -> tuple[DomainUsage, ...]:
