@@ -175,7 +175,8 @@ def _flow_depth_bound(text: str, limit: int) -> int:
     the whole text, and 400 documents nested 30,000 deep took 200 passes over 24 million
     brackets (found by the fuzzer, seed 1623).
     """
-    counts = {ch: text.count(ch) for ch in "[]{}"}
+    brackets = _brackets(text)  # counted there: four passes over the brackets, not over the text
+    counts = {ch: brackets.count(ch) for ch in "[]{}"}
     if counts["["] + counts["{"] <= limit:
         return counts["["] + counts["{"]
     # Pair removal leaves at least the surplus of opening brackets, each counted as a level: a
@@ -183,7 +184,6 @@ def _flow_depth_bound(text: str, limit: int) -> int:
     surplus = max(0, counts["["] - counts["]"]) + max(0, counts["{"] - counts["}"])
     if surplus > limit:
         return limit + 1
-    brackets = _brackets(text)
     for level in range(min(limit + 1, _QUICK_PASSES)):
         reduced = _without_innermost_pairs(brackets)
         if reduced == brackets:

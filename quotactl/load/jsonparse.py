@@ -13,6 +13,7 @@ from collections.abc import Callable
 from itertools import compress
 
 from quotactl.diagnostics import Diagnostic
+from quotactl.load.composer import _flow_depth_bound
 from quotactl.load.document import Document, YamlFloat
 from quotactl.load.lazypos import ItemPositions, WholePositions
 
@@ -46,7 +47,7 @@ def load_json(text: str, file: str, limits, parse_yaml: Callable) -> tuple[list[
         data = json.loads(text, object_pairs_hook=_no_duplicates, parse_float=_float, parse_constant=_constant)
     except (ValueError, RecursionError, _NotYamlAlike):
         return None
-    if _too_deep(data, limits.max_depth):
+    if _flow_depth_bound(text, limits.max_depth) >= limits.max_depth and _too_deep(data, limits.max_depth):
         return None  # the YAML path reports where
     if _SURROGATE_ESCAPE.search(text):
         data = _without_lone_surrogates(data)
@@ -81,7 +82,10 @@ _IS_CONTAINER = frozenset({dict, list}).__contains__
 
 def _too_deep(data, limit: int) -> bool:
     """Nesting deeper than ``limit``, counted as the YAML builder counts (keys and scalars are
-    one level below their collection).  Level by level, the containers picked out by C
+    one level below their collection): a non-empty collection at level ``limit`` or below.
+    Asked only when the text's brackets (``_flow_depth_bound``, an upper bound of the
+    collections' nesting, C-speed) allow a collection that deep: a walk of a snapshot's
+    tree costs about as much as parsing it.  Level by level, the containers picked out by C
     iterators: a snapshot holds millions of scalars (3x faster than a stack of every value)."""
     level = [data] if _IS_CONTAINER(type(data)) else []
     depth = 1

@@ -40,13 +40,21 @@ class Override:
 
 def object_key(obj: KubeObject) -> tuple | None:
     """What the API server identifies ``obj`` by; None when it has no name (no identity)."""
-    if obj.kind in SINGLETON_KINDS:
-        return obj.group, obj.kind
-    name = obj.name
+    kind = obj.kind
+    group = obj.api_version.rpartition("/")[0]  # ``obj.group``
+    if kind in SINGLETON_KINDS:
+        return group, kind
+    metadata = obj.data.get("metadata")  # ``obj.name`` and ``obj.namespace``, the metadata read once
+    metadata = metadata if isinstance(metadata, dict) else {}
+    name = metadata.get("name")
     if name is None:
         return None
-    namespace = None if obj.kind in CLUSTER_SCOPED_KINDS else (obj.namespace or "default")
-    return obj.group, obj.kind, namespace, name
+    if not isinstance(name, str):
+        name = str(name)
+    if kind in CLUSTER_SCOPED_KINDS:
+        return group, kind, None, name
+    namespace = metadata.get("namespace")
+    return group, kind, (namespace if isinstance(namespace, str) else None) or "default", name
 
 
 def latest(objects: list[KubeObject]) -> tuple[list[KubeObject], list[Override]]:

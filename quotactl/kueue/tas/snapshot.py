@@ -94,8 +94,9 @@ class FlavorTopology:
         leaf = self.leaves.get(did)
         if leaf is None:
             leaf = self.leaves[did] = Leaf(did, values, node if self.lowest_is_node else None)
-        add(leaf.capacity, amounts(node.allocatable))
-        add(leaf.free, amounts(node.allocatable))
+        allocatable = amounts(node.allocatable)
+        add(leaf.capacity, allocatable)
+        add(leaf.free, allocatable)
         self.node_to_leaf[node.name or ""] = did
 
     def _link(self) -> None:

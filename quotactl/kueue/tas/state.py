@@ -13,7 +13,7 @@ from quotactl.kueue.tas.resources import ONE_POD, Requests, add, amounts, plus
 from quotactl.kueue.tas.snapshot import FlavorTopology, PlacementResult, PodSetTASRequest, domain_id
 from quotactl.model.features import FeatureGates
 from quotactl.model.kueue import KueueCluster, Workload
-from quotactl.model.kueue_tas import Node
+from quotactl.model.kueue_tas import Node, Pod
 
 
 class DomainUsage(NamedTuple):
@@ -94,18 +94,37 @@ def build_tas_state(cluster: KueueCluster, gates: FeatureGates) -> TASState | No
         flavors[name] = FlavorTopology(name, rf.topology_name or "", levels, nodes, tuple(rf.tolerations), gates)
     if not flavors:
         return None
-    by_shape: dict[tuple, Requests] = {}  # a snapshot's pods come in few shapes
-    for pod in cluster.pods:
-        if pod.uses_node:
-            key = pod.plain_requests_key
-            usage = by_shape.get(key) if key is not None else None
-            if usage is None:
-                usage = plus(amounts(pod.requests), ONE_POD)  # each pod also takes one of the node's pods
-                if key is not None:
-                    by_shape[key] = usage
-            for f in flavors.values():
-                f.add_non_tas_usage(pod.node_name or "", usage)
+    for node_name, usage in non_tas_usage_by_node(cluster.pods).items():
+        for f in flavors.values():
+            f.add_non_tas_usage(node_name, usage)
     return TASState(flavors, gates)
+
+
+def non_tas_usage_by_node(pods: list[Pod]) -> dict[str, Requests]:
+    """The requests of the running non-TAS pods (``uses_node``), summed per node. A snapshot's
+    pods come in few shapes: each shape's request is computed once."""
+    by_shape: dict[tuple, Requests] = {}
+    by_node: dict[str, Requests] = {}
+    for pod in pods:
+        node = pod.node_in_use
+        if node is None:
+            continue
+        shape = pod.plain_requests_key
+        usage = by_shape.get(shape) if shape is not None else None
+        if usage is None:
+            usage = _pod_usage(pod)
+            if shape is not None:
+                by_shape[shape] = usage
+        total = by_node.get(node)
+        if total is None:
+            by_node[node] = dict(usage)
+        else:
+            add(total, usage)
+    return by_node
+
+
+def _pod_usage(pod: Pod) -> Requests:
+    return plus(amounts(pod.requests), ONE_POD)  # each pod also takes one of the node's pods
 
 
 def admitted_usage(wl: Workload, state: TASState | None) -> tuple[DomainUsage, ...]:
