@@ -133,5 +133,4 @@ class CountTree:
         shape = self.shape
         for depth in range(len(self.per_level) - 2, -1, -1):
             for d in dirty[depth]:
-                s._sum_children(d, shape.slice_size, shape.slice_level, depth, shape.at_level,
-                                shape.leader_required)
+                s._roll_up(d, shape.slice_size, shape.slice_level, depth, shape.at_level, shape.leader_required)

@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from quotactl.kueue.tas.domain import Domain, Leaf
 from quotactl.kueue.tas.feasibility import ExclusionStats, feasible_leaves
-from quotactl.kueue.tas.resources import ONE_POD, Requests, add, count_in, count_in_with_limit, plus
+from quotactl.kueue.tas.resources import ONE_POD, Requests, add, count_in_with_limit, plus
 from quotactl.kueue.tas.snapshot import FlavorTopology, PodSetTASRequest, counted_domains, domain_id
 from quotactl.kueue.tas.state import DomainUsage, TASState
 
@@ -111,6 +111,10 @@ def _row(f: FlavorTopology, d: Domain, requests: Requests, node_req, node_counts
         remaining = f.remaining(leaf, False)
         for r in requests:
             free[r] = free.get(r, 0) + max(0, remaining.get(r, 0))
+    held = f.domain_usage_under(d)  # admitted usage a virtual hostname level keeps off the leaves
+    for r, v in held.items():
+        if r in free:
+            free[r] = max(0, free[r] - v)
     shown_free = {r: v for r, v in sorted(free.items()) if r != "pods" or len(requests) == 1}
     nodes = len(leaves) if node_counts is None else sum(node_counts[leaf.id] for leaf in leaves)
     return DomainRow(d.values, nodes, shown_free, d.pod_count, d.slice_count if sliced else None, _causes(stats))
@@ -154,15 +158,13 @@ class _Search:
         n = len(values)
         for h in gone:
             for u in h.usage:
-                leaf = self.f.leaves.get(u.domain) if u.flavor == self.f.flavor else None
-                if leaf is not None and leaf.values[:n] == values:
+                dom = self.f.usage_domain(u.domain) if u.flavor == self.f.flavor else None
+                if dom is not None and dom.values[:n] == values:
                     add(freed.setdefault(u.domain, {}), u.total())
         out = 0
         for did, more in freed.items():
-            remaining = self.f.remaining(self.f.leaves[did], False)
-            out -= count_in(self.requests, remaining)
-            add(remaining, more)
-            out += count_in(self.requests, remaining)
+            dom = self.f.usage_domain(did)
+            out += self.f.pods_in(dom, self.requests, more) - self.f.pods_in(dom, self.requests)
         return out
 
     def landing(self, gone: list[Holder]) -> FreedBy | None:
@@ -174,10 +176,10 @@ class _Search:
             res = self.f.find_assignments([self.tr])[self.tr.name]
             if res.reason or res.assignment is None or not res.assignment.domains:
                 return None
-            leaf = self.f.leaves.get(domain_id(res.assignment.domains[0].values))
-            if leaf is None:
+            dom = self.f.usage_domain(domain_id(res.assignment.domains[0].values))
+            if dom is None:
                 return None
-            values = leaf.values[:self.level + 1]
+            values = dom.values[:self.level + 1]
         finally:
             for h in gone:
                 self.state.apply(h.usage, 1)

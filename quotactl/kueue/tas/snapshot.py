@@ -4,7 +4,11 @@
 The tree: one leaf per node when the topology's lowest level is ``kubernetes.io/hostname``
 (else per lowest-level domain, the nodes' capacity summed), its ancestors one per value prefix.
 Each leaf holds its free capacity (allocatable minus non-TAS pods) and the TAS usage of admitted
-workloads.  ``find_assignments`` is ``FindTopologyAssignmentsForFlavor``: phase 1 counts the pods
+workloads.  Under ``TASNodeFeasibilityForAllLevels`` a topology without the hostname level gets it
+appended internally (Kueue's "virtual hostname", ``newTopologyTree``): one leaf per node, keyed by
+the node's name; admitted workloads' usage is kept per domain of the declared lowest level (their
+assignments name those domains, not nodes) and bounds that domain's counts; assignments are
+published at the declared levels.  ``find_assignments`` is ``FindTopologyAssignmentsForFlavor``: phase 1 counts the pods
 (and slices, leaders) each domain can take, bottom-up; phase 2 picks the level and the domains
 (BestFit, or LeastFreeCapacity for unconstrained requests under ``TASProfileMixed``), then walks
 down level by level keeping the fewest domains, and builds the assignment at the lowest level.
@@ -71,12 +75,21 @@ class FlavorTopology:
                  tolerations: tuple[Toleration, ...], gates: FeatureGates):
         self.flavor = flavor
         self.topology_name = topology_name
-        self.levels = levels
+        self.declared_levels = levels
+        self.declared_hostname = bool(levels) and levels[-1] == HOSTNAME
+        # Kueue's virtual hostname level (``newTopologyTree``): one leaf per node below the declared levels
+        self.virtual_node = bool(levels) and not self.declared_hostname and gates.enabled(
+            "TASNodeFeasibilityForAllLevels")
+        self.levels = levels + (HOSTNAME,) if self.virtual_node else levels
         self.tolerations = tolerations
         self.gates = gates
-        self.lowest_is_node = bool(levels) and levels[-1] == HOSTNAME
+        self.lowest_is_node = self.declared_hostname or self.virtual_node  # ``leafIsNode``
+        # the level whose domains hold admitted workloads' usage (``domainTASUsage``): -1 when leaves do
+        self.usage_level = len(levels) - 1 if self.virtual_node else -1
+        self.domain_usage: dict[str, Requests] = {}
+        self._caps: _DomainCaps | None = None  # the usage domains' bounds for the current run
         self.leaves: dict[str, Leaf] = {}
-        self.per_level: list[dict[str, Domain]] = [{} for _ in levels]
+        self.per_level: list[dict[str, Domain]] = [{} for _ in self.levels]
         self.roots: dict[str, Domain] = {}
         self.node_to_leaf: dict[str, str] = {}
         self._feasible_memo: dict[tuple, tuple[list, ExclusionStats]] = {}
@@ -89,7 +102,9 @@ class FlavorTopology:
 
     # -- the tree ----------------------------------------------------------------------
     def _add_node(self, node: Node) -> None:
-        values = tuple(node.labels.get(k, "") for k in self.levels)
+        values = tuple(node.labels.get(k, "") for k in self.declared_levels)
+        if self.virtual_node:  # keyed by the node's name: two nodes sharing a hostname label stay apart
+            values += (node.name or "",)
         did = values[-1] if self.lowest_is_node else domain_id(values)
         leaf = self.leaves.get(did)
         if leaf is None:
@@ -132,14 +147,57 @@ class FlavorTopology:
             self._changed(self.leaves[did])
 
     def update_tas_usage(self, did: str, usage: Requests, sign: int) -> None:
-        """Add (``sign`` 1) or remove (-1) usage on a leaf; a domain the flavor does not hold (its
-        node is gone or not Ready) is skipped, as Kueue does."""
-        leaf = self.leaves.get(did)
-        if leaf is None:
+        """Add (``sign`` 1) or remove (-1) usage on a leaf (virtual hostname: on a domain of the
+        declared lowest level, whose leaves are then recounted); a domain the flavor does not hold
+        (its node is gone or not Ready) is skipped, as Kueue does."""
+        dom = self.usage_domain(did)
+        if dom is None:
             return
+        held = self.domain_usage.setdefault(did, {}) if self.virtual_node else dom.tas_usage
         for r, v in usage.items():
-            leaf.tas_usage[r] = leaf.tas_usage.get(r, 0) + sign * v
-        self._changed(leaf)
+            held[r] = held.get(r, 0) + sign * v
+        for leaf in dom.children if self.virtual_node else (dom,):
+            self._changed(leaf)
+
+    def usage_domain(self, did: str) -> Domain | None:
+        """The domain an assignment's domain id names: a leaf, or under a virtual hostname level a
+        domain of the declared lowest level."""
+        if self.virtual_node:
+            return self.per_level[self.usage_level].get(did)
+        return self.leaves.get(did)
+
+    def domain_remaining(self, dom: Domain, simulate_empty: bool) -> Requests:
+        """``domainRemainingCapacity``: a usage domain's leaves' free capacity less its TAS usage."""
+        out: Requests = {}
+        for leaf in self.per_level[self.usage_level][dom.id].children:  # the flavor's own leaves
+            add(out, leaf.free)
+        if not simulate_empty:
+            sub(out, self.domain_usage.get(dom.id, {}))
+        return out
+
+    def domain_usage_under(self, d: Domain) -> Requests:
+        """The TAS usage the usage domains at or below ``d`` hold (none when leaves hold it)."""
+        out: Requests = {}
+        n = len(d.values)
+        for did, usage in self.domain_usage.items():
+            dom = self.per_level[self.usage_level].get(did)
+            if dom is not None and dom.values[:n] == d.values:
+                add(out, usage)
+        return out
+
+    def pods_in(self, dom: Domain, single: Requests, freed: Requests | None = None) -> int:
+        """How many pods of ``single`` requests a usage domain (``usage_domain``) takes, with
+        ``freed`` more room: its leaf's, or its leaves' count bounded by the domain's remaining."""
+        if not self.virtual_node:
+            remaining = self.remaining(dom, False)
+            if freed:
+                add(remaining, freed)
+            return count_in(single, remaining)
+        on_leaves = sum(count_in(single, self.remaining(leaf, False)) for leaf in dom.children)
+        remaining = self.domain_remaining(dom, False)
+        if freed:
+            add(remaining, freed)
+        return min(on_leaves, count_in(single, remaining))
 
     def _changed(self, leaf: Leaf) -> None:
         """Stamp a leaf whose usage changed (what ``counts_cache`` recounts)."""
@@ -154,10 +212,11 @@ class FlavorTopology:
         return out
 
     def fits(self, usage: list[tuple[str, Requests, int]]) -> bool:
-        """``Fits``: every (domain, per-pod requests, count) still fits on its leaf."""
+        """``Fits``: every (domain, per-pod requests, count) still fits on its leaf (its leaves,
+        bounded by the domain)."""
         for did, single, count in usage:
-            leaf = self.leaves.get(did)
-            if leaf is None or count_in(single, self.remaining(leaf, False)) < count:
+            dom = self.usage_domain(did)
+            if dom is None or self.pods_in(dom, single) < count:
                 return False
         return True
 
@@ -167,9 +226,10 @@ class FlavorTopology:
         if main is None:
             return False
         slice_key = self._slice_level_key(request)
-        if main not in self.levels or slice_key not in self.levels:
+        declared = self.declared_levels
+        if main not in declared or slice_key not in declared:
             return False
-        return all(layer.topology in self.levels for layer in (request.slice_layers() if request else ()))
+        return all(layer.topology in declared for layer in (request.slice_layers() if request else ()))
 
     # -- levels ----------------------------------------------------------------------------
     def _level_key(self, r: TopologyRequest | None) -> str | None:
@@ -182,17 +242,17 @@ class FlavorTopology:
         if _slice_only(r):
             return self.levels[0]
         if r.unconstrained:
-            return self.levels[-1]
+            return self.declared_levels[-1]  # ``explicitLowestLevel``
         return None
 
     def _slice_level_key(self, r: TopologyRequest | None) -> str:
         layers = r.slice_layers() if r is not None else ()
-        return layers[0].topology if layers else self.levels[-1]
+        return layers[0].topology if layers else self.declared_levels[-1]
 
     def _level_key_with_implied(self, tr: PodSetTASRequest) -> str | None:
         key = self._level_key(tr.request)
         if key is None and tr.implied:
-            return self.levels[-1]
+            return self.declared_levels[-1]
         return key
 
     # -- FindTopologyAssignmentsForFlavor ---------------------------------------------------
@@ -202,13 +262,14 @@ class FlavorTopology:
         group seeing the earlier ones' pods (``assumed``, shared with other flavors under
         ``TASHandleOverlappingFlavors``). Stops at the first failure."""
         assumed = {} if assumed is None else assumed
+        assumed_domains: dict[str, Requests] = {}  # virtual hostname: per published domain
         groups: dict[str, list[PodSetTASRequest]] = {}
         for i, tr in enumerate(requests):
             groups.setdefault(tr.group if tr.group is not None else str(i), []).append(tr)
         result: dict[str, PlacementResult] = {}
         for trs in groups.values():
             leader, workers = _leader_and_workers(trs)
-            placed, reason = self.find_assignment(workers, leader, assumed, simulate_empty)
+            placed, on_nodes, reason = self.find_assignment(workers, leader, assumed, simulate_empty, assumed_domains)
             for tr in trs:
                 result[tr.name] = PlacementResult(placed.get(tr.name), reason)
             if reason:
@@ -216,21 +277,28 @@ class FlavorTopology:
             for tr in trs:
                 ta = placed.get(tr.name)
                 if ta is not None:
+                    per_domain = assumed_domains if self.virtual_node else assumed
                     for did, usage in usage_per_domain(ta, tr.single_pod_requests).items():
-                        add(assumed.setdefault(did, {}), usage)
+                        add(per_domain.setdefault(did, {}), usage)
+                for leaf_id, pods in on_nodes.get(tr.name, {}).items():
+                    add(assumed.setdefault(leaf_id, {}), pods_usage(tr.single_pod_requests, pods))
         return result
 
     def find_assignment(self, workers: PodSetTASRequest, leader: PodSetTASRequest | None,
-                        assumed: dict[str, Requests], simulate_empty: bool) -> tuple[dict, str]:
-        """``findTopologyAssignment`` for one pod set (and its leader): (pod set -> assignment, reason)."""
+                        assumed: dict[str, Requests], simulate_empty: bool,
+                        assumed_domains: dict[str, Requests]) -> tuple[dict, dict, str]:
+        """``findTopologyAssignment`` for one pod set (and its leader): (pod set -> assignment,
+        pod set -> pods per node under a virtual hostname level, reason)."""
         p, reason = self._placement_params(workers, leader)
         if reason:
-            return {}, reason
+            return {}, {}, reason
         requests = plus(workers.single_pod_requests, ONE_POD)
         leader_requests = plus(leader.single_pod_requests, ONE_POD) if leader is not None else None
         node_req = NodeRequirements.of(workers.pod, self.tolerations, self.lowest_is_node,
                                        self.gates.enabled("TASRespectNodeAffinityPreferred"))
-        self._fill_in_counts(node_req, requests, leader_requests, assumed, simulate_empty, p)
+        self._set_caps(requests, leader_requests, simulate_empty, assumed_domains)
+        self._fill_in_counts(node_req, requests, leader_requests, assumed, simulate_empty, p,
+                             bool(assumed_domains))
 
         balanced = False
         fit: list[Domain] = []
@@ -243,17 +311,22 @@ class FlavorTopology:
         if not balanced:
             fit_level, fit, reason = self._find_level_with_fit_domains(p.requested_level, p)
             if reason:
-                return {}, reason
+                return {}, {}, reason
         if not balanced:  # balanced placement rewrites copies of the domains, never the tree's
             p.touched.extend(fit)
         fit = self._update_counts_to_minimum(fit, p.count, p.leader_count, p.slice_size, p.unconstrained, True)
         fit = self._down_to_lowest_level(fit, fit_level, p, balanced)
         out: dict[str, TopologyAssignment] = {}
+        on_nodes: dict[str, dict[str, int]] = {}
+        placed = [(workers.name, fit)]
         if leader is not None:
             leader_domains, fit = leader_and_worker_domains(fit)
-            out[leader.name] = self._build_assignment(leader_domains)
-        out[workers.name] = self._build_assignment(fit)
-        return out, ""
+            placed = [(leader.name, leader_domains), (workers.name, fit)]
+        for name, domains in placed:
+            out[name] = self._build_assignment(domains)
+            if self.virtual_node:  # the internal node-level placement: what this cycle assumes per node
+                on_nodes[name] = {d.id: d.pod_count for d in domains if d.pod_count}
+        return out, on_nodes, ""
 
     def _placement_params(self, workers: PodSetTASRequest,
                           leader: PodSetTASRequest | None) -> tuple[PlacementParams, str]:
@@ -273,11 +346,11 @@ class FlavorTopology:
         key = self._level_key_with_implied(workers)
         if key is None:
             return p, "topology level not specified"
-        if key not in self.levels:
+        if key not in self.declared_levels:  # a virtual hostname level is no level to request
             return p, f"no requested topology level: {key}"
         p.requested_level = self.levels.index(key)
         slice_key = self._slice_level_key(r)
-        if slice_key not in self.levels:
+        if slice_key not in self.declared_levels:
             return p, f"no requested topology level for slices: {slice_key}"
         p.slice_level = self.levels.index(slice_key)
         if p.requested_level > p.slice_level:
@@ -347,7 +420,7 @@ class FlavorTopology:
         out: dict[int, int] = {}
         prev_size, prev_level = slice_size, slice_level
         for layer in layers[1:]:
-            if layer.topology not in self.levels:
+            if layer.topology not in self.declared_levels:
                 return {}, f"no requested topology level for additional slice layer: {layer.topology}"
             idx = self.levels.index(layer.topology)
             if idx <= prev_level:
@@ -365,11 +438,13 @@ class FlavorTopology:
     COUNT_TREES = 32  # request shapes whose counts a flavor keeps (the least recently used go)
 
     def _fill_in_counts(self, node_req: NodeRequirements, requests: Requests, leader_requests: Requests | None,
-                        assumed: dict[str, Requests], simulate_empty: bool, p: PlacementParams) -> None:
+                        assumed: dict[str, Requests], simulate_empty: bool, p: PlacementParams,
+                        assumed_in_domains: bool = False) -> None:
         """``fillInCounts``: the counts of a request shape kept from run to run (``counts_cache``),
-        or counted afresh on the flavor's own tree when pods assumed in this cycle change the leaves."""
+        or counted afresh on the flavor's own tree when pods assumed in this cycle change the leaves
+        (or the usage domains)."""
         matched = self._matched_leaves(node_req, p.stats)
-        if assumed or not self.levels or self.COUNT_TREES <= 0:
+        if assumed or assumed_in_domains or not self.levels or self.COUNT_TREES <= 0:
             p.per_level = self.per_level
             self._fill_own_tree(matched, requests, leader_requests, assumed, simulate_empty, p)
             return
@@ -423,11 +498,27 @@ class FlavorTopology:
         remaining = self.remaining(leaf, simulate_empty)
         if leaf.id in assumed:
             sub(remaining, assumed[leaf.id])
-        pods, limiting = count_in_with_limit(requests, remaining)
-        if leader_requests is not None and count_in(leader_requests, remaining) > 0:
-            sub(remaining, leader_requests)
-            return pods, count_in(requests, remaining), 1, limiting
-        return pods, pods, 0, limiting  # nothing taken out for a leader
+        return _counts_in(remaining, requests, leader_requests)
+
+    def _set_caps(self, requests: Requests, leader_requests: Requests | None, simulate_empty: bool,
+                  assumed_domains: dict[str, Requests]) -> None:
+        self._caps = _DomainCaps(self, requests, leader_requests, simulate_empty,
+                                 assumed_domains) if self.virtual_node else None
+
+    def _roll_up(self, d: Domain, slice_size: int, slice_level: int, level: int, at_level: dict[int, int],
+                 leader_required: bool) -> None:
+        """A domain's counts from its children's, bounded at the usage level by what the domain
+        itself still holds (``recordUsageDomainCaps``: its admitted usage is charged to no leaf)."""
+        self._sum_children(d, slice_size, slice_level, level, at_level, leader_required)
+        if level != self.usage_level or self._caps is None:
+            return
+        pods, with_leader, leaders = self._caps.of(d.id)
+        d.pod_count = min(d.pod_count, pods)
+        d.pod_count_with_leader = min(d.pod_count_with_leader, with_leader)
+        d.leader_count = min(d.leader_count, leaders)
+        if level == slice_level:
+            d.slice_count = d.pod_count // slice_size
+            d.slice_count_with_leader = d.pod_count_with_leader // slice_size
 
     def _fill_helper(self, d: Domain, slice_size: int, slice_level: int, level: int, at_level: dict[int, int],
                      leader_required: bool) -> None:
@@ -438,7 +529,7 @@ class FlavorTopology:
             return
         for c in d.children:
             self._fill_helper(c, slice_size, slice_level, level + 1, at_level, leader_required)
-        self._sum_children(d, slice_size, slice_level, level, at_level, leader_required)
+        self._roll_up(d, slice_size, slice_level, level, at_level, leader_required)
 
     def _sum_children(self, d: Domain, slice_size: int, slice_level: int, level: int, at_level: dict[int, int],
                       leader_required: bool) -> None:
@@ -712,8 +803,17 @@ class FlavorTopology:
 
     # -- results -------------------------------------------------------------------------
     def _build_assignment(self, domains: list[Domain]) -> TopologyAssignment:
-        """``buildAssignment``: the hostname only when it is the lowest level, else every level."""
+        """``buildAssignment``: the hostname only when it is the lowest level, else every level;
+        under a virtual hostname level the nodes' pods summed per domain of the declared levels."""
         ordered = sorted(domains, key=_values)  # Kueue's order of the values (compareValues)
+        if self.virtual_node:
+            n = len(self.declared_levels)
+            counts: dict[tuple[str, ...], int] = {}
+            for d in ordered:
+                if d.pod_count:
+                    counts[d.values[:n]] = counts.get(d.values[:n], 0) + d.pod_count
+            return TopologyAssignment(self.declared_levels, tuple(
+                TopologyDomainAssignment(values, count) for values, count in counts.items()))
         start = len(self.levels) - 1 if self.lowest_is_node else 0
         return TopologyAssignment(
             self.levels[start:],
@@ -773,12 +873,47 @@ def _leader_and_workers(trs: list[PodSetTASRequest]) -> tuple[PodSetTASRequest |
 
 def usage_per_domain(ta: TopologyAssignment, single: Requests) -> dict[str, Requests]:
     """``ComputeUsagePerDomain``: per domain of an assignment, its pods' requests plus the pods."""
-    out: dict[str, Requests] = {}
-    for d in ta.domains:
-        usage = {r: v * d.count for r, v in single.items()}
-        usage["pods"] = usage.get("pods", 0) + d.count
-        out[domain_id(d.values)] = usage
-    return out
+    return {domain_id(d.values): pods_usage(single, d.count) for d in ta.domains}
+
+
+def pods_usage(single: Requests, count: int) -> Requests:
+    """``count`` pods of ``single`` requests, each also taking one of the node's pods."""
+    usage = {r: v * count for r, v in single.items()}
+    usage["pods"] = usage.get("pods", 0) + count
+    return usage
+
+
+def _counts_in(remaining: Requests, requests: Requests,
+               leader_requests: Requests | None) -> tuple[int, int, int, str]:
+    """(pods, pods beside the leader, leaders, the resource that limits the pods) in ``remaining``
+    (consumed)."""
+    pods, limiting = count_in_with_limit(requests, remaining)
+    if leader_requests is not None and count_in(leader_requests, remaining) > 0:
+        sub(remaining, leader_requests)
+        return pods, count_in(requests, remaining), 1, limiting
+    return pods, pods, 0, limiting  # nothing taken out for a leader
+
+
+class _DomainCaps:
+    """The counts each usage domain itself bounds (``domainRemainingCapacity`` less what this cycle
+    assumed there) for one run's requests, computed when a roll-up first needs them."""
+
+    def __init__(self, f: FlavorTopology, requests: Requests, leader_requests: Requests | None,
+                 simulate_empty: bool, assumed_domains: dict[str, Requests]):
+        self.f, self.requests, self.leader_requests = f, requests, leader_requests
+        self.simulate_empty, self.assumed = simulate_empty, assumed_domains
+        self.known: dict[str, tuple[int, int, int]] = {}
+
+    def of(self, did: str) -> tuple[int, int, int]:
+        hit = self.known.get(did)
+        if hit is None:
+            f = self.f
+            remaining = f.domain_remaining(f.per_level[f.usage_level][did], self.simulate_empty)
+            if did in self.assumed:
+                sub(remaining, self.assumed[did])
+            pods, with_leader, leaders, _limiting = _counts_in(remaining, self.requests, self.leader_requests)
+            hit = self.known[did] = (pods, with_leader, leaders)
+        return hit
 
 
 def _values(d: Domain) -> tuple:
@@ -798,5 +933,7 @@ def counted_domains(f: FlavorTopology, tr: PodSetTASRequest) -> tuple[PlacementP
     node_req = NodeRequirements.of(tr.pod, f.tolerations, f.lowest_is_node,
                                    f.gates.enabled("TASRespectNodeAffinityPreferred"))
     p.per_level = f.per_level
-    f._fill_own_tree(f._matched_leaves(node_req, p.stats), plus(tr.single_pod_requests, ONE_POD), None, {}, False, p)
+    requests = plus(tr.single_pod_requests, ONE_POD)
+    f._set_caps(requests, None, False, {})
+    f._fill_own_tree(f._matched_leaves(node_req, p.stats), requests, None, {}, False, p)
     return p, node_req, f._sorted_with_leader(list(f.per_level[p.requested_level].values()), p.unconstrained), ""

@@ -70,7 +70,7 @@ class TASState:
         out: dict[str, tuple[str, PlacementResult]] = {}
         for name in sorted(requests):
             f = self.flavors[name]
-            assumed = shared if overlapping and f.lowest_is_node else None
+            assumed = shared if overlapping and f.declared_hostname else None
             for ps, res in f.find_assignments(requests[name], simulate_empty=simulate_empty, assumed=assumed).items():
                 out[ps] = (name, res)
         return out
@@ -171,6 +171,6 @@ def load_admitted(state: TASState, usages: list[tuple[DomainUsage, ...]]) -> Non
             add(aggregated.setdefault(u.domain, {}), total)
     overlapping = state.gates.enabled("TASHandleOverlappingFlavors")
     for name, f in state.flavors.items():
-        source = aggregated if overlapping and f.lowest_is_node else per_flavor.get(name, {})
+        source = aggregated if overlapping and f.declared_hostname else per_flavor.get(name, {})
         for did, usage in source.items():
             f.update_tas_usage(did, usage, 1)
