@@ -71,8 +71,12 @@ def topology_aware_scheduling(inp: KueueInput) -> Caveat | None:
     levels = [inp.cluster.topologies[f.topology_name].levels for f in flavors
               if f.topology_name in inp.cluster.topologies]
     if gates.enabled("TASNodeFeasibilityForAllLevels") and any(lv and lv[-1] != HOSTNAME for lv in levels):
-        left_out.insert(0, "per-node feasibility for topologies without a kubernetes.io/hostname level "
-                           "(TASNodeFeasibilityForAllLevels: quotactl fits pods per lowest-level domain)")
+        # the gate is modelled (kueue/tas/snapshot.py, a virtual hostname level) after Kueue's later
+        # topology tree; how v0.20.0 itself accounted admitted usage there is what may differ
+        left_out.insert(0, "the usage of admitted workloads on topologies without a kubernetes.io/hostname level "
+                           "(TASNodeFeasibilityForAllLevels: quotactl fits pods per node and bounds each "
+                           "lowest-level domain by the usage its admitted workloads' assignments name, as "
+                           "Kueue after v0.20.0 does; v0.20.0 may account that usage differently)")
     slicing = [g for g in ("TASPartialSlices", "TASGroupedPodSetSlicing") if gates.enabled(g)]
     if slicing and any(wl.topology_slices for wl in inp.workloads):
         left_out.append(f"slices as {' and '.join(slicing)} change them (quotactl slices as before these gates)")

@@ -69,6 +69,7 @@ def test_with_nodes_the_caveat_names_what_the_placement_leaves_out():
              {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1", "labels": {"rack": "r1"}}}]
     message = caveats(objs)["TopologyAwareScheduling"].message
     assert "failed-node replacement" in message and "TASNodeFeasibilityForAllLevels" in message
+    assert "quotactl fits pods per node" in message and "per lowest-level domain" not in message
     off = caveats(objs, gates={"TASNodeFeasibilityForAllLevels": False})["TopologyAwareScheduling"].message
     assert "TASNodeFeasibilityForAllLevels" not in off
 
