@@ -99,6 +99,19 @@ def test_pods_assumed_earlier_in_the_run_are_kept_per_node():
                                     'Total nodes: 2; excluded: resource "nvidia.com/gpu": 1')
 
 
+def test_a_leader_and_its_workers_are_fitted_per_node():
+    """A 6-GPU leader and two 6-GPU workers in one rack of two 8-GPU nodes: the rack's 16 GPU hold
+    two of them, one per node; a rack of three nodes holds all three."""
+    def group(count):
+        request = TopologyRequest(required=RACK, pod_set_group_name="g")
+        return [job(1, 6, request, name="leader"), job(count, 6, request)]
+    t = topology([gpu_node("x1"), gpu_node("x2"), gpu_node("x3", rack="r2"), gpu_node("x4", rack="r2"),
+                  gpu_node("x5", rack="r2")], ON)
+    res = t.find_assignments(group(2))
+    assert placed(res, "leader") == ((BLOCK, RACK), [(("b1", "r2"), 1)])
+    assert placed(res) == ((BLOCK, RACK), [(("b1", "r2"), 2)])
+
+
 def test_a_hostname_topology_is_the_same_with_the_gate_on_or_off():
     def run(gates):
         t = FlavorTopology("gpu", "default", (BLOCK, RACK, HOST), [gpu_node("x1"), gpu_node("x2")], (), gates)
@@ -108,7 +121,8 @@ def test_a_hostname_topology_is_the_same_with_the_gate_on_or_off():
 
 RACK_REQUESTS = (TopologyRequest(required=RACK), TopologyRequest(preferred=RACK), TopologyRequest(required=BLOCK),
                  TopologyRequest(unconstrained=True),
-                 TopologyRequest(required=BLOCK, slice_required_topology=RACK, slice_size=2))
+                 TopologyRequest(required=BLOCK, slice_required_topology=RACK, slice_size=2),
+                 TopologyRequest(preferred=RACK, pod_set_group_name="g"))
 
 
 @settings(max_examples=examples(100), deadline=None)
@@ -127,9 +141,12 @@ def test_kept_counts_place_as_a_fresh_fill_on_a_virtual_hostname(raw, steps):
     for index, count, gpus, admit in steps:
         request = RACK_REQUESTS[index]
         requests = [job(count * (request.slice_size or 1), gpus, request)]
+        if request.pod_set_group_name:  # a single-pod leader in the group
+            requests.insert(0, job(1, 1, request, name="leader"))
         got = kept.find_assignments(requests)
         assert got == fresh.find_assignments(requests)
-        if admit and not got["main"].reason:
-            for did, usage in usage_per_domain(got["main"].assignment, requests[0].single_pod_requests).items():
-                kept.update_tas_usage(did, usage, 1)
-                fresh.update_tas_usage(did, usage, 1)
+        if admit and all(not r.reason for r in got.values()):
+            for tr in requests:
+                for did, usage in usage_per_domain(got[tr.name].assignment, tr.single_pod_requests).items():
+                    kept.update_tas_usage(did, usage, 1)
+                    fresh.update_tas_usage(did, usage, 1)
