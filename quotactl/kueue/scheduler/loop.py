@@ -380,11 +380,16 @@ class Scheduler:
         tas = self.snapshot.tas
         if tas is None or a is None or not a.topology:
             return True
-        usage = placed_usage(e.wl.pod_sets, a.topology)
+        if e.placed_for is not a:  # the assignment is replaced, never changed in place
+            e.placed_for, e.placed = a, placed_usage(e.wl.pod_sets, a.topology)
+        usage = e.placed
         if not usage:
             return True
-        gone = {w.key: w for w in [*work.claimed.values(), *(t.workload for t in e.targets)]}
-        removed = [w for w in gone.values() if w.tas_usage]
+        removed = [w for w in work.claimed.values() if w.tas_usage]
+        if e.targets:
+            seen = {w.key for w in removed}
+            removed += [w for w in {t.workload.key: t.workload for t in e.targets}.values()
+                        if w.tas_usage and w.key not in seen]
         for w in removed:
             tas.apply(w.tas_usage, -1)
         try:

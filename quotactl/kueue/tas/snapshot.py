@@ -156,7 +156,7 @@ class FlavorTopology:
         """``Fits``: every (domain, per-pod requests, count) still fits on its leaf."""
         for did, single, count in usage:
             leaf = self.leaves.get(did)
-            if leaf is None or count_in(single, self.remaining(leaf, False)) < count:
+            if leaf is None or not _takes(single, leaf.free, leaf.tas_usage, count):
                 return False
         return True
 
@@ -799,3 +799,14 @@ def counted_domains(f: FlavorTopology, tr: PodSetTASRequest) -> tuple[PlacementP
     p.per_level = f.per_level
     f._fill_own_tree(f._matched_leaves(node_req, p.stats), plus(tr.single_pod_requests, ONE_POD), None, {}, False, p)
     return p, node_req, f._sorted_with_leader(list(f.per_level[p.requested_level].values()), p.unconstrained), ""
+
+
+def _takes(single: Requests, free: Requests, used: Requests, count: int) -> bool:
+    """``count_in(single, free - used) >= count``, without building the remaining capacity (this
+    runs for every domain of every entry the scheduler processes)."""
+    if not single:
+        return count <= 0
+    for r, v in single.items():
+        if v and min(max(0, (free.get(r, 0) - used.get(r, 0)) // v), INT32_MAX) < count:
+            return False
+    return count <= INT32_MAX
