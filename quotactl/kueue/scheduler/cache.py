@@ -23,7 +23,9 @@ class AdmittedInRun(AdmittedWorkload):
     """A workload admitted during the run (its admission is the assignment, not the input's)."""
 
     def __init__(self, wl: Workload, cq: str, cluster: KueueCluster, options: EngineOptions,
-                 assignment: Assignment, reserved_at: datetime, priority: PriorityInfo | None = None):
+                 assignment: Assignment, reserved_at: datetime, priority: PriorityInfo | None = None,
+                 tas_usage: tuple | None = None):
+        """``tas_usage``: the placements' usage when the caller has it already (else computed here)."""
         self.key = wl.key
         self.workload = wl
         self.cluster_queue = cq
@@ -34,7 +36,9 @@ class AdmittedInRun(AdmittedWorkload):
         self._reserved_at = reserved_at
         self._evicted = False
         self.usage = {fr: v for fr, v in assignment.usage.items() if v}
-        self.tas_usage = placed_usage(wl.pod_sets, assignment.topology) if assignment.topology else ()
+        if tas_usage is None:
+            tas_usage = placed_usage(wl.pod_sets, assignment.topology) if assignment.topology else ()
+        self.tas_usage = tas_usage
         frs = set()
         ps_rows = []
         for ps in assignment.pod_sets:

@@ -36,6 +36,9 @@ class Entry:
     kept_flavors: dict = field(default_factory=dict)  # flavors of an earlier admission, taken without a scan
     static: Static | None = None  # its pre-checks and nomination inputs (Nominator.static)
     is_preemptor: bool = False  # Kueue's Head.IsPreemptor, read with PrioritizePreemptorWorkloads
+    # the TAS usage of ``placed_for``'s placements (``_tas_fits`` asks twice per assignment)
+    placed_for: Assignment | None = None
+    placed: tuple = ()
 
     # TournamentEntry protocol
     @property

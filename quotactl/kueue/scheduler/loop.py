@@ -380,11 +380,14 @@ class Scheduler:
         tas = self.snapshot.tas
         if tas is None or a is None or not a.topology:
             return True
-        usage = placed_usage(e.wl.pod_sets, a.topology)
+        usage = self._placed(e)
         if not usage:
             return True
-        gone = {w.key: w for w in [*work.claimed.values(), *(t.workload for t in e.targets)]}
-        removed = [w for w in gone.values() if w.tas_usage]
+        removed = [w for w in work.claimed.values() if w.tas_usage]
+        if e.targets:
+            seen = {w.key for w in removed}
+            removed += [w for w in {t.workload.key: t.workload for t in e.targets}.values()
+                        if w.tas_usage and w.key not in seen]
         for w in removed:
             tas.apply(w.tas_usage, -1)
         try:
@@ -392,6 +395,15 @@ class Scheduler:
         finally:
             for w in removed:
                 tas.apply(w.tas_usage, 1)
+
+    @staticmethod
+    def _placed(e: Entry) -> tuple:
+        """The TAS usage of ``e``'s placements, computed once per assignment (an assignment is
+        replaced, never changed in place)."""
+        a = e.assignment
+        if e.placed_for is not a:
+            e.placed_for, e.placed = a, placed_usage(e.wl.pod_sets, a.topology) if a.topology else ()
+        return e.placed
 
     def _reserve(self, e: Entry) -> dict:
         cq = e.cq
@@ -440,7 +452,7 @@ class Scheduler:
     def _admit_entry(self, e: Entry, usage: dict, work: CycleWork) -> None:
         a = e.assignment
         self.state.admit(AdmittedInRun(e.wl, e.cq.name, self.cluster, self.options, a, work.now,
-                                       self.nominator.priority(e.wl)))
+                                       self.nominator.priority(e.wl), self._placed(e)))
         e.outcome, e.reason, e.message = ADMITTED, None, ""
         self.nominator.quota_reserved(e.wl, self.state.tree(e.cq))
         kept = bool(e.kept_flavors)

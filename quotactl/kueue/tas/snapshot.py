@@ -215,6 +215,11 @@ class FlavorTopology:
         """``Fits``: every (domain, per-pod requests, count) still fits on its leaf (its leaves,
         bounded by the domain)."""
         for did, single, count in usage:
+            if not self.virtual_node:
+                leaf = self.leaves.get(did)
+                if leaf is None or not _takes(single, leaf.free, leaf.tas_usage, count):
+                    return False
+                continue
             dom = self.usage_domain(did)
             if dom is None or self.pods_in(dom, single) < count:
                 return False
@@ -937,3 +942,14 @@ def counted_domains(f: FlavorTopology, tr: PodSetTASRequest) -> tuple[PlacementP
     f._set_caps(requests, None, False, {})
     f._fill_own_tree(f._matched_leaves(node_req, p.stats), requests, None, {}, False, p)
     return p, node_req, f._sorted_with_leader(list(f.per_level[p.requested_level].values()), p.unconstrained), ""
+
+
+def _takes(single: Requests, free: Requests, used: Requests, count: int) -> bool:
+    """``count_in(single, free - used) >= count``, without building the remaining capacity (this
+    runs for every domain of every entry the scheduler processes)."""
+    if not single:
+        return count <= 0
+    for r, v in single.items():
+        if v and min(max(0, (free.get(r, 0) - used.get(r, 0)) // v), INT32_MAX) < count:
+            return False
+    return count <= INT32_MAX
