@@ -8,8 +8,9 @@ workloads.  Under ``TASNodeFeasibilityForAllLevels`` a topology without the host
 appended internally (Kueue's "virtual hostname", ``newTopologyTree``): one leaf per node, keyed by
 the node's name; admitted workloads' usage is kept per domain of the declared lowest level (their
 assignments name those domains, not nodes) and bounds that domain's counts; assignments are
-published at the declared levels.  ``find_assignments`` is ``FindTopologyAssignmentsForFlavor``: phase 1 counts the pods
-(and slices, leaders) each domain can take, bottom-up; phase 2 picks the level and the domains
+published at the declared levels (the usage side: ``usage.py``).  ``find_assignments`` is
+``FindTopologyAssignmentsForFlavor``: phase 1 counts the pods (and slices, leaders) each domain can
+take, bottom-up (``counts.py``); phase 2 picks the level and the domains
 (BestFit, or LeastFreeCapacity for unconstrained requests under ``TASProfileMixed``), then walks
 down level by level keeping the fewest domains, and builds the assignment at the lowest level.
 Failure texts are Kueue's, verbatim.
@@ -21,20 +22,19 @@ from operator import attrgetter
 from typing import NamedTuple
 
 from quotactl.kueue.tas.balanced import balanced_placement
-from quotactl.kueue.tas.counts_cache import CountTree, Shape
+from quotactl.kueue.tas.counts import DomainCaps, PhaseOneCounts
+from quotactl.kueue.tas.counts_cache import CountTree
 from quotactl.kueue.tas.domain import Domain, Leaf, PlacementParams, domain_id, leader_and_worker_domains
-from quotactl.kueue.tas.feasibility import ExclusionStats, NodeRequirements, feasible_leaves
+from quotactl.kueue.tas.feasibility import ExclusionStats, NodeRequirements
 from quotactl.kueue.tas.resources import (
     INT32_MAX,
     ONE_POD,
     Requests,
     add,
     amounts,
-    count_in,
-    count_in_with_limit,
     plus,
-    sub,
 )
+from quotactl.kueue.tas.usage import TASUsage, pods_usage, usage_per_domain
 from quotactl.model.features import FeatureGates
 from quotactl.model.kueue_tas import (
     HOSTNAME,
@@ -68,7 +68,7 @@ class PlacementResult(NamedTuple):
     reason: str  # "" when placed
 
 
-class FlavorTopology:
+class FlavorTopology(PhaseOneCounts, TASUsage):
     """``TASFlavorSnapshot`` of one TAS flavor."""
 
     def __init__(self, flavor: str, topology_name: str, levels: tuple[str, ...], nodes: list[Node],
@@ -87,7 +87,7 @@ class FlavorTopology:
         # the level whose domains hold admitted workloads' usage (``domainTASUsage``): -1 when leaves do
         self.usage_level = len(levels) - 1 if self.virtual_node else -1
         self.domain_usage: dict[str, Requests] = {}
-        self._caps: _DomainCaps | None = None  # the usage domains' bounds for the current run
+        self._caps: DomainCaps | None = None  # the usage domains' bounds for the current run
         self.leaves: dict[str, Leaf] = {}
         self.per_level: list[dict[str, Domain]] = [{} for _ in self.levels]
         self.roots: dict[str, Domain] = {}
@@ -138,92 +138,6 @@ class FlavorTopology:
     def all_domains(self):
         for level in self.per_level:
             yield from level.values()
-
-    # -- usage ---------------------------------------------------------------------------
-    def add_non_tas_usage(self, node_name: str, usage: Requests) -> None:
-        did = self.node_to_leaf.get(node_name)
-        if did is not None:
-            sub(self.leaves[did].free, usage)
-            self._changed(self.leaves[did])
-
-    def update_tas_usage(self, did: str, usage: Requests, sign: int) -> None:
-        """Add (``sign`` 1) or remove (-1) usage on a leaf (virtual hostname: on a domain of the
-        declared lowest level, whose leaves are then recounted); a domain the flavor does not hold
-        (its node is gone or not Ready) is skipped, as Kueue does."""
-        dom = self.usage_domain(did)
-        if dom is None:
-            return
-        held = self.domain_usage.setdefault(did, {}) if self.virtual_node else dom.tas_usage
-        for r, v in usage.items():
-            held[r] = held.get(r, 0) + sign * v
-        for leaf in dom.children if self.virtual_node else (dom,):
-            self._changed(leaf)
-
-    def usage_domain(self, did: str) -> Domain | None:
-        """The domain an assignment's domain id names: a leaf, or under a virtual hostname level a
-        domain of the declared lowest level."""
-        if self.virtual_node:
-            return self.per_level[self.usage_level].get(did)
-        return self.leaves.get(did)
-
-    def domain_remaining(self, dom: Domain, simulate_empty: bool) -> Requests:
-        """``domainRemainingCapacity``: a usage domain's leaves' free capacity less its TAS usage."""
-        out: Requests = {}
-        for leaf in self.per_level[self.usage_level][dom.id].children:  # the flavor's own leaves
-            add(out, leaf.free)
-        if not simulate_empty:
-            sub(out, self.domain_usage.get(dom.id, {}))
-        return out
-
-    def domain_usage_under(self, d: Domain) -> Requests:
-        """The TAS usage the usage domains at or below ``d`` hold (none when leaves hold it)."""
-        out: Requests = {}
-        n = len(d.values)
-        for did, usage in self.domain_usage.items():
-            dom = self.per_level[self.usage_level].get(did)
-            if dom is not None and dom.values[:n] == d.values:
-                add(out, usage)
-        return out
-
-    def pods_in(self, dom: Domain, single: Requests, freed: Requests | None = None) -> int:
-        """How many pods of ``single`` requests a usage domain (``usage_domain``) takes, with
-        ``freed`` more room: its leaf's, or its leaves' count bounded by the domain's remaining."""
-        if not self.virtual_node:
-            remaining = self.remaining(dom, False)
-            if freed:
-                add(remaining, freed)
-            return count_in(single, remaining)
-        on_leaves = sum(count_in(single, self.remaining(leaf, False)) for leaf in dom.children)
-        remaining = self.domain_remaining(dom, False)
-        if freed:
-            add(remaining, freed)
-        return min(on_leaves, count_in(single, remaining))
-
-    def _changed(self, leaf: Leaf) -> None:
-        """Stamp a leaf whose usage changed (what ``counts_cache`` recounts)."""
-        self.usage_version += 1
-        leaf.version = self.usage_version
-        self.usage_log.append(leaf)
-
-    def remaining(self, leaf: Leaf, simulate_empty: bool) -> Requests:
-        out = dict(leaf.free)
-        if not simulate_empty:
-            sub(out, leaf.tas_usage)
-        return out
-
-    def fits(self, usage: list[tuple[str, Requests, int]]) -> bool:
-        """``Fits``: every (domain, per-pod requests, count) still fits on its leaf (its leaves,
-        bounded by the domain)."""
-        for did, single, count in usage:
-            if not self.virtual_node:
-                leaf = self.leaves.get(did)
-                if leaf is None or not _takes(single, leaf.free, leaf.tas_usage, count):
-                    return False
-                continue
-            dom = self.usage_domain(did)
-            if dom is None or self.pods_in(dom, single) < count:
-                return False
-        return True
 
     def has_level(self, request: TopologyRequest | None) -> bool:
         """``HasLevel``: the request's level, its slice level and every slice layer exist here."""
@@ -438,144 +352,6 @@ class FlavorTopology:
                 out[lvl] = layer.size
             prev_size, prev_level = layer.size, idx
         return out, ""
-
-    # -- phase 1 -------------------------------------------------------------------------
-    COUNT_TREES = 32  # request shapes whose counts a flavor keeps (the least recently used go)
-
-    def _fill_in_counts(self, node_req: NodeRequirements, requests: Requests, leader_requests: Requests | None,
-                        assumed: dict[str, Requests], simulate_empty: bool, p: PlacementParams,
-                        assumed_in_domains: bool = False) -> None:
-        """``fillInCounts``: the counts of a request shape kept from run to run (``counts_cache``),
-        or counted afresh on the flavor's own tree when pods assumed in this cycle change the leaves
-        (or the usage domains)."""
-        matched = self._matched_leaves(node_req, p.stats)
-        if assumed or assumed_in_domains or not self.levels or self.COUNT_TREES <= 0:
-            p.per_level = self.per_level
-            self._fill_own_tree(matched, requests, leader_requests, assumed, simulate_empty, p)
-            return
-        shape = Shape.of(requests, leader_requests, simulate_empty, p)
-        key = shape.key(node_req.key() if self.lowest_is_node else None)
-        tree = self.count_trees.pop(key, None)
-        if tree is None:
-            tree = CountTree(self, matched, shape)
-            if len(self.count_trees) >= self.COUNT_TREES:
-                del self.count_trees[next(iter(self.count_trees))]
-        else:
-            tree.sync(self)
-        self.count_trees[key] = tree  # the most recently used last
-        add(p.stats.resources, tree.limits)
-        p.per_level, p.level_orders, p.touched = tree.per_level, tree.level_orders, tree.touched
-
-    def _matched_leaves(self, node_req: NodeRequirements, stats: ExclusionStats) -> list[tuple[Leaf, int]]:
-        """(leaf, affinity score) of the leaves the pod set may use, the others counted in ``stats``."""
-        if self.lowest_is_node:
-            return self._feasible(node_req, stats)
-        stats.total_nodes += len(self.leaves)
-        return [(leaf, 0) for leaf in self.leaves.values()]
-
-    def _fill_own_tree(self, matched: list[tuple[Leaf, int]], requests: Requests, leader_requests: Requests | None,
-                       assumed: dict[str, Requests], simulate_empty: bool, p: PlacementParams) -> None:
-        for d in self.all_domains():
-            d.reset()
-        for leaf, score in matched:
-            leaf.affinity_score += score
-            leaf.pod_count, leaf.pod_count_with_leader, leaf.leader_count, limiting = self._leaf_counts(
-                leaf, requests, leader_requests, assumed, simulate_empty)
-            if leaf.pod_count == 0 and limiting:
-                p.stats.resources[limiting] = p.stats.resources.get(limiting, 0) + 1
-        for root in self.roots.values():
-            self._fill_helper(root, p.slice_size, p.slice_level, 0, p.slice_size_at_level, p.leader_count > 0)
-
-    def _feasible(self, req: NodeRequirements, stats: ExclusionStats) -> list:
-        """``feasible_leaves``, once per pod requirement: nodes, labels and taints never change
-        during a run (Kueue caches the matching leaves per pod set, ``TASCacheNodeMatchResults``)."""
-        key = req.key()
-        hit = self._feasible_memo.get(key)
-        if hit is None:
-            found = ExclusionStats()
-            hit = self._feasible_memo[key] = (feasible_leaves(self.leaves.values(), req, found), found)
-        stats.add(hit[1])
-        return hit[0]
-
-    def _leaf_counts(self, leaf: Leaf, requests: Requests, leader_requests: Requests | None,
-                     assumed: dict[str, Requests], simulate_empty: bool) -> tuple[int, int, int, str]:
-        """(pods, pods beside the leader, leaders, the resource that limits the pods) of one leaf."""
-        remaining = self.remaining(leaf, simulate_empty)
-        if leaf.id in assumed:
-            sub(remaining, assumed[leaf.id])
-        return _counts_in(remaining, requests, leader_requests)
-
-    def _set_caps(self, requests: Requests, leader_requests: Requests | None, simulate_empty: bool,
-                  assumed_domains: dict[str, Requests]) -> None:
-        self._caps = _DomainCaps(self, requests, leader_requests, simulate_empty,
-                                 assumed_domains) if self.virtual_node else None
-
-    def _roll_up(self, d: Domain, slice_size: int, slice_level: int, level: int, at_level: dict[int, int],
-                 leader_required: bool) -> None:
-        """A domain's counts from its children's, bounded at the usage level by what the domain
-        itself still holds (``recordUsageDomainCaps``: its admitted usage is charged to no leaf)."""
-        self._sum_children(d, slice_size, slice_level, level, at_level, leader_required)
-        if level != self.usage_level or self._caps is None:
-            return
-        pods, with_leader, leaders = self._caps.of(d.id)
-        d.pod_count = min(d.pod_count, pods)
-        d.pod_count_with_leader = min(d.pod_count_with_leader, with_leader)
-        d.leader_count = min(d.leader_count, leaders)
-        if level == slice_level:
-            d.slice_count = d.pod_count // slice_size
-            d.slice_count_with_leader = d.pod_count_with_leader // slice_size
-
-    def _fill_helper(self, d: Domain, slice_size: int, slice_level: int, level: int, at_level: dict[int, int],
-                     leader_required: bool) -> None:
-        if not d.children:
-            if level == slice_level:
-                d.slice_count = d.pod_count // slice_size
-                d.slice_count_with_leader = d.pod_count_with_leader // slice_size
-            return
-        for c in d.children:
-            self._fill_helper(c, slice_size, slice_level, level + 1, at_level, leader_required)
-        self._roll_up(d, slice_size, slice_level, level, at_level, leader_required)
-
-    def _sum_children(self, d: Domain, slice_size: int, slice_level: int, level: int, at_level: dict[int, int],
-                      leader_required: bool) -> None:
-        """A domain's counts from its children's (``fillInCountsHelper`` after the recursion)."""
-        pods = slices = leaders = 0
-        affinity = 0
-        contributor = False
-        min_pod_diff = min_slice_diff = INT32_MAX
-        inner = at_level.get(level + 1)
-        for c in d.children:
-            c_pods, c_pods_leader = c.pod_count, c.pod_count_with_leader
-            if inner is not None:
-                c_pods = (c.pod_count // inner) * inner
-                c_pods_leader = (c.pod_count_with_leader // inner) * inner
-            c_slices, c_leaders = c.slice_count, c.leader_count
-            pods += c_pods
-            slices += c_slices
-            if not leader_required or c_leaders > 0:
-                contributor = True
-                # comparisons, not min()/max() calls: this runs for every child of a changed domain
-                if c_pods - c_pods_leader < min_pod_diff:
-                    min_pod_diff = c_pods - c_pods_leader
-                if c_slices - c.slice_count_with_leader < min_slice_diff:
-                    min_slice_diff = c_slices - c.slice_count_with_leader
-            if c_leaders > leaders:
-                leaders = c_leaders
-            affinity += c.affinity_score
-        d.pod_count = pods
-        slices_with_leader = 0
-        if contributor:
-            d.pod_count_with_leader = pods - min_pod_diff
-            slices_with_leader = slices - min_slice_diff
-        else:
-            d.pod_count_with_leader = 0
-        d.leader_count = leaders
-        d.affinity_score = affinity
-        if level == slice_level:
-            slices = d.pod_count // slice_size
-            slices_with_leader = d.pod_count_with_leader // slice_size
-        d.slice_count = slices
-        d.slice_count_with_leader = slices_with_leader
 
     # -- phase 2a ------------------------------------------------------------------------
     def _least_free(self, unconstrained: bool) -> bool:
@@ -876,51 +652,6 @@ def _leader_and_workers(trs: list[PodSetTASRequest]) -> tuple[PodSetTASRequest |
     return leader, workers
 
 
-def usage_per_domain(ta: TopologyAssignment, single: Requests) -> dict[str, Requests]:
-    """``ComputeUsagePerDomain``: per domain of an assignment, its pods' requests plus the pods."""
-    return {domain_id(d.values): pods_usage(single, d.count) for d in ta.domains}
-
-
-def pods_usage(single: Requests, count: int) -> Requests:
-    """``count`` pods of ``single`` requests, each also taking one of the node's pods."""
-    usage = {r: v * count for r, v in single.items()}
-    usage["pods"] = usage.get("pods", 0) + count
-    return usage
-
-
-def _counts_in(remaining: Requests, requests: Requests,
-               leader_requests: Requests | None) -> tuple[int, int, int, str]:
-    """(pods, pods beside the leader, leaders, the resource that limits the pods) in ``remaining``
-    (consumed)."""
-    pods, limiting = count_in_with_limit(requests, remaining)
-    if leader_requests is not None and count_in(leader_requests, remaining) > 0:
-        sub(remaining, leader_requests)
-        return pods, count_in(requests, remaining), 1, limiting
-    return pods, pods, 0, limiting  # nothing taken out for a leader
-
-
-class _DomainCaps:
-    """The counts each usage domain itself bounds (``domainRemainingCapacity`` less what this cycle
-    assumed there) for one run's requests, computed when a roll-up first needs them."""
-
-    def __init__(self, f: FlavorTopology, requests: Requests, leader_requests: Requests | None,
-                 simulate_empty: bool, assumed_domains: dict[str, Requests]):
-        self.f, self.requests, self.leader_requests = f, requests, leader_requests
-        self.simulate_empty, self.assumed = simulate_empty, assumed_domains
-        self.known: dict[str, tuple[int, int, int]] = {}
-
-    def of(self, did: str) -> tuple[int, int, int]:
-        hit = self.known.get(did)
-        if hit is None:
-            f = self.f
-            remaining = f.domain_remaining(f.per_level[f.usage_level][did], self.simulate_empty)
-            if did in self.assumed:
-                sub(remaining, self.assumed[did])
-            pods, with_leader, leaders, _limiting = _counts_in(remaining, self.requests, self.leader_requests)
-            hit = self.known[did] = (pods, with_leader, leaders)
-        return hit
-
-
 def _values(d: Domain) -> tuple:
     return d.values
 
@@ -942,14 +673,3 @@ def counted_domains(f: FlavorTopology, tr: PodSetTASRequest) -> tuple[PlacementP
     f._set_caps(requests, None, False, {})
     f._fill_own_tree(f._matched_leaves(node_req, p.stats), requests, None, {}, False, p)
     return p, node_req, f._sorted_with_leader(list(f.per_level[p.requested_level].values()), p.unconstrained), ""
-
-
-def _takes(single: Requests, free: Requests, used: Requests, count: int) -> bool:
-    """``count_in(single, free - used) >= count``, without building the remaining capacity (this
-    runs for every domain of every entry the scheduler processes)."""
-    if not single:
-        return count <= 0
-    for r, v in single.items():
-        if v and min(max(0, (free.get(r, 0) - used.get(r, 0)) // v), INT32_MAX) < count:
-            return False
-    return count <= INT32_MAX
