@@ -238,14 +238,13 @@ def _explain_one(asked: _Asked, workload: str, sim) -> NoReturn:
 
 def _eta_options(eta: bool, mode: str, default_runtime, cycle_interval, cadence):
     """--eta's simulation options (None without --eta); the runtime options need --eta."""
-    from quotactl.cli.simulate import _cadence, _duration  # simulate's own option readers
-
     if not eta:
         if default_runtime or cycle_interval or cadence:
             fail_usage("--default-runtime, --cycle-interval and --cadence are for --eta")
         return None
     if mode == JOBS:
         fail_usage("--eta is for a WORKLOAD or --all (job manifests alone are not in the queue yet)")
+    from quotactl.cli.simulate import _cadence, _duration  # simulate's own option readers
     from quotactl.simulate.run import SimulationOptions
 
     return SimulationOptions(default_runtime=_duration("--default-runtime", default_runtime),

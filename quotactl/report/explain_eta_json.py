@@ -4,12 +4,15 @@ an ``eta`` object, per workload under ``--all``.  Pure formatting of ``simulate.
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from quotactl.report.caveats import with_caveats
 from quotactl.report.explain_json import all_document, explanation_dict
 from quotactl.report.renderers import outcome, register
 from quotactl.simulate.clock import at, rfc3339, seconds
-from quotactl.simulate.eta import Eta, Explained, ExplainedAll
+
+if TYPE_CHECKING:  # the simulator is imported only when an ETA is asked for
+    from quotactl.simulate.eta import Eta, Explained, ExplainedAll
 
 
 def eta_dict(eta: Eta) -> dict:

@@ -4,6 +4,8 @@ names go into Text objects, never through rich markup."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.console import Group
 from rich.text import Text
 
@@ -13,7 +15,10 @@ from quotactl.report.durations import human_duration
 from quotactl.report.explain_text import all_sections, renderables
 from quotactl.report.renderers import outcome, register
 from quotactl.simulate.clock import at, rfc3339, seconds
-from quotactl.simulate.eta import ADMITTED, NEVER, RUNNING, Eta, Explained, ExplainedAll
+from quotactl.simulate.eta_status import ADMITTED, NEVER, RUNNING
+
+if TYPE_CHECKING:  # the simulator is imported only when an ETA is asked for
+    from quotactl.simulate.eta import Eta, Explained, ExplainedAll
 
 _STATUS_STYLE = {ADMITTED: "bold green", RUNNING: "green", NEVER: "bold red"}
 

@@ -18,13 +18,10 @@ from quotactl.kueue.options import EngineOptions
 from quotactl.kueue.scope import tree_cluster_queues
 from quotactl.kueue.workload import pod_set_requests
 from quotactl.model.kueue import KueueCluster, Workload
+from quotactl.simulate.eta_status import ADMITTED, NEVER, RUNNING, UNKNOWN  # noqa: F401 (the statuses)
 from quotactl.simulate.result import SimulationResult, WorkloadRun
 from quotactl.simulate.run import SimulationOptions, simulate
 
-ADMITTED = "admitted"  # the simulation admitted it: ``start`` is the estimate
-RUNNING = "running"  # the snapshot already admitted it
-NEVER = "never"  # the simulation ran out of events with it still pending
-UNKNOWN = "unknown"  # the simulation stopped first (a livelock, the cycle limit, --until)
 LISTED = 20  # names listed per ETA at most (the count says how many there are)
 
 
