@@ -9,6 +9,7 @@ leaves and usage it reads; phase 2 (the level, the domains, the descent) stays t
 
 from __future__ import annotations
 
+from quotactl.kueue.tas import partial_slices
 from quotactl.kueue.tas.counts_cache import CountTree, Shape
 from quotactl.kueue.tas.domain import Domain, Leaf, PlacementParams
 from quotactl.kueue.tas.feasibility import ExclusionStats, NodeRequirements, feasible_leaves
@@ -62,7 +63,8 @@ class PhaseOneCounts:
             if leaf.pod_count == 0 and limiting:
                 p.stats.resources[limiting] = p.stats.resources.get(limiting, 0) + 1
         for root in self.roots.values():
-            self._fill_helper(root, p.slice_size, p.slice_level, 0, p.slice_size_at_level, p.leader_count > 0)
+            self._fill_helper(root, p.slice_size, p.slice_level, 0, p.slice_size_at_level, p.leader_count > 0,
+                              p.tail_size)
 
     def _feasible(self, req: NodeRequirements, stats: ExclusionStats) -> list:
         """``feasible_leaves``, once per pod requirement: nodes, labels and taints never change
@@ -89,12 +91,18 @@ class PhaseOneCounts:
                                  assumed_domains) if self.virtual_node else None
 
     def _roll_up(self, d: Domain, slice_size: int, slice_level: int, level: int, at_level: dict[int, int],
-                 leader_required: bool) -> None:
+                 leader_required: bool, tail: int = 0) -> None:
         """A domain's counts from its children's, bounded at the usage level by what the domain
-        itself still holds (``recordUsageDomainCaps``: its admitted usage is charged to no leaf)."""
+        itself still holds (``recordUsageDomainCaps``: its admitted usage is charged to no leaf),
+        then its room for a partial slice (``tail`` pods) at or above the slice level."""
         self._sum_children(d, slice_size, slice_level, level, at_level, leader_required)
-        if level != self.usage_level or self._caps is None:
-            return
+        if level == self.usage_level and self._caps is not None:
+            self._bound_by_caps(d, slice_size, slice_level, level)
+        if tail and level <= slice_level:
+            partial_slices.fill_parent(d, slice_size, tail, level == slice_level, leader_required)
+
+    def _bound_by_caps(self, d: Domain, slice_size: int, slice_level: int, level: int) -> None:
+        """``recordUsageDomainCaps``'s bound applied to a domain of the usage level."""
         pods, with_leader, leaders = self._caps.of(d.id)
         d.pod_count = min(d.pod_count, pods)
         d.pod_count_with_leader = min(d.pod_count_with_leader, with_leader)
@@ -104,15 +112,17 @@ class PhaseOneCounts:
             d.slice_count_with_leader = d.pod_count_with_leader // slice_size
 
     def _fill_helper(self, d: Domain, slice_size: int, slice_level: int, level: int, at_level: dict[int, int],
-                     leader_required: bool) -> None:
+                     leader_required: bool, tail: int = 0) -> None:
         if not d.children:
             if level == slice_level:
                 d.slice_count = d.pod_count // slice_size
                 d.slice_count_with_leader = d.pod_count_with_leader // slice_size
+                if tail:
+                    partial_slices.fill_at_slice_level(d, slice_size, tail)
             return
         for c in d.children:
-            self._fill_helper(c, slice_size, slice_level, level + 1, at_level, leader_required)
-        self._roll_up(d, slice_size, slice_level, level, at_level, leader_required)
+            self._fill_helper(c, slice_size, slice_level, level + 1, at_level, leader_required, tail)
+        self._roll_up(d, slice_size, slice_level, level, at_level, leader_required, tail)
 
     def _sum_children(self, d: Domain, slice_size: int, slice_level: int, level: int, at_level: dict[int, int],
                       leader_required: bool) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from quotactl.kueue.tas import partial_slices
 from quotactl.kueue.tas.domain import Domain, Leaf, PlacementParams
 from quotactl.kueue.tas.resources import Requests
 
@@ -27,6 +28,7 @@ class Shape(NamedTuple):
     leader_requests: Requests | None
     simulate_empty: bool
     slice_size: int
+    tail_size: int
     slice_level: int
     at_level: dict[int, int]
     leader_required: bool
@@ -34,13 +36,13 @@ class Shape(NamedTuple):
     @classmethod
     def of(cls, requests: Requests, leader_requests: Requests | None, simulate_empty: bool,
            p: PlacementParams) -> Shape:
-        return cls(requests, leader_requests, simulate_empty, p.slice_size, p.slice_level, p.slice_size_at_level,
-                   p.leader_count > 0)
+        return cls(requests, leader_requests, simulate_empty, p.slice_size, p.tail_size, p.slice_level,
+                   p.slice_size_at_level, p.leader_count > 0)
 
     def key(self, node_filter: tuple | None) -> tuple:
         return (tuple(sorted(self.requests.items())),
                 tuple(sorted(self.leader_requests.items())) if self.leader_requests is not None else None,
-                self.simulate_empty, node_filter, self.slice_size, self.slice_level,
+                self.simulate_empty, node_filter, self.slice_size, self.tail_size, self.slice_level,
                 tuple(sorted(self.at_level.items())), self.leader_required)
 
 
@@ -72,7 +74,8 @@ class CountTree:
         for leaf, twin, score in self.feasible:
             self._count_leaf(s, leaf, twin, score)
         for root in self.per_level[0].values():
-            s._fill_helper(root, shape.slice_size, shape.slice_level, 0, shape.at_level, shape.leader_required)
+            s._fill_helper(root, shape.slice_size, shape.slice_level, 0, shape.at_level, shape.leader_required,
+                           shape.tail_size)
 
     def _count_leaf(self, s, leaf: Leaf, twin: Domain, score: int) -> None:
         shape = self.shape
@@ -84,6 +87,8 @@ class CountTree:
         if len(self.per_level) - 1 == shape.slice_level:  # _fill_helper's rule for a leaf
             twin.slice_count = pods // shape.slice_size
             twin.slice_count_with_leader = with_leader // shape.slice_size
+            if shape.tail_size:
+                partial_slices.fill_at_slice_level(twin, shape.slice_size, shape.tail_size)
         self.counted[twin] = (pods, with_leader, leaders, twin.slice_count, twin.slice_count_with_leader)
         self._limit(twin, limiting if pods == 0 else "")
 
@@ -129,8 +134,11 @@ class CountTree:
                  d.slice_count_with_leader) = self.counted[d]
             else:
                 d.reset()  # a leaf the pod set may not use counts nothing
+                if self.shape.tail_size and len(self.per_level) - 1 == self.shape.slice_level:
+                    partial_slices.fill_at_slice_level(d, self.shape.slice_size, self.shape.tail_size)
         self.touched = []
         shape = self.shape
         for depth in range(len(self.per_level) - 2, -1, -1):
             for d in dirty[depth]:
-                s._roll_up(d, shape.slice_size, shape.slice_level, depth, shape.at_level, shape.leader_required)
+                s._roll_up(d, shape.slice_size, shape.slice_level, depth, shape.at_level, shape.leader_required,
+                           shape.tail_size)

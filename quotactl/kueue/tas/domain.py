@@ -20,7 +20,8 @@ class Domain:
     """A topology domain and the algorithm's per-run counts (reset by every ``_fill_in_counts``)."""
 
     __slots__ = ("id", "values", "parent", "children", "pod_count", "slice_count", "pod_count_with_leader",
-                 "slice_count_with_leader", "leader_count", "affinity_score")
+                 "slice_count_with_leader", "leader_count", "affinity_score", "slice_count_with_tail",
+                 "slice_count_with_leader_and_tail")
 
     def __init__(self, id_: str, values: tuple[str, ...]):
         self.id = id_
@@ -33,6 +34,8 @@ class Domain:
         self.pod_count = self.slice_count = self.pod_count_with_leader = 0
         self.slice_count_with_leader = self.leader_count = 0
         self.affinity_score = 0
+        # whole slices next to the partial slice (``partial_slices.py``; -1: it does not fit)
+        self.slice_count_with_tail = self.slice_count_with_leader_and_tail = 0
 
 
 class Leaf(Domain):
@@ -53,12 +56,14 @@ class Leaf(Domain):
 class PlacementParams:
     """The inputs of one placement run (``topologyAssignmentParameters``)."""
 
-    __slots__ = ("slice_size_at_level", "slice_size", "count", "leader_count", "requested_level", "slice_level",
-                 "required", "unconstrained", "multi_layer", "stats", "per_level", "level_orders", "touched")
+    __slots__ = ("slice_size_at_level", "slice_size", "tail_size", "count", "leader_count", "requested_level",
+                 "slice_level", "required", "unconstrained", "multi_layer", "stats", "per_level", "level_orders",
+                 "touched")
 
     def __init__(self, count: int):
         self.slice_size_at_level: dict[int, int] = {}
         self.slice_size = 1
+        self.tail_size = 0  # pods of the partial slice (TASPartialSlices): count % slice_size, else 0
         self.count = count
         self.leader_count = 0
         self.requested_level = 0

@@ -21,6 +21,7 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import NamedTuple
 
+from quotactl.kueue.tas import partial_slices
 from quotactl.kueue.tas.balanced import balanced_placement
 from quotactl.kueue.tas.counts import DomainCaps, PhaseOneCounts
 from quotactl.kueue.tas.counts_cache import CountTree
@@ -222,7 +223,9 @@ class FlavorTopology(PhaseOneCounts, TASUsage):
         balanced = False
         fit: list[Domain] = []
         fit_level = 0
-        if self.gates.enabled("TASBalancedPlacement") and not p.required and not p.unconstrained:
+        # balanced placement distributes whole slices only: a partial slice takes the default path
+        if (self.gates.enabled("TASBalancedPlacement") and not p.required and not p.unconstrained
+                and not p.tail_size):
             found = balanced_placement(self, p)
             if found is not None:
                 fit, fit_level = found
@@ -233,7 +236,8 @@ class FlavorTopology(PhaseOneCounts, TASUsage):
                 return {}, {}, reason
         if not balanced:  # balanced placement rewrites copies of the domains, never the tree's
             p.touched.extend(fit)
-        fit = self._update_counts_to_minimum(fit, p.count, p.leader_count, p.slice_size, p.unconstrained, True)
+        fit = self._update_counts_to_minimum(fit, p.count, p.leader_count, p.slice_size, p.unconstrained, True,
+                                             p.tail_size)
         fit = self._down_to_lowest_level(fit, fit_level, p, balanced)
         out: dict[str, TopologyAssignment] = {}
         on_nodes: dict[str, dict[str, int]] = {}
@@ -245,7 +249,21 @@ class FlavorTopology(PhaseOneCounts, TASUsage):
             out[name] = self._build_assignment(domains)
             if self.virtual_node:  # the internal node-level placement: what this cycle assumes per node
                 on_nodes[name] = {d.id: d.pod_count for d in domains if d.pod_count}
+        if p.tail_size and not self._tail_placed(fit, p):
+            # Kueue's guard (findTopologyAssignment): never publish a split partial slice
+            return {}, {}, f"cannot place the partial slice of PodSet {workers.name} in a single topology domain"
         return out, on_nodes, ""
+
+    def _tail_placed(self, fit: list[Domain], p: PlacementParams) -> bool:
+        """Every pod placed, in whole slices per domain of the slice level but the one holding
+        the partial slice (``CountPodsInAssignment``, ``assignmentSliceAligned``)."""
+        per_domain: dict[tuple, int] = {}
+        for d in fit:
+            if d.pod_count:
+                key = d.values[:p.slice_level + 1]
+                per_domain[key] = per_domain.get(key, 0) + d.pod_count
+        return (sum(per_domain.values()) == p.count
+                and partial_slices.slice_aligned([per_domain[k] for k in sorted(per_domain)], p.slice_size))
 
     def _placement_params(self, workers: PodSetTASRequest,
                           leader: PodSetTASRequest | None) -> tuple[PlacementParams, str]:
@@ -260,6 +278,8 @@ class FlavorTopology(PhaseOneCounts, TASUsage):
             if layers[0].size <= 0:
                 return p, "slice topology requested, but slice size not provided"
             p.slice_size = layers[0].size
+        p.tail_size = partial_slices.tail_size(self.gates.enabled("TASPartialSlices"), layers, workers.count,
+                                               p.slice_size)
         p.required = r is not None and r.required is not None
         p.unconstrained = bool(r is not None and r.unconstrained) or workers.implied or _slice_only(r)
         key = self._level_key_with_implied(workers)
@@ -291,7 +311,7 @@ class FlavorTopology(PhaseOneCounts, TASUsage):
             # above the slice level: greedy over all lower domains
             level += 1
             slices = p.count // p.slice_size
-            if p.leader_count == 0:
+            if p.leader_count == 0 and not p.tail_size:
                 one = self._one_best_fit(_lower(fit), slices, p.unconstrained)
                 if one is not None:
                     one.leader_count, one.pod_count, one.slice_count = 0, slices * p.slice_size, slices
@@ -299,7 +319,8 @@ class FlavorTopology(PhaseOneCounts, TASUsage):
                     fit = [one]
                     continue
             lower = self._sorted(_lower(fit), p.unconstrained)
-            fit = self._update_counts_to_minimum(lower, p.count, p.leader_count, p.slice_size, p.unconstrained, True)
+            fit = self._update_counts_to_minimum(lower, p.count, p.leader_count, p.slice_size, p.unconstrained, True,
+                                                 p.tail_size)
             p.touched.extend(fit or lower)
         while level < last:
             # at or below the slice level: each parent's pods go to its own children
@@ -359,13 +380,20 @@ class FlavorTopology(PhaseOneCounts, TASUsage):
         return unconstrained and self.gates.enabled("TASProfileMixed")
 
     def _find_level_with_fit_domains(self, level: int, p: PlacementParams) -> tuple[int, list[Domain], str]:
+        """``findLevelWithFitDomains``. With a partial slice a domain's room is read as the whole
+        slices it holds next to it, so domains are chosen only when it has a home among them."""
         ordered = self._level_ordered(level, p)
         if not ordered:
             return 0, [], f"no topology domains at level: {self.levels[level]}"
         top = ordered[0]
         slice_count = p.count // p.slice_size
+        tail = p.tail_size > 0
+        requested = slice_count + 1 if tail else slice_count  # the partial slice counts as one in messages
         best_fit = not self._least_free(p.unconstrained)
-        if best_fit and top.slice_count_with_leader >= slice_count and top.leader_count >= p.leader_count:
+        if tail:
+            if best_fit and top.leader_count >= p.leader_count:
+                top = self._best_fit_for_slices_with_tail(ordered, slice_count, p.leader_count)
+        elif best_fit and top.slice_count_with_leader >= slice_count and top.leader_count >= p.leader_count:
             top = self._best_fit_for_slices(ordered, slice_count, p.leader_count)
 
         def not_fit(fit_count: int, total: int) -> str:
@@ -373,25 +401,26 @@ class FlavorTopology(PhaseOneCounts, TASUsage):
                 return self._multi_layer_not_fit(p.per_level, level, p.count, p.multi_layer, p.stats)
             return self._not_fit(fit_count, total, p.slice_size, p.stats)
 
+        def fits(d: Domain) -> bool:
+            if tail:
+                return partial_slices.fits_slices(d, slice_count, p.leader_count, True)
+            return d.slice_count_with_leader >= slice_count and d.leader_count >= p.leader_count
+
         if not best_fit:
             for cand in ordered:
-                capacity = cand.slice_count
-                if p.leader_count > 0:
-                    if cand.leader_count < p.leader_count:
-                        continue
-                    capacity = cand.slice_count_with_leader
-                if capacity >= slice_count:
+                if partial_slices.fits_slices(cand, slice_count, p.leader_count, tail):
                     return level, [cand], ""
             if p.required:
-                return 0, [], not_fit(ordered[-1].pod_count, slice_count)
-        if top.slice_count_with_leader < slice_count or top.leader_count < p.leader_count:
+                return 0, [], not_fit(ordered[-1].pod_count, requested)
+        if not fits(top):
             if p.required:
                 if self.gates.enabled("TASRespectNodeAffinityPreferred"):
                     for i in range(1, len(ordered)):
-                        d = ordered[i]
-                        if d.slice_count_with_leader >= slice_count and d.leader_count >= p.leader_count:
-                            return level, [self._best_fit_for_slices(ordered[i:], slice_count, p.leader_count)], ""
-                return 0, [], not_fit(top.slice_count, slice_count)
+                        if fits(ordered[i]):
+                            best = (self._best_fit_for_slices_with_tail if tail else self._best_fit_for_slices)(
+                                ordered[i:], slice_count, p.leader_count)
+                            return level, [best], ""
+                return 0, [], not_fit(top.slice_count, requested)
             if level > 0 and not p.unconstrained:
                 return self._find_level_with_fit_domains(level - 1, p)
             return self._spread_over_domains(level, ordered, slice_count, p, not_fit)
@@ -411,22 +440,26 @@ class FlavorTopology(PhaseOneCounts, TASUsage):
     def _spread_over_domains(self, level: int, ordered: list[Domain], slice_count: int, p: PlacementParams,
                              not_fit) -> tuple[int, list[Domain], str]:
         """No single domain fits (top level, or unconstrained): leaders first, then as many
-        domains as the slices need."""
+        domains as the slices need, then one more when none of them has room for a partial slice."""
         best_fit = not self._least_free(p.unconstrained)
+        requested = slice_count + 1 if p.tail_size else slice_count
         results: list[Domain] = []
+        assigned: list[int] = []  # the slices each result is expected to take (the partial slice goes beside)
         remaining_slices, remaining_leaders = slice_count, p.leader_count
-        ordered = self._prioritize_leader_domain(ordered, p.count, p.leader_count, p.slice_size, True)
+        ordered = self._prioritize_leader_domain(ordered, p.count, p.leader_count, p.slice_size, True, p.tail_size)
         idx = 0
         while remaining_leaders > 0 and idx < len(ordered) and ordered[idx].leader_count > 0:
             d = ordered[idx]
             if best_fit and d.slice_count_with_leader >= remaining_slices:
                 d = self._best_fit_for_slices(ordered[idx:], remaining_slices, remaining_leaders)
             results.append(d)
+            assigned.append(min(d.slice_count_with_leader, remaining_slices))
             remaining_leaders -= d.leader_count
             remaining_slices -= d.slice_count_with_leader
             idx += 1
         if remaining_leaders > 0:
-            return 0, [], not_fit(p.leader_count - remaining_leaders, slice_count)
+            return 0, [], not_fit(p.leader_count - remaining_leaders, requested)
+        leaders_taken = len(results)
         if idx == 0 and p.leader_count == 0:  # the whole level, unmoved (no leader to prioritize)
             rest = self._level_ordered(level, p, False)
         else:
@@ -437,10 +470,18 @@ class FlavorTopology(PhaseOneCounts, TASUsage):
             if best_fit and d.slice_count >= remaining_slices:
                 d = self._best_fit_for_slices(rest[i:], remaining_slices, 0)
             results.append(d)
+            assigned.append(min(d.slice_count, remaining_slices))
             remaining_slices -= d.slice_count
             i += 1
         if remaining_slices > 0:
-            return 0, [], not_fit(slice_count - remaining_slices, slice_count)
+            return 0, [], not_fit(slice_count - remaining_slices, requested)
+        takes_leader = [j < leaders_taken for j in range(len(results))]
+        if p.tail_size and not partial_slices.selection_holds_tail(results, assigned, takes_leader):
+            # one more domain, any not selected yet (best fit picks out of order)
+            extra = partial_slices.first_domain_hosting_tail(rest, results)
+            if extra is None:
+                return 0, [], not_fit(slice_count, requested)
+            results.append(extra)
         return level, results, ""
 
     def _top_affinity_tier(self, candidates: list[Domain]) -> list[Domain]:
@@ -474,17 +515,24 @@ class FlavorTopology(PhaseOneCounts, TASUsage):
 
     # -- phase 2b ------------------------------------------------------------------------
     def _prioritize_leader_domain(self, domains: list[Domain], count: int, leader_count: int, slice_size: int,
-                                  by_slices: bool) -> list[Domain]:
-        """Move first a leader-capable domain whose leader costs no more than the spare capacity."""
+                                  by_slices: bool, tail: int = 0) -> list[Domain]:
+        """Move first a leader-capable domain whose leader costs no more than the spare capacity
+        (with a partial slice, the leader and it costed together: ``leaderPenaltyWithTail``)."""
         if leader_count == 0 or len(domains) < 2:
             return domains
         required = count // slice_size if by_slices else count
         available = sum(d.slice_count if by_slices else d.pod_count for d in domains)
+        with_tail = by_slices and tail > 0
+        tails = partial_slices.cheapest_tail_domains(domains) if with_tail else None
         for i, d in enumerate(domains):
             if d.leader_count < leader_count:
                 continue
             penalty = (d.slice_count - d.slice_count_with_leader) if by_slices else (
                 d.pod_count - d.pod_count_with_leader)
+            if tails is not None:
+                penalty, home = partial_slices.leader_penalty_with_tail(domains, tails, i)
+                if not home:
+                    continue
             if available - penalty < required:
                 continue
             if i == 0:
@@ -493,10 +541,12 @@ class FlavorTopology(PhaseOneCounts, TASUsage):
         return domains
 
     def _update_counts_to_minimum(self, domains: list[Domain], count: int, leader_count: int, slice_size: int,
-                                  unconstrained: bool, by_slices: bool) -> list[Domain]:
+                                  unconstrained: bool, by_slices: bool, tail: int = 0) -> list[Domain]:
         """``updateCountsToMinimumGeneric``: take domains in order until ``count`` pods (slices)
-        and the leaders are placed, trimming the last one's counts to what it takes."""
-        domains = self._prioritize_leader_domain(domains, count, leader_count, slice_size, by_slices)
+        and the leaders are placed, trimming the last one's counts to what it takes; a partial
+        slice of ``tail`` pods (whole slices only) closes in one domain with the last whole
+        slices when it can, else joins a domain with room for it."""
+        domains = self._prioritize_leader_domain(domains, count, leader_count, slice_size, by_slices, tail)
         best_fit = not self._least_free(unconstrained)
         result: list[Domain] = []
         remaining = count // slice_size if by_slices else count
@@ -504,7 +554,22 @@ class FlavorTopology(PhaseOneCounts, TASUsage):
         with_leader_attr = "slice_count_with_leader" if by_slices else "pod_count_with_leader"
         primary_attr = "slice_count" if by_slices else "pod_count"
         unit = slice_size if by_slices else 1
+        tail_pending = tail if by_slices else 0
+        tail_hosted = False
+
+        def finish() -> list[Domain]:
+            if not tail_pending:
+                return result
+            placed = partial_slices.place_tail(result, domains, tail_pending)
+            return [] if placed is None else placed  # Kueue: "no domain left to hold the partial slice"
+
         for i, dom in enumerate(domains):
+            if tail_pending and not tail_hosted:
+                closing = self._closing_domain_with_tail(domains[i:], remaining, leaders, slice_size, tail_pending,
+                                                         unconstrained)
+                if closing is not None:
+                    result.append(closing)
+                    return result
             if leaders > 0:
                 if best_fit and getattr(dom, with_leader_attr) >= remaining and dom.leader_count >= leaders:
                     dom = (self._best_fit_for_slices if by_slices else self._best_fit_for_pods)(
@@ -515,7 +580,7 @@ class FlavorTopology(PhaseOneCounts, TASUsage):
                     dom.leader_count = leaders
                     dom.pod_count = remaining * unit
                     result.append(dom)
-                    return result
+                    return finish()
                 if with_leader > remaining:
                     with_leader = remaining
                     setattr(dom, with_leader_attr, with_leader)
@@ -526,6 +591,7 @@ class FlavorTopology(PhaseOneCounts, TASUsage):
                 leaders -= dom.leader_count
                 remaining -= with_leader
                 result.append(dom)
+                tail_hosted = tail_hosted or bool(tail_pending and partial_slices.hosts_tail_with_assigned(dom))
                 continue
             if best_fit and getattr(dom, primary_attr) >= remaining:
                 dom = (self._best_fit_for_slices if by_slices else self._best_fit_for_pods)(domains[i:], remaining, 0)
@@ -535,10 +601,11 @@ class FlavorTopology(PhaseOneCounts, TASUsage):
                     dom.pod_count = remaining * slice_size
                     dom.slice_count = remaining
                     result.append(dom)
-                    return result
+                    return finish()
                 dom.pod_count = dom.slice_count * slice_size
                 remaining -= dom.slice_count
                 result.append(dom)
+                tail_hosted = tail_hosted or bool(tail_pending and partial_slices.hosts_tail_with_assigned(dom))
                 continue
             if dom.pod_count >= remaining:
                 dom.pod_count = remaining
@@ -547,6 +614,42 @@ class FlavorTopology(PhaseOneCounts, TASUsage):
             remaining -= dom.pod_count
             result.append(dom)
         return []  # Kueue logs "unexpected remainingCount" and places nothing
+
+    def _closing_domain_with_tail(self, candidates: list[Domain], remaining: int, leaders: int, size: int,
+                                  tail: int, unconstrained: bool) -> Domain | None:
+        """``closingDomainWithTail``: one domain that takes the remaining whole slices, leaders and
+        the partial slice, when that needs no roomier domain than the best fit for the whole ones."""
+        dom = candidates[0]
+        with_leader = leaders > 0
+        if partial_slices.capacity(dom, with_leader, False) < remaining or dom.leader_count < leaders:
+            return None
+        tail_dom = whole_fit = dom
+        if not self._least_free(unconstrained):
+            tail_dom = self._best_fit_for_slices_with_tail(candidates, remaining, leaders)
+            whole_fit = self._best_fit_for_slices(candidates, remaining, leaders)
+        if (partial_slices.capacity(tail_dom, with_leader, True) < remaining or tail_dom.leader_count < leaders
+                or partial_slices.capacity(tail_dom, with_leader, False)
+                > partial_slices.capacity(whole_fit, with_leader, False)):
+            return None
+        tail_dom.leader_count = leaders
+        tail_dom.slice_count_with_leader = tail_dom.slice_count = remaining
+        tail_dom.pod_count = remaining * size + tail
+        return tail_dom
+
+    def _best_fit_for_slices_with_tail(self, domains: list[Domain], slice_count: int, leader_count: int) -> Domain:
+        """``findBestFitDomainForSlicesWithTail``: the fewest whole slices next to the partial
+        one that still cover ``slice_count``, ties to the fewest whole slices (else the first)."""
+        candidates = self._top_affinity_tier(domains)
+        with_leader = leader_count > 0
+        best, best_key = candidates[0], None
+        for d in candidates:
+            if d.leader_count < leader_count:
+                continue
+            tail_count = partial_slices.capacity(d, with_leader, True)
+            key = (tail_count, partial_slices.capacity(d, with_leader, False))
+            if tail_count >= slice_count and (best_key is None or key < best_key):
+                best, best_key = d, key
+        return best
 
     # -- ordering ------------------------------------------------------------------------
     def _sorted(self, domains: list[Domain], unconstrained: bool) -> list[Domain]:

@@ -21,7 +21,11 @@ LEVELS = (BLOCK, RACK, HOST)
 REQUESTS = (TopologyRequest(required=BLOCK), TopologyRequest(required=RACK), TopologyRequest(preferred=RACK),
             TopologyRequest(preferred=BLOCK), TopologyRequest(unconstrained=True),
             TopologyRequest(required=BLOCK, slice_required_topology=RACK, slice_size=2),
-            TopologyRequest(preferred=BLOCK, pod_set_group_name="g"))
+            TopologyRequest(preferred=BLOCK, pod_set_group_name="g"),
+            # slices of 3 take any count: a partial slice (TASPartialSlices, on at the defaults)
+            TopologyRequest(required=BLOCK, slice_required_topology=RACK, slice_size=3),
+            TopologyRequest(preferred=BLOCK, slice_required_topology=HOST, slice_size=3),
+            TopologyRequest(required=BLOCK, pod_set_group_name="g", slice_required_topology=RACK, slice_size=3))
 
 nodes_strategy = st.lists(st.tuples(st.integers(0, 2), st.integers(0, 2), st.integers(0, 8)), min_size=1, max_size=14)
 step_strategy = st.one_of(
@@ -43,8 +47,8 @@ def _topology(raw, gates, keep_counts: bool) -> FlavorTopology:
 
 def _requests(index: int, count: int, cpu: int) -> list[PodSetTASRequest]:
     request = REQUESTS[index]
-    if request.slice_size:
-        count *= request.slice_size
+    if request.slice_size == 2:
+        count *= request.slice_size  # whole slices
     single = {"cpu": cpu * 1000}
     workers = PodSetTASRequest("main", count, single, request, PodSpecInfo(), False)
     if request.pod_set_group_name is None:

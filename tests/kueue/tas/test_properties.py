@@ -1,7 +1,8 @@
 """Properties of the placement engine on random trees of nodes: a placement never puts more pods on
 a node than its free capacity takes, its pod counts sum to the pod set's count, every domain is a
 node of the flavor, a required level keeps all pods in one domain of that level, and a failure is
-one of Kueue's texts."""
+one of Kueue's texts; with a partial slice (TASPartialSlices) every domain of the slice level holds
+whole slices but one."""
 
 from __future__ import annotations
 
@@ -61,3 +62,23 @@ def test_a_placement_fits_every_node_and_places_every_pod(raw, request, count, c
         level = LEVELS.index(request.required)
         parents = {t.leaves[d.values[0]].values[:level + 1] for d in ta.domains}
         assert len(parents) == 1
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(nodes_strategy, st.sampled_from([RACK, HOST]), st.integers(2, 4), st.integers(1, 14), st.booleans())
+def test_a_partial_slice_sits_in_one_domain(raw, slice_level, size, count, preferred):
+    level = {"preferred": BLOCK} if preferred else {"required": BLOCK}
+    request = TopologyRequest(**level, slice_required_topology=slice_level, slice_size=size)
+    t = _topology(raw, FeatureGates({}))
+    result = t.find_assignments([PodSetTASRequest("main", count, {"cpu": 1000}, request, PodSpecInfo(), False)])
+    ta = result["main"].assignment
+    if ta is None:
+        assert result["main"].reason.startswith('topology "default" ')
+        return
+    assert sum(d.count for d in ta.domains) == count
+    per_domain: dict[tuple, int] = {}
+    for d in ta.domains:
+        key = t.leaves[d.values[0]].values[:LEVELS.index(slice_level) + 1]
+        per_domain[key] = per_domain.get(key, 0) + d.count
+    residues = sorted(pods % size for pods in per_domain.values())
+    assert residues[:-1] == [0] * (len(residues) - 1) and residues[-1] == count % size
