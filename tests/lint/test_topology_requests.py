@@ -157,3 +157,32 @@ def test_topology_rules_are_off_with_the_feature_gate(tmp_path, code):
     text = (FIXTURES / code / "fail.yaml").read_text()
     assert by_code(lint_text(tmp_path, text), code)
     assert by_code(lint_text(tmp_path, text, feature_gates={"TopologyAwareScheduling": False}), code) == []
+
+
+GROUPED_AND_SLICED = ("        kueue.x-k8s.io/podset-group-name: g\n"
+                      "        kueue.x-k8s.io/podset-required-topology: cloud.com/block\n"
+                      "        kueue.x-k8s.io/podset-slice-required-topology: cloud.com/rack\n"
+                      "        kueue.x-k8s.io/podset-slice-size: \"2\"")
+
+
+def test_a_sliced_pod_set_group_is_refused_only_with_grouped_slicing_off(tmp_path):
+    """TestValidateTASPodSetRequest_GroupingWithSlicing (kueue PR #15111): TASGroupedPodSetSlicing,
+    on by default since v0.20, lets a pod-set group be sliced; off, the group name is forbidden."""
+    text = _job(GROUPED_AND_SLICED)
+    assert by_code(lint_text(tmp_path, text), "KQ606") == []
+    hits = by_code(lint_text(tmp_path, text, feature_gates={"TASGroupedPodSetSlicing": False}), "KQ606")
+    assert sorted((h.field, h.message) for h in hits) == [
+        ("spec.template.metadata.annotations[kueue.x-k8s.io/podset-group-name]",
+         f"job/team-a/job: may not be set when 'kueue.x-k8s.io/podset-{key}' is specified")
+        for key in ("slice-required-topology", "slice-size")]
+
+
+def test_a_group_with_slice_layers_is_refused_with_grouped_slicing_off(tmp_path):
+    text = _job("        kueue.x-k8s.io/podset-group-name: g\n"
+                "        kueue.x-k8s.io/podset-required-topology: cloud.com/block\n"
+                "        kueue.x-k8s.io/podset-slice-required-topology-constraints: "
+                "'[{\"topology\":\"cloud.com/rack\",\"size\":2}]'")
+    assert by_code(lint_text(tmp_path, text), "KQ606") == []
+    hits = by_code(lint_text(tmp_path, text, feature_gates={"TASGroupedPodSetSlicing": False}), "KQ606")
+    assert [h.message for h in hits] == [
+        "job/team-a/job: may not be set when 'kueue.x-k8s.io/podset-slice-required-topology-constraints' is specified"]

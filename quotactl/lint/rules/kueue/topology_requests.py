@@ -24,6 +24,8 @@ UNCONSTRAINED = "kueue.x-k8s.io/podset-unconstrained-topology"
 SLICE_REQUIRED = "kueue.x-k8s.io/podset-slice-required-topology"
 SLICE_SIZE = "kueue.x-k8s.io/podset-slice-size"
 SLICE_CONSTRAINTS = "kueue.x-k8s.io/podset-slice-required-topology-constraints"
+GROUP_NAME = "kueue.x-k8s.io/podset-group-name"
+GROUPED_SLICING = "TASGroupedPodSetSlicing"  # off: a pod-set group may not be sliced (kueue PR #15111)
 ANNOTATIONS = ("metadata", "annotations")
 GATE = "TopologyAwareScheduling"  # off: no flavor is a TAS flavor, and nothing here applies
 _GO_BOOLS = frozenset({"1", "t", "T", "TRUE", "true", "True", "0", "f", "F", "FALSE", "false", "False"})
@@ -59,7 +61,7 @@ def _int32(text: str) -> int | None:
     return value if -2**31 <= value < 2**31 else None
 
 
-def annotation_findings(meta: dict, base: tuple):
+def annotation_findings(meta: dict, base: tuple, gates):
     """``jobframework.ValidateTASPodSetRequest``'s topology and slice checks, in its order and words."""
     notes = str_map(meta.get("annotations"))
     path = base + ANNOTATIONS
@@ -71,6 +73,11 @@ def annotation_findings(meta: dict, base: tuple):
         if key in notes:
             for err in label_key_errors(notes[key]):
                 yield Finding(path + (key,), f"Invalid value: {quote(notes[key])}: {err}", value=True)
+    grouped_slicing = gates.enabled(GROUPED_SLICING)
+    if GROUP_NAME in notes and not grouped_slicing:
+        for key in (SLICE_SIZE, SLICE_REQUIRED):
+            if key in notes:
+                yield _group_sliced(path, key)
     if UNCONSTRAINED in notes and notes[UNCONSTRAINED] not in _GO_BOOLS:
         yield Finding(path + (UNCONSTRAINED,), f"Invalid value: {quote(notes[UNCONSTRAINED])}: must be a boolean "
                                                "value", value=True)
@@ -88,6 +95,17 @@ def annotation_findings(meta: dict, base: tuple):
     if SLICE_SIZE in notes and SLICE_REQUIRED not in notes:
         yield Finding(path + (SLICE_SIZE,), f"may not be set when '{SLICE_REQUIRED}' is not specified",
                       type="Forbidden", hint=f"Add {SLICE_REQUIRED}, or remove {SLICE_SIZE}.")
+    # validateSliceRequiredTopologyConstraintsAnnotation, with the multi-layer gate on
+    if (SLICE_CONSTRAINTS in notes and GROUP_NAME in notes and not grouped_slicing
+            and gates.enabled("TASMultiLayerTopology")):
+        yield _group_sliced(path, SLICE_CONSTRAINTS)
+
+
+def _group_sliced(path: tuple, key: str) -> Finding:
+    """A sliced pod set in a pod-set group, with ``TASGroupedPodSetSlicing`` off."""
+    return Finding(path + (GROUP_NAME,), f"may not be set when '{key}' is specified", type="Forbidden",
+                   hint=f"Remove {GROUP_NAME} or the slice annotations (or enable {GROUPED_SLICING}, on by "
+                        "default since Kueue v0.20).")
 
 
 @rule(
@@ -97,7 +115,8 @@ def annotation_findings(meta: dict, base: tuple):
         what="The topology-aware scheduling annotations on a job's pod templates (and on a plain Pod): at most one "
              f"of {REQUIRED}, {PREFERRED} and {UNCONSTRAINED}; the topology values valid label keys; "
              f"{UNCONSTRAINED} a boolean; {SLICE_SIZE} a whole number of at least 1; {SLICE_REQUIRED} and "
-             f"{SLICE_SIZE} set together.",
+             f"{SLICE_SIZE} set together; with {GROUPED_SLICING} off, no {GROUP_NAME} on a sliced pod "
+             "template.",
         why="Kueue's job webhooks reject the job when it is created or updated; nothing is submitted.",
         fix="Keep one topology mode per pod template, and give a slice topology together with a positive slice "
             "size.",
@@ -110,7 +129,7 @@ def annotation_findings(meta: dict, base: tuple):
 def check_job_topology_annotations(ctx):
     for job in generic_jobs(ctx):
         for base, meta in pod_templates(job.obj):
-            for f in annotation_findings(meta, base):
+            for f in annotation_findings(meta, base, ctx.gates):
                 yield Finding(f.path, f"{job.ref}: {f.message}", type=f.type, hint=f.hint, subject=job.obj,
                               value=f.value)
 
