@@ -77,9 +77,11 @@ def topology_aware_scheduling(inp: KueueInput) -> Caveat | None:
                            "(TASNodeFeasibilityForAllLevels: quotactl fits pods per node and bounds each "
                            "lowest-level domain by the usage its admitted workloads' assignments name, as "
                            "Kueue after v0.20.0 does; v0.20.0 may account that usage differently)")
-    slicing = [g for g in ("TASPartialSlices", "TASGroupedPodSetSlicing") if gates.enabled(g)]
-    if slicing and any(wl.topology_slices for wl in inp.workloads):
-        left_out.append(f"slices as {' and '.join(slicing)} change them (quotactl slices as before these gates)")
+    # TASPartialSlices and TASGroupedPodSetSlicing are modelled (kueue/tas/partial_slices.py, KQ606); a
+    # partial slice is refused with slice layers, which needs the pod set's count the webhook reads
+    if gates.enabled("TASPartialSlices") and any(wl.uneven_slice_layers for wl in inp.workloads):
+        left_out.append("a pod set with slice layers whose outer slice size does not divide its count (Kueue's "
+                        "job webhook rejects it under TASPartialSlices; quotactl places its whole slices)")
     return caveat("TopologyAwareScheduling", names,
                   "quotactl places pods on the Nodes as Kueue's TAS does, except: " + "; ".join(left_out))
 

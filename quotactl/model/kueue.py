@@ -816,24 +816,28 @@ class WorkloadTraits:
     topology_request: bool  # a pod set has a topologyRequest, or Kueue's topology annotations
     resource_claims: bool  # a pod set's template has DRA resource claims
     check_states: tuple[tuple[str | None, str | None], ...]  # status.admissionChecks (name, state)
-    topology_slices: bool = False  # a pod set asks for topology slices
+    # a pod set with several slice layers whose outer size does not divide its count (Kueue's job
+    # webhook rejects it under TASPartialSlices, kueue PR #15640)
+    uneven_slice_layers: bool = False
 
 
 def workload_traits(obj: KubeObject) -> WorkloadTraits | None:
     """None for a Workload with none of the traits (most of a big snapshot: read fast)."""
-    topology = claims = slices = False
+    topology = claims = uneven = False
     for ps in as_list(as_dict(obj.data.get("spec")).get("podSets")):
         t, c = _pod_set_traits(ps) if isinstance(ps, dict) else (False, False)
         topology, claims = topology or t, claims or c
-        if t and not slices:
+        if t and not uneven:
             request = build_topology_request(ps.get("topologyRequest"), str_map(as_dict(as_dict(
                 ps.get("template")).get("metadata")).get("annotations")))
-            slices = request is not None and bool(request.slice_layers())
+            layers = request.slice_layers() if request is not None else ()
+            count = as_int(ps.get("count"))
+            uneven = len(layers) > 1 and layers[0].size > 0 and count is not None and count % layers[0].size != 0
     raw_checks = as_dict(obj.data.get("status")).get("admissionChecks")
     if not (topology or claims or raw_checks):
         return None
     checks = tuple((as_str(as_dict(c).get("name")), as_str(as_dict(c).get("state"))) for c in as_list(raw_checks))
-    return WorkloadTraits(obj.display, topology, claims, checks, slices)
+    return WorkloadTraits(obj.display, topology, claims, checks, uneven)
 
 
 def _pod_set_traits(ps: dict) -> tuple[bool, bool]:

@@ -74,6 +74,26 @@ def test_with_nodes_the_caveat_names_what_the_placement_leaves_out():
     assert "TASNodeFeasibilityForAllLevels" not in off
 
 
+def test_slices_are_modelled_but_uneven_slice_layers():
+    """TASPartialSlices is modelled: a partial slice is no caveat; with slice layers Kueue's job
+    webhook refuses a count the outer size does not divide, which quotactl does not (it places the
+    whole slices)."""
+    objs = base()
+    objs[0]["spec"]["topologyName"] = "default"
+    objs += [{"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "Topology", "metadata": {"name": "default"},
+              "spec": {"levels": [{"nodeLabel": "block"}, {"nodeLabel": "rack"}]}},
+             {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1", "labels": {"block": "b", "rack": "r"}}}]
+    ps = objs[3]["spec"]["podSets"][0]
+    ps["count"] = 5
+    ps["topologyRequest"] = {"required": "block", "podSetSliceRequiredTopology": "rack", "podSetSliceSize": 2}
+    assert "outer slice size" not in caveats(objs)["TopologyAwareScheduling"].message
+    ps["topologyRequest"] = {"required": "block", "podsetSliceRequiredTopologyConstraints": [
+        {"topology": "block", "size": 2}, {"topology": "rack", "size": 1}]}
+    assert "outer slice size does not divide its count" in caveats(objs)["TopologyAwareScheduling"].message
+    off = caveats(objs, gates={"TASPartialSlices": False})["TopologyAwareScheduling"].message
+    assert "outer slice size" not in off
+
+
 def test_topologies_are_no_caveat_with_the_tas_gate_off():
     objs = base()
     objs[0]["spec"]["topologyName"] = "default"

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import NamedTuple
 
+from quotactl.kueue.tas import partial_slices
 from quotactl.kueue.tas.domain import Domain, Leaf
 from quotactl.kueue.tas.feasibility import ExclusionStats, feasible_leaves
 from quotactl.kueue.tas.resources import ONE_POD, Requests, add, count_in_with_limit, plus
@@ -79,14 +80,15 @@ def domain_view(state: TASState, flavor: str, tr: PodSetTASRequest, holders: lis
     shown = ordered[:SHOWN]
     requests = plus(tr.single_pod_requests, ONE_POD)
     node_counts = None if f.lowest_is_node else Counter(f.node_to_leaf.values())
-    rows = tuple(_row(f, d, requests, node_req, node_counts, sliced) for d in shown)
+    rows = tuple(_row(f, d, requests, node_req, node_counts, sliced, p.tail_size > 0) for d in shown)
     level = f.levels[p.requested_level]
     targets = _targets(p.required, tr.count, ordered)  # before a placement run resets the counts
     search = _Search(state, f, tr, p.requested_level, ordered)
     if fits_when_empty is None:
         fits_when_empty = bool(f.find_assignments([tr], simulate_empty=True)[tr.name].assignment)
     freed = _frees_up_when(search, targets, holders) if fits_when_empty else ()
-    slices = tr.count // p.slice_size if sliced else None
+    # a partial slice (TASPartialSlices) counts as one, as in Kueue's failure text
+    slices = tr.count // p.slice_size + (1 if p.tail_size else 0) if sliced else None
     return DomainView(level, tr.count, slices, rows, len(ordered) - len(shown), freed)
 
 
@@ -97,7 +99,7 @@ def _leaves(d: Domain) -> list[Leaf]:
 
 
 def _row(f: FlavorTopology, d: Domain, requests: Requests, node_req, node_counts: Counter | None,
-         sliced: bool) -> DomainRow:
+         sliced: bool, partial: bool) -> DomainRow:
     leaves = _leaves(d)
     stats = ExclusionStats()
     usable = [leaf for leaf, _score in feasible_leaves(leaves, node_req, stats)] if f.lowest_is_node else leaves
@@ -117,7 +119,8 @@ def _row(f: FlavorTopology, d: Domain, requests: Requests, node_req, node_counts
             free[r] = max(0, free[r] - v)
     shown_free = {r: v for r, v in sorted(free.items()) if r != "pods" or len(requests) == 1}
     nodes = len(leaves) if node_counts is None else sum(node_counts[leaf.id] for leaf in leaves)
-    return DomainRow(d.values, nodes, shown_free, d.pod_count, d.slice_count if sliced else None, _causes(stats))
+    slices = (partial_slices.slices_held(d) if partial else d.slice_count) if sliced else None
+    return DomainRow(d.values, nodes, shown_free, d.pod_count, slices, _causes(stats))
 
 
 def _causes(stats: ExclusionStats) -> dict[str, int]:

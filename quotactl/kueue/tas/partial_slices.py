@@ -89,6 +89,14 @@ def fill_parent(d: Domain, size: int, tail: int, at_slice_level: bool, leader_re
         d.slice_count_with_leader_and_tail = min(children_slices - both, hosting(d.pod_count_with_leader, size, tail))
 
 
+def slices_held(d: Domain) -> int:
+    """The pod set's slices a domain holds, the partial one counted as a slice when it fits beside
+    the whole ones (as Kueue's failure text counts the requested slices)."""
+    if d.slice_count_with_tail == NO_TAIL_FIT:
+        return d.slice_count
+    return max(d.slice_count, d.slice_count_with_tail + 1)
+
+
 def capacity(d: Domain, with_leader: bool, with_tail: bool) -> int:
     """``sliceCapacity``: whole slices the domain holds next to what it is asked to hold."""
     if with_tail:

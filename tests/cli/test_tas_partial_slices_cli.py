@@ -1,0 +1,65 @@
+"""TASPartialSlices through the CLI in a subprocess, on issue 27's racks (tests/kueue/tas/data/racks.yaml:
+blocks of two racks of two 8-GPU nodes): 3 x 8-GPU pods in a block, in slices of two pods per rack.
+With the gate (on by default) the third pod is a partial slice and lands in the block's other rack;
+with it off Kueue places the whole slice only (the third pod is left out), as before the gate."""
+
+from __future__ import annotations
+
+import json
+
+import yaml
+
+from tests.helpers import ROOT, run_subprocess
+
+RACKS = ROOT / "tests" / "kueue" / "tas" / "data" / "racks.yaml"
+BLOCK, RACK, HOST = "example.com/block", "example.com/rack", "kubernetes.io/hostname"
+
+
+def _state(tmp_path, count: int, gate: bool | None) -> str:
+    docs = list(yaml.safe_load_all(RACKS.read_text()))
+    for d in docs:
+        if d["kind"] == "Workload" and d["metadata"]["name"] == "train":
+            ps = d["spec"]["podSets"][0]
+            ps["count"] = count
+            ps["topologyRequest"] = {"required": BLOCK, "podSetSliceRequiredTopology": RACK, "podSetSliceSize": 2}
+    if gate is not None:
+        docs.insert(0, {"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration",
+                        "featureGates": {"TASPartialSlices": gate}})
+    out = tmp_path / "state.yaml"
+    out.write_text(yaml.safe_dump_all(docs, sort_keys=False))
+    return str(out)
+
+
+def _topology(path: str) -> dict:
+    result = run_subprocess("explain", "default/train", "-f", path, "-o", "json")
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)["topology"]["main"]
+
+
+def _per_rack(assignment: dict) -> list[int]:
+    rack_of = {"x1": "r1", "x2": "r1", "x3": "r2", "x4": "r2"}
+    counts: dict[str, int] = {}
+    for d in assignment["domains"]:
+        counts[rack_of[d["values"][0]]] = counts.get(rack_of[d["values"][0]], 0) + d["count"]
+    return sorted(counts.values())
+
+
+def test_with_the_gate_the_partial_slice_takes_another_rack(tmp_path):
+    topo = _topology(_state(tmp_path, 3, None))
+    assert topo["mode"] == "Fit"
+    assert topo["assignment"]["levels"] == [HOST]
+    assert _per_rack(topo["assignment"]) == [1, 2]
+
+
+def test_without_the_gate_only_whole_slices_are_placed(tmp_path):
+    topo = _topology(_state(tmp_path, 3, False))
+    assert topo["mode"] == "Fit"
+    assert _per_rack(topo["assignment"]) == [2]
+
+
+def test_a_partial_slice_counts_as_a_slice_in_the_failure_and_the_domains(tmp_path):
+    """5 pods make two whole slices and a partial one: a block's two racks hold two slices."""
+    topo = _topology(_state(tmp_path, 5, None))
+    assert topo["mode"] == "NoFit" and topo["assignment"] is None
+    assert topo["reason"] == 'topology "gpu-topology" allows to fit only 2 out of 3 slice(s)'
+    assert [(d["values"], d["slicesFit"]) for d in topo["domains"]] == [(["b1"], 2), (["b2"], 2)]
