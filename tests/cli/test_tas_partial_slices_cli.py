@@ -5,35 +5,20 @@ with it off Kueue places the whole slice only (the third pod is left out), as be
 
 from __future__ import annotations
 
-import json
+from tests.cli.tas_racks import explained_topology as _topology
+from tests.cli.tas_racks import racks, write_state
 
-import yaml
-
-from tests.helpers import ROOT, run_subprocess
-
-RACKS = ROOT / "tests" / "kueue" / "tas" / "data" / "racks.yaml"
 BLOCK, RACK, HOST = "example.com/block", "example.com/rack", "kubernetes.io/hostname"
 
 
 def _state(tmp_path, count: int, gate: bool | None) -> str:
-    docs = list(yaml.safe_load_all(RACKS.read_text()))
+    docs = racks()
     for d in docs:
         if d["kind"] == "Workload" and d["metadata"]["name"] == "train":
             ps = d["spec"]["podSets"][0]
             ps["count"] = count
             ps["topologyRequest"] = {"required": BLOCK, "podSetSliceRequiredTopology": RACK, "podSetSliceSize": 2}
-    if gate is not None:
-        docs.insert(0, {"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration",
-                        "featureGates": {"TASPartialSlices": gate}})
-    out = tmp_path / "state.yaml"
-    out.write_text(yaml.safe_dump_all(docs, sort_keys=False))
-    return str(out)
-
-
-def _topology(path: str) -> dict:
-    result = run_subprocess("explain", "default/train", "-f", path, "-o", "json")
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)["topology"]["main"]
+    return write_state(tmp_path, docs, {} if gate is None else {"TASPartialSlices": gate})
 
 
 def _per_rack(assignment: dict) -> list[int]:

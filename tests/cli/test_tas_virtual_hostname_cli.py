@@ -9,14 +9,15 @@ import json
 
 import yaml
 
-from tests.helpers import ROOT, run_subprocess
+from tests.cli.tas_racks import explained_topology as _topology
+from tests.cli.tas_racks import racks, write_state
+from tests.helpers import run_subprocess
 
-RACKS = ROOT / "tests" / "kueue" / "tas" / "data" / "racks.yaml"
 BLOCK, RACK = "example.com/block", "example.com/rack"
 
 
 def _state(tmp_path, gate: bool | None, held: bool = False) -> str:
-    docs = list(yaml.safe_load_all(RACKS.read_text()))
+    docs = racks()
     for d in docs:
         if d["kind"] == "Topology":
             d["spec"]["levels"] = [{"nodeLabel": BLOCK}, {"nodeLabel": RACK}]
@@ -24,18 +25,7 @@ def _state(tmp_path, gate: bool | None, held: bool = False) -> str:
             ps = d["spec"]["podSets"][0]
             ps["count"] = 3
             ps["template"]["spec"]["containers"][0]["resources"]["requests"]["nvidia.com/gpu"] = "5"
-    if gate is not None:
-        docs.insert(0, {"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration",
-                        "featureGates": {"TASNodeFeasibilityForAllLevels": gate}})
-    out = tmp_path / "state.yaml"
-    out.write_text(yaml.safe_dump_all(docs, sort_keys=False))
-    return str(out)
-
-
-def _topology(path: str) -> dict:
-    result = run_subprocess("explain", "default/train", "-f", path, "-o", "json")
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)["topology"]["main"]
+    return write_state(tmp_path, docs, {} if gate is None else {"TASNodeFeasibilityForAllLevels": gate})
 
 
 def test_with_the_gate_each_node_takes_one_pod(tmp_path):
