@@ -155,7 +155,7 @@ def first_domain_hosting_tail(candidates: list[Domain], selected: list[Domain]) 
 
 def selection_holds_tail(selected: list[Domain], assigned: list[int], takes_leader: list[bool]) -> bool:
     """``selectionHoldsTail``: one selected domain has room for it next to its expected slices."""
-    for d, slices, leader in zip(selected, assigned, takes_leader):
+    for d, slices, leader in zip(selected, assigned, takes_leader, strict=True):
         room = capacity(d, leader, True)
         if room != NO_TAIL_FIT and slices <= room:
             return True
