@@ -191,3 +191,55 @@ def slice_aligned(groups: list[int], size: int) -> bool:
         else:
             return False
     return all(pods % size == 0 for pods in rest)
+
+
+def best_fit_with_tail(f, domains: list[Domain], slice_count: int, leader_count: int) -> Domain:
+    """``findBestFitDomainForSlicesWithTail`` (``f``: the flavor's ``snapshot.FlavorTopology``): the
+    fewest whole slices next to the partial one that still cover ``slice_count``, ties to the
+    fewest whole slices; else the first of the top affinity tier."""
+    candidates = f._top_affinity_tier(domains)
+    with_leader = leader_count > 0
+    best, best_key = candidates[0], None
+    for d in candidates:
+        if d.leader_count < leader_count:
+            continue
+        tail_count = capacity(d, with_leader, True)
+        key = (tail_count, capacity(d, with_leader, False))
+        if tail_count >= slice_count and (best_key is None or key < best_key):
+            best, best_key = d, key
+    return best
+
+
+def closing_domain(f, candidates: list[Domain], remaining: int, leaders: int, size: int, tail: int,
+                   unconstrained: bool) -> Domain | None:
+    """``closingDomainWithTail``: one domain that takes the remaining whole slices, leaders and the
+    partial slice, when that needs no roomier domain than the best fit for the whole ones (its
+    counts then trimmed to what it takes); None otherwise."""
+    dom = candidates[0]
+    with_leader = leaders > 0
+    if capacity(dom, with_leader, False) < remaining or dom.leader_count < leaders:
+        return None
+    tail_dom = whole_fit = dom
+    if not f._least_free(unconstrained):
+        tail_dom = best_fit_with_tail(f, candidates, remaining, leaders)
+        whole_fit = f._best_fit_for_slices(candidates, remaining, leaders)
+    if (capacity(tail_dom, with_leader, True) < remaining or tail_dom.leader_count < leaders
+            or capacity(tail_dom, with_leader, False) > capacity(whole_fit, with_leader, False)):
+        return None
+    tail_dom.leader_count = leaders
+    tail_dom.slice_count_with_leader = tail_dom.slice_count = remaining
+    tail_dom.pod_count = remaining * size + tail
+    return tail_dom
+
+
+def tail_placed(fit: list[Domain], p) -> bool:
+    """Every pod of the placement (``p``: its ``PlacementParams``) placed, in whole slices per
+    domain of the slice level but the one holding the partial slice (Kueue's guard in
+    ``findTopologyAssignment``: ``CountPodsInAssignment``, ``assignmentSliceAligned``)."""
+    per_domain: dict[tuple, int] = {}
+    for d in fit:
+        if d.pod_count:
+            key = d.values[:p.slice_level + 1]
+            per_domain[key] = per_domain.get(key, 0) + d.pod_count
+    return (sum(per_domain.values()) == p.count
+            and slice_aligned([per_domain[k] for k in sorted(per_domain)], p.slice_size))

@@ -249,21 +249,10 @@ class FlavorTopology(PhaseOneCounts, TASUsage):
             out[name] = self._build_assignment(domains)
             if self.virtual_node:  # the internal node-level placement: what this cycle assumes per node
                 on_nodes[name] = {d.id: d.pod_count for d in domains if d.pod_count}
-        if p.tail_size and not self._tail_placed(fit, p):
+        if p.tail_size and not partial_slices.tail_placed(fit, p):
             # Kueue's guard (findTopologyAssignment): never publish a split partial slice
             return {}, {}, f"cannot place the partial slice of PodSet {workers.name} in a single topology domain"
         return out, on_nodes, ""
-
-    def _tail_placed(self, fit: list[Domain], p: PlacementParams) -> bool:
-        """Every pod placed, in whole slices per domain of the slice level but the one holding
-        the partial slice (``CountPodsInAssignment``, ``assignmentSliceAligned``)."""
-        per_domain: dict[tuple, int] = {}
-        for d in fit:
-            if d.pod_count:
-                key = d.values[:p.slice_level + 1]
-                per_domain[key] = per_domain.get(key, 0) + d.pod_count
-        return (sum(per_domain.values()) == p.count
-                and partial_slices.slice_aligned([per_domain[k] for k in sorted(per_domain)], p.slice_size))
 
     def _placement_params(self, workers: PodSetTASRequest,
                           leader: PodSetTASRequest | None) -> tuple[PlacementParams, str]:
@@ -392,7 +381,7 @@ class FlavorTopology(PhaseOneCounts, TASUsage):
         best_fit = not self._least_free(p.unconstrained)
         if tail:
             if best_fit and top.leader_count >= p.leader_count:
-                top = self._best_fit_for_slices_with_tail(ordered, slice_count, p.leader_count)
+                top = partial_slices.best_fit_with_tail(self, ordered, slice_count, p.leader_count)
         elif best_fit and top.slice_count_with_leader >= slice_count and top.leader_count >= p.leader_count:
             top = self._best_fit_for_slices(ordered, slice_count, p.leader_count)
 
@@ -417,8 +406,9 @@ class FlavorTopology(PhaseOneCounts, TASUsage):
                 if self.gates.enabled("TASRespectNodeAffinityPreferred"):
                     for i in range(1, len(ordered)):
                         if fits(ordered[i]):
-                            best = (self._best_fit_for_slices_with_tail if tail else self._best_fit_for_slices)(
-                                ordered[i:], slice_count, p.leader_count)
+                            rest = ordered[i:]
+                            best = (partial_slices.best_fit_with_tail(self, rest, slice_count, p.leader_count)
+                                    if tail else self._best_fit_for_slices(rest, slice_count, p.leader_count))
                             return level, [best], ""
                 return 0, [], not_fit(top.slice_count, requested)
             if level > 0 and not p.unconstrained:
@@ -565,8 +555,8 @@ class FlavorTopology(PhaseOneCounts, TASUsage):
 
         for i, dom in enumerate(domains):
             if tail_pending and not tail_hosted:
-                closing = self._closing_domain_with_tail(domains[i:], remaining, leaders, slice_size, tail_pending,
-                                                         unconstrained)
+                closing = partial_slices.closing_domain(self, domains[i:], remaining, leaders, slice_size,
+                                                        tail_pending, unconstrained)
                 if closing is not None:
                     result.append(closing)
                     return result
@@ -614,42 +604,6 @@ class FlavorTopology(PhaseOneCounts, TASUsage):
             remaining -= dom.pod_count
             result.append(dom)
         return []  # Kueue logs "unexpected remainingCount" and places nothing
-
-    def _closing_domain_with_tail(self, candidates: list[Domain], remaining: int, leaders: int, size: int,
-                                  tail: int, unconstrained: bool) -> Domain | None:
-        """``closingDomainWithTail``: one domain that takes the remaining whole slices, leaders and
-        the partial slice, when that needs no roomier domain than the best fit for the whole ones."""
-        dom = candidates[0]
-        with_leader = leaders > 0
-        if partial_slices.capacity(dom, with_leader, False) < remaining or dom.leader_count < leaders:
-            return None
-        tail_dom = whole_fit = dom
-        if not self._least_free(unconstrained):
-            tail_dom = self._best_fit_for_slices_with_tail(candidates, remaining, leaders)
-            whole_fit = self._best_fit_for_slices(candidates, remaining, leaders)
-        if (partial_slices.capacity(tail_dom, with_leader, True) < remaining or tail_dom.leader_count < leaders
-                or partial_slices.capacity(tail_dom, with_leader, False)
-                > partial_slices.capacity(whole_fit, with_leader, False)):
-            return None
-        tail_dom.leader_count = leaders
-        tail_dom.slice_count_with_leader = tail_dom.slice_count = remaining
-        tail_dom.pod_count = remaining * size + tail
-        return tail_dom
-
-    def _best_fit_for_slices_with_tail(self, domains: list[Domain], slice_count: int, leader_count: int) -> Domain:
-        """``findBestFitDomainForSlicesWithTail``: the fewest whole slices next to the partial
-        one that still cover ``slice_count``, ties to the fewest whole slices (else the first)."""
-        candidates = self._top_affinity_tier(domains)
-        with_leader = leader_count > 0
-        best, best_key = candidates[0], None
-        for d in candidates:
-            if d.leader_count < leader_count:
-                continue
-            tail_count = partial_slices.capacity(d, with_leader, True)
-            key = (tail_count, partial_slices.capacity(d, with_leader, False))
-            if tail_count >= slice_count and (best_key is None or key < best_key):
-                best, best_key = d, key
-        return best
 
     # -- ordering ------------------------------------------------------------------------
     def _sorted(self, domains: list[Domain], unconstrained: bool) -> list[Domain]:
