@@ -5,8 +5,11 @@ with it off Kueue places the whole slice only (the third pod is left out), as be
 
 from __future__ import annotations
 
+import json
+
 from tests.cli.tas_racks import explained_topology as _topology
 from tests.cli.tas_racks import racks, write_state
+from tests.helpers import ROOT, run_subprocess
 
 BLOCK, RACK, HOST = "example.com/block", "example.com/rack", "kubernetes.io/hostname"
 
@@ -48,3 +51,23 @@ def test_a_partial_slice_counts_as_a_slice_in_the_failure_and_the_domains(tmp_pa
     assert topo["mode"] == "NoFit" and topo["assignment"] is None
     assert topo["reason"] == 'topology "gpu-topology" allows to fit only 2 out of 3 slice(s)'
     assert [(d["values"], d["slicesFit"]) for d in topo["domains"]] == [(["b1"], 2), (["b2"], 2)]
+
+
+LWS = ROOT / "fixtures" / "tas" / "lws-partial-slice.yaml"
+
+
+def _lws(*flags: str) -> dict:
+    result = run_subprocess("explain", "default/lws-group", "-f", str(LWS), "-o", "json", *flags)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)["topology"]
+
+
+def test_a_sliced_leader_worker_group_fills_the_leaders_rack():
+    """fixtures/tas/lws-partial-slice.yaml (kueue PR #15640's user story): the leader's rack holds the
+    partial slice of 3 workers; off, 3 whole slices in the other racks and 3 workers unplaced."""
+    on = _lws()
+    assert on["leader"]["assignment"]["domains"] == [{"values": ["r1a"], "count": 1}]
+    workers = {d["values"][0] for d in on["workers"]["assignment"]["domains"]}
+    assert len(workers) == 15 and {"r1b", "r1c", "r1d"} <= workers
+    off = _lws("--feature-gates", "TASPartialSlices=false")
+    assert sum(d["count"] for d in off["workers"]["assignment"]["domains"]) == 12
