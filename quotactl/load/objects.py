@@ -126,6 +126,8 @@ def classify(api_version: str, kind: str, data: dict) -> str | None:
         return Dialect.JOB  # a plain Pod or pod-group member that Kueue's pod integration manages
     if group == "" and kind in ("Pod", "Node"):
         return Dialect.NEUTRAL  # YuniKorn's placement and usage, Kueue's topology-aware capacity
+    if group == "resource.k8s.io" and kind in ("ResourceClaimTemplate", "ResourceClaim"):
+        return Dialect.NEUTRAL  # the devices of Dynamic Resource Allocation claims (Kueue charges them)
     if group == "" and kind == "ConfigMap" and is_yunikorn_configmap(data):
         return Dialect.YUNIKORN
     if (group, kind) in JOB_CONTEXT_KINDS or _is_job(group, kind, data):

@@ -11,7 +11,7 @@ Defaults are applied here exactly as the CRDs default them (kueue
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from functools import partial
 
 from quotactl.load.objects import KubeObject
@@ -25,6 +25,17 @@ from quotactl.model.coerce import (
     as_str,
     quantity_map,
     str_map,
+)
+from quotactl.model.dra import (
+    ClaimSource,
+    DeviceClaimSpec,
+    DeviceClassMapping,
+    DraCharge,
+    build_device_claim_spec,
+    claim_sources,
+    class_to_resource,
+    device_class_mappings,
+    resolve_claims,
 )
 from quotactl.model.gc_pause import fewer_gc_pauses
 from quotactl.model.kueue_base import KueueObject
@@ -299,6 +310,8 @@ class PodSet:
     annotations: dict[str, str] = field(default_factory=dict)
     # topology-aware scheduling: spec.podSets[].topologyRequest (or the template's annotations)
     topology_request: TopologyRequest | None = None
+    # Dynamic Resource Allocation: the template's spec.resourceClaims
+    claims: tuple[ClaimSource, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -365,6 +378,8 @@ class Workload(KueueObject):
     maximum_execution_time_seconds: int | None = None
     admission_checks: tuple[AdmissionCheckState, ...] = ()
     owner_kind: str | None = None  # the kind its ownerReferences name (the controller first): Job, JobSet, ...
+    # its pod sets' DRA claims resolved against the input (build_cluster); None: it has none
+    dra: DraCharge | None = None
 
     @cached_attribute
     def key(self) -> str:
@@ -438,7 +453,7 @@ class KueueConfiguration(KueueObject):
     # DisableWaitForPodsReady can still turn it off
     wait_for_pods_ready: bool = False
     admission_fair_sharing: bool = False  # the admissionFairSharing section is present
-    device_class_mappings: tuple[str, ...] = ()  # resources.deviceClassMappings[].name (DRA)
+    device_class_mappings: tuple[DeviceClassMapping, ...] = ()  # resources.deviceClassMappings (DRA)
     # What the job integrations read (jobs/context.py): manageJobsWithoutQueueName is true;
     # managedJobsNamespaceSelector (None: Kueue's default, every namespace but its own and kube-system)
     manage_jobs_without_queue_name: bool = False
@@ -659,6 +674,7 @@ def _pod_sets(raw) -> tuple[PodSet, ...]:
                 annotations=str_map(tmeta.get("annotations")),
                 topology_request=build_topology_request(ps.get("topologyRequest"),
                                                         str_map(tmeta.get("annotations"))),
+                claims=claim_sources(as_dict(template.get("spec"))),
             )
         )
     return tuple(pod_sets)
@@ -817,6 +833,7 @@ class WorkloadTraits:
     resource_claims: bool  # a pod set's template has DRA resource claims
     check_states: tuple[tuple[str | None, str | None], ...]  # status.admissionChecks (name, state)
     topology_slices: bool = False  # a pod set asks for topology slices
+    claim_templates: tuple[tuple[str, str], ...] = ()  # DRA: the (namespace, name) of the templates it uses
 
 
 def workload_traits(obj: KubeObject) -> WorkloadTraits | None:
@@ -833,7 +850,11 @@ def workload_traits(obj: KubeObject) -> WorkloadTraits | None:
     if not (topology or claims or raw_checks):
         return None
     checks = tuple((as_str(as_dict(c).get("name")), as_str(as_dict(c).get("state"))) for c in as_list(raw_checks))
-    return WorkloadTraits(obj.display, topology, claims, checks, slices)
+    templates = tuple(dict.fromkeys(
+        (obj.namespace or "default", src.template)
+        for ps in as_list(as_dict(obj.data.get("spec")).get("podSets"))
+        for src in claim_sources(as_dict(as_dict(as_dict(ps).get("template")).get("spec"))) if src.template))
+    return WorkloadTraits(obj.display, topology, claims, checks, slices, templates)
 
 
 def _pod_set_traits(ps: dict) -> tuple[bool, bool]:
@@ -867,7 +888,7 @@ def build_configuration(obj: KubeObject) -> KueueConfiguration:
         requeuing_timestamp=_requeuing_timestamp(data),
         wait_for_pods_ready=_wait_for_pods_ready(obj),
         admission_fair_sharing=isinstance(data.get("admissionFairSharing"), dict),
-        device_class_mappings=tuple(str(as_dict(m).get("name")) for m in as_list(resources.get("deviceClassMappings"))),
+        device_class_mappings=device_class_mappings(resources.get("deviceClassMappings")),
         manage_jobs_without_queue_name=data.get("manageJobsWithoutQueueName") is True,
         managed_jobs_namespace_selector=_label_selector(data.get("managedJobsNamespaceSelector"),
                                                         ("managedJobsNamespaceSelector",)),
@@ -906,6 +927,7 @@ BUILDERS = {
     "Configuration": build_configuration,
     "PriorityClass": build_priority_class,
     "Namespace": build_namespace,
+    "ResourceClaimTemplate": build_device_claim_spec,
     **CHECK_BUILDERS,
     **TAS_BUILDERS,
 }
@@ -953,6 +975,8 @@ class KueueCluster:
     # as Kueue objects)
     nodes: dict[str, Node] = field(default_factory=dict)
     pods: list[Pod] = field(default_factory=list)
+    # DRA: the ResourceClaimTemplates by (namespace, name) (kept out of all_objects: not Kueue objects)
+    claim_templates: dict[tuple[str, str], DeviceClaimSpec] = field(default_factory=dict)
 
     def cohort_members(self, cohort: str) -> list[ClusterQueue]:
         return [cq for cq in self._members().get(cohort, []) if self.cluster_queues.get(cq.name) is cq]
@@ -1041,6 +1065,10 @@ class KueueCluster:
         if isinstance(model, Pod):
             self.pods.append(model)
             return
+        if isinstance(model, DeviceClaimSpec):
+            if model.name:
+                self.claim_templates[(model.namespace, model.name)] = model
+            return
         self.all_objects.append(model)
         name = getattr(model, "name", None)
         if isinstance(model, Workload):  # most objects of a big input: their index first
@@ -1092,8 +1120,28 @@ def build_cluster(objects: list[KubeObject], onto: KueueCluster | None = None,
     with fewer_gc_pauses():  # a big input: tens of thousands of fresh objects, no cycles
         cluster = onto.copy() if onto is not None else KueueCluster()
         models = memo.model if memo is not None else partial(build, shared={})  # see _shared
-        for obj in objects:
-            model = models(obj)
-            if model is not None:
-                cluster.add(model)
+        built = [m for m in map(models, objects) if m is not None]
+        dra = _DraContext(cluster, built) if any(_has_claims(m) for m in built) else None
+        for model in built:
+            cluster.add(dra.resolved(model) if dra is not None and _has_claims(model) else model)
         return cluster
+
+
+def _has_claims(model: KueueObject) -> bool:
+    return isinstance(model, Workload) and any(ps.claims for ps in model.pod_sets)
+
+
+class _DraContext:
+    """What resolving DRA claims reads (kueue ``handleDRA``, before a workload is queued): the
+    device class mappings of the Configuration and the ResourceClaimTemplates, those ``onto``
+    holds and those of the objects being added, whatever their order in the input."""
+
+    def __init__(self, onto: KueueCluster, built: list[KueueObject]):
+        cfg = next((m for m in reversed(built) if isinstance(m, KueueConfiguration)), onto.configuration)
+        self.mapping = class_to_resource(cfg.device_class_mappings) if cfg is not None else {}
+        self.templates = dict(onto.claim_templates)
+        self.templates.update({(m.namespace, m.name): m for m in built if isinstance(m, DeviceClaimSpec) and m.name})
+
+    def resolved(self, wl: Workload) -> Workload:
+        pod_sets = [(ps.name, i, ps.claims) for i, ps in enumerate(wl.pod_sets)]
+        return replace(wl, dra=resolve_claims(wl.namespace, pod_sets, self.templates, self.mapping))
