@@ -29,6 +29,8 @@ MODELLED_GATES = frozenset({
     "TASRecomputeAssignmentWithinSchedulingCycle", "TASRespectNodeAffinityPreferred", "WorkloadRequestUseMergePatch",
     # DRA (model/dra.py)
     "DynamicResourceAllocation", "KueueDRAIntegration", "KueueDRARejectWorkloadsWhenDRADisabled",
+    # status.effectiveQuotas (kueue/quota/snapshot.py)
+    "DynamicQuotaOrchestration",
 })
 # Gates whose setting the detectors below already take into account (switching them off turns
 # the unmodelled feature off, which is then no caveat).
@@ -176,13 +178,14 @@ def configurable_preemptions(inp: KueueInput) -> Caveat | None:
 
 
 def dynamic_quota_orchestration(inp: KueueInput) -> Caveat | None:
-    """ClusterQueue status.effectiveQuotas and the v1alpha1 kinds that set it (Kueue v0.20
-    DynamicQuotaOrchestration)."""
-    names = [cq.display for cq in inp.cluster.cluster_queues.values() if cq.has_effective_quotas]
-    names += _alpha(inp, ("DynamicQuotaOrchestrator", "CapacityProvider"))
+    """The v1alpha1 kinds of Kueue v0.20 Dynamic Quota Orchestration that keep rewriting the
+    quota: the engines use the status.effectiveQuotas the input holds (quota/snapshot.py
+    groups_in_force), not how an orchestrator would change them."""
+    names = _alpha(inp, ("DynamicQuotaOrchestrator", "CapacityProvider"))
     return caveat("DynamicQuotaOrchestration", names,
-                  "quotactl uses the nominal quotas of the ClusterQueues' spec; Kueue uses status.effectiveQuotas, "
-                  "which dynamic quota orchestration may set higher or lower")
+                  "quotactl uses the status.effectiveQuotas the input's ClusterQueues and Cohorts hold; a "
+                  "DynamicQuotaOrchestrator rewrites them as its CapacityProviders report capacity, so later "
+                  "quotas may differ")
 
 
 def multikueue(inp: KueueInput) -> Caveat | None:

@@ -212,8 +212,8 @@ class ClusterQueue(KueueObject):
     fair_sharing: FairSharing | None = None
     admission_mode: str | None = None
     concurrent_admission_policy: dict | None = None
-    # status.effectiveQuotas is set (Dynamic Quota Orchestration rewrote the quota Kueue uses)
-    has_effective_quotas: bool = False
+    # status.effectiveQuotas: the quota Dynamic Quota Orchestration set (None: not set)
+    effective_quotas: tuple[ResourceGroup, ...] | None = None
 
     @property
     def flavor_names(self) -> list[str]:
@@ -238,6 +238,7 @@ class Cohort(KueueObject):
     parent_path: Path = ("spec", "parentName")
     resource_groups: tuple[ResourceGroup, ...] = ()
     fair_sharing: FairSharing | None = None
+    effective_quotas: tuple[ResourceGroup, ...] | None = None  # status.effectiveQuotas, as a ClusterQueue's
 
 
 @dataclass(frozen=True, slots=True)
@@ -583,8 +584,17 @@ def build_cluster_queue(obj: KubeObject) -> ClusterQueue:
         admission_mode=as_str(as_dict(spec.get("admissionScope")).get("admissionMode")),
         concurrent_admission_policy=spec.get("concurrentAdmissionPolicy")
         if isinstance(spec.get("concurrentAdmissionPolicy"), dict) else None,
-        has_effective_quotas=bool(as_dict(obj.data.get("status")).get("effectiveQuotas")),
+        effective_quotas=_effective_quotas(obj),
     )
+
+
+def _effective_quotas(obj: KubeObject) -> tuple[ResourceGroup, ...] | None:
+    """``status.effectiveQuotas`` (Kueue v0.20 KEP-12382): a complete list of resource groups, in
+    the shape of ``spec.resourceGroups``; None when absent or empty."""
+    raw = as_dict(obj.data.get("status")).get("effectiveQuotas")
+    if not isinstance(raw, list) or not raw:
+        return None
+    return _resource_groups(raw, ("status", "effectiveQuotas"))
 
 
 def build_cohort(obj: KubeObject) -> Cohort:
@@ -597,6 +607,7 @@ def build_cohort(obj: KubeObject) -> Cohort:
         parent_path=("spec", parent_field),
         resource_groups=_resource_groups(spec.get("resourceGroups"), ("spec", "resourceGroups")),
         fair_sharing=_fair_sharing(spec.get("fairSharing"), ("spec", "fairSharing")),
+        effective_quotas=_effective_quotas(obj),
     )
 
 

@@ -188,10 +188,13 @@ def test_a_preemption_config_is_a_caveat():
     assert caveats(base() + [pc])["ConfigurablePreemptions"].objects == ("PreemptionConfig/p",)
 
 
-def test_effective_quotas_are_a_caveat():
+def test_effective_quotas_are_modelled_and_an_orchestrator_is_a_caveat():
     objs = base()
-    objs[1]["status"] = {"effectiveQuotas": [{"name": "default", "resources": [{"name": "cpu", "quota": "4"}]}]}
-    assert caveats(objs)["DynamicQuotaOrchestration"].objects == ("ClusterQueue/cq",)
+    objs[1]["status"] = {"effectiveQuotas": [{"coveredResources": ["cpu"], "flavors": [
+        {"name": "default", "resources": [{"name": "cpu", "nominalQuota": "4"}]}]}]}
+    assert "DynamicQuotaOrchestration" not in caveats(objs)
+    dqo = {"apiVersion": ALPHA, "kind": "DynamicQuotaOrchestrator", "metadata": {"name": "d"}, "spec": {}}
+    assert caveats(objs + [dqo])["DynamicQuotaOrchestration"].objects == ("DynamicQuotaOrchestrator/d",)
 
 
 # --- feature gates ------------------------------------------------------------------------------------

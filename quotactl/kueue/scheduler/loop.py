@@ -35,6 +35,7 @@ from quotactl.kueue.queue_order import (
     reserves_capacity,
 )
 from quotactl.kueue.quota import ClusterQueueNode, UsageOverlay, borrowing, cq_available
+from quotactl.kueue.quota.snapshot import quotas_from_status
 from quotactl.kueue.reasons import (
     MSG_DEFERRED,
     MSG_NO_LONGER_FITS,
@@ -617,4 +618,5 @@ def _schedule(cluster: KueueCluster, options: EngineOptions, cycles: int | None,
     last = max((r.number for r in reports if r.changed), default=0)
     return ScheduleResult(tuple(reports), admitted, preempted, s.pending(), s.state.final_admitted(),
                           s.state.usage_rows(), converged=livelock is None and stopped != "limit", livelock=livelock,
-                          last_change=last, fair_sharing=options.fair_sharing, stopped=stopped)
+                          last_change=last, fair_sharing=options.fair_sharing, stopped=stopped,
+                          quotas_from_status=quotas_from_status(cluster, options))
