@@ -31,6 +31,8 @@ MODELLED_GATES = frozenset({
     "DynamicResourceAllocation", "KueueDRAIntegration", "KueueDRARejectWorkloadsWhenDRADisabled",
     # status.effectiveQuotas (kueue/quota/snapshot.py)
     "DynamicQuotaOrchestration",
+    # the refill of the fair-sharing tournament (kueue/scheduler/loop.py)
+    "FairSharingRefill",
 })
 # Gates whose setting the detectors below already take into account (switching them off turns
 # the unmodelled feature off, which is then no caveat).

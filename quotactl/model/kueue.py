@@ -453,6 +453,9 @@ class KueueConfiguration(KueueObject):
     # Convert_v1beta1_Configuration_To_v1beta2_Configuration drops it unless enabled); the gate
     # DisableWaitForPodsReady can still turn it off
     wait_for_pods_ready: bool = False
+    # waitForPodsReady.blockAdmission (v1beta1 default: enable; v1beta2: false): the scheduler
+    # cache's pods-ready tracking
+    block_admission: bool = False
     admission_fair_sharing: bool = False  # the admissionFairSharing section is present
     device_class_mappings: tuple[DeviceClassMapping, ...] = ()  # resources.deviceClassMappings (DRA)
     # What the job integrations read (jobs/context.py): manageJobsWithoutQueueName is true;
@@ -898,6 +901,7 @@ def build_configuration(obj: KubeObject) -> KueueConfiguration:
         transformations=tuple(_transformation(t) for t in as_list(resources.get("transformations"))),
         requeuing_timestamp=_requeuing_timestamp(data),
         wait_for_pods_ready=_wait_for_pods_ready(obj),
+        block_admission=_block_admission(obj),
         admission_fair_sharing=isinstance(data.get("admissionFairSharing"), dict),
         device_class_mappings=device_class_mappings(resources.get("deviceClassMappings")),
         manage_jobs_without_queue_name=data.get("manageJobsWithoutQueueName") is True,
@@ -911,6 +915,17 @@ def _wait_for_pods_ready(obj: KubeObject) -> bool:
     if obj.version == "v1beta1":
         return isinstance(wfpr, dict) and wfpr.get("enable") is True
     return isinstance(wfpr, dict)
+
+
+def _block_admission(obj: KubeObject) -> bool:
+    """kueue apis/config/v1beta1/defaults.go: blockAdmission defaults to enable (v1beta1)."""
+    wfpr = obj.data.get("waitForPodsReady")
+    if not isinstance(wfpr, dict):
+        return False
+    block = wfpr.get("blockAdmission")
+    if obj.version == "v1beta1" and block is None:
+        return wfpr.get("enable") is True
+    return block is True
 
 
 def _transformation(raw) -> ResourceTransformation:
