@@ -86,9 +86,10 @@ def _checked_alpha(loaded: LoadResult) -> list[Diagnostic]:
     alpha = [o for o in loaded.alpha_objects if o.kind in CHECKED_ALPHA_KINDS]
     if not alpha:
         return []
+    from quotactl.lint.rules.kueue.preemption_config import preemption_config_findings
     from quotactl.lint.schema import validate_object
 
-    return [d for o in alpha for d in validate_object(o)]
+    return [d for o in alpha for d in (*validate_object(o), *preemption_config_findings(o))]
 
 
 def configured_severity(d: Diagnostic, options: LintOptions) -> Diagnostic:

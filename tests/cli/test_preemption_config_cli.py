@@ -38,6 +38,8 @@ def test_schema_errors_of_a_preemption_config():
     assert ("KQ002", "spec.rules[1].candidateSelectors[0].scope") in found
     assert ("KQ004", "spec.rules[1].candidateSelectors[0].numericLabels[0].minValue") in found
     assert ("KQ007", "spec.rules[1].candidateSelectors[0].priorty") in found
+    assert ("KQ450", "spec.rules[2].candidateSelectors[0].priority") in found  # CEL: mode without comparison
+    assert ("KQ450", "spec.rules[2].candidateSelectors[0].numericLabels[0]") in found  # CEL: minValue > maxValue
 
 
 def test_schedule_and_preempt_report_it_as_a_caveat():
