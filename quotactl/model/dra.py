@@ -20,6 +20,9 @@ CLAIM_KINDS = ("ResourceClaimTemplate", "ResourceClaim")
 # kueue handleDRA: a pod set naming a ResourceClaim (not a template) is refused as a whole
 MSG_RESOURCE_CLAIMS = "KueueDRAIntegration feature does not support use of resource claims"
 MSG_GATE_OFF = "Workload uses DRA resources but the KueueDRAIntegration feature gate is not enabled"
+# How quotactl names the outcome in explain's detail (Kueue writes reason Misconfigured with the
+# field error as message)
+UNRESOLVED = "DRAResourcesUnresolved"
 SATURATED = 2**63 - 1  # utilmath.SaturatingAdd: device counts add without wrapping
 
 
@@ -167,7 +170,7 @@ def resolve_claims(namespace: str, pod_sets, templates: dict[tuple[str, str], De
         if any(s.claim for s in sources):
             return DraCharge(problem=DraProblem(
                 MSG_RESOURCE_CLAIMS,
-                f"pod set {ps_name} names a ResourceClaim (resourceClaimName): Kueue counts devices of "
+                f"{UNRESOLVED}: pod set {ps_name} names a ResourceClaim (resourceClaimName): Kueue counts devices of "
                 "ResourceClaimTemplates only and does not admit a workload that shares a claim",
                 "use a resourceClaimTemplateName instead of a resourceClaimName"))
     per_pod: dict[str, dict[str, int]] = {}
@@ -182,7 +185,7 @@ def resolve_claims(namespace: str, pod_sets, templates: dict[tuple[str, str], De
                 return DraCharge(problem=DraProblem(
                     f"{path}: Internal error: failed to get claim spec for ResourceClaimTemplate {src.template} in "
                     f"podset {ps_name}: resourceclaimtemplates.resource.k8s.io \"{src.template}\" not found",
-                    f"pod set {ps_name} uses ResourceClaimTemplate {namespace}/{src.template}, which is not in the "
+                    f"{UNRESOLVED}: pod set {ps_name} uses ResourceClaimTemplate {namespace}/{src.template}, which is not in the "
                     "input: Kueue cannot count its devices and does not admit the workload",
                     f"add ResourceClaimTemplate {namespace}/{src.template} to the input (kubectl get "
                     "resourceclaimtemplates -A -o yaml), or create it"))
@@ -190,7 +193,7 @@ def resolve_claims(namespace: str, pod_sets, templates: dict[tuple[str, str], De
                 where, value, detail = spec.problem
                 return DraCharge(problem=DraProblem(
                     f"{path}{where}: Invalid value: {value}: ResourceClaimTemplate {src.template}: {detail}",
-                    f"ResourceClaimTemplate {namespace}/{src.template} asks for devices in a way Kueue does not "
+                    f"{UNRESOLVED}: ResourceClaimTemplate {namespace}/{src.template} asks for devices in a way Kueue does not "
                     "count (FirstAvailable or allocationMode All)",
                     "request an exact count of devices of one device class"))
             for dc, count in sorted(spec.devices):
@@ -207,7 +210,7 @@ def unmapped_problem(path: str, device_class: str, pod_set: str) -> DraProblem:
     return DraProblem(
         f"{path}.resourceClaimTemplateName: Not found: \"DeviceClass {device_class} is not mapped in DRA "
         f"configuration for podset {pod_set}\"",
-        f"DRA resources unresolved: device class {device_class} is in no resources.deviceClassMappings entry of "
+        f"{UNRESOLVED}: device class {device_class} is in no resources.deviceClassMappings entry of "
         "the Configuration, so Kueue cannot charge its devices to any quota and does not admit the workload",
         f"add {device_class} to the deviceClassNames of a resources.deviceClassMappings entry (and restart "
         "Kueue's manager: it reads the mapping at start-up)")

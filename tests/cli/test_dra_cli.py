@@ -1,6 +1,6 @@
 """DRA device claims through the CLI in a subprocess (fixtures/dra): schedule charges the devices of
 ResourceClaimTemplates to the mapped resource, explain says why an unmapped class keeps a workload
-out (DRA resources unresolved), a Job's claims are derived into its Workload, and lint's KQ523
+out (DRAResourcesUnresolved), a Job's claims are derived into its Workload, and lint's KQ523
 names the unmapped class."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def test_schedule_charges_devices_and_refuses_an_unmapped_class():
 def test_explain_says_the_dra_resources_are_unresolved():
     result = run_subprocess("explain", "-f", CLUSTER, "ns/c")
     assert result.returncode == 0, result.stderr
-    assert "DRA resources unresolved: device class fpga.example.com" in result.stdout
+    assert "DRAResourcesUnresolved: device class fpga.example.com" in result.stdout
     assert UNMAPPED in result.stdout
     charged = run_subprocess("explain", "-f", CLUSTER, "ns/b")
     assert "pod set main: cpu 1, example.com/gpu 2 per pod × 1" in charged.stdout

@@ -90,7 +90,7 @@ def test_an_unmapped_device_class_leaves_the_workload_unresolved():
     assert blocker.reason == "Misconfigured"
     assert blocker.message == ('spec.podSets[0].template.spec.resourceClaims[0].resourceClaimTemplateName: Not found: '
                                '"DeviceClass fpga.example.com is not mapped in DRA configuration for podset main"')
-    assert blocker.detail.startswith("DRA resources unresolved")
+    assert blocker.detail.startswith("DRAResourcesUnresolved: device class fpga.example.com")
     result = schedule(cluster, options)
     assert [p.reason for p in result.pending] == ["Misconfigured"]
 

@@ -18,7 +18,7 @@ from quotactl.model.dra import class_to_resource, integration_enabled
         why="Kueue charges a claim's devices to the logical resource its class maps to. A Workload whose pod "
             "template uses a template with an unmapped class is never admitted: Kueue unsets its quota "
             "reservation with \"DeviceClass <class> is not mapped in DRA configuration for podset <podset>\" "
-            "(DRA resources unresolved). This is the upgrade trap of kueue#13969: claims that ran before DRA "
+            "(DRAResourcesUnresolved). This is the upgrade trap of kueue#13969: claims that ran before DRA "
             "quota was turned on stop being admitted after the upgrade, and a mapping added later takes effect "
             "only once Kueue's manager restarts.",
         fix="Add the device class to a deviceClassMappings entry (and cover that resource in the ClusterQueues "
