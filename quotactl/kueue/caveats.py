@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from quotactl.caveat import MAX_OBJECTS, Caveat, caveat, run_detectors
 from quotactl.kueue.options import EngineOptions
+from quotactl.model.dra import integration_enabled
 from quotactl.model.features import gate_defaults
 from quotactl.model.kueue import KueueCluster, WorkloadTraits
 from quotactl.model.kueue_checks import MULTIKUEUE_CONTROLLER, AlphaObject
@@ -26,6 +27,12 @@ MODELLED_GATES = frozenset({
     "RecomputeAssignmentUponPreemptionTargetsOverlap", "SchedulingEquivalenceHashing", "TopologyAwareScheduling",
     "UnadmittedWorkloadsObservability", "TASBalancedPlacement", "TASHandleOverlappingFlavors", "TASProfileMixed",
     "TASRecomputeAssignmentWithinSchedulingCycle", "TASRespectNodeAffinityPreferred", "WorkloadRequestUseMergePatch",
+    # DRA (model/dra.py)
+    "DynamicResourceAllocation", "KueueDRAIntegration", "KueueDRARejectWorkloadsWhenDRADisabled",
+    # status.effectiveQuotas (kueue/quota/snapshot.py)
+    "DynamicQuotaOrchestration",
+    # the refill of the fair-sharing tournament (kueue/scheduler/loop.py)
+    "FairSharingRefill",
 })
 # Gates whose setting the detectors below already take into account (switching them off turns
 # the unmodelled feature off, which is then no caveat).
@@ -134,16 +141,33 @@ def wait_for_pods_ready(inp: KueueInput) -> Caveat | None:
 
 
 def dynamic_resource_allocation(inp: KueueInput) -> Caveat | None:
-    """Resource claims in pod templates, and the Configuration's deviceClassMappings (kueue
-    pkg/dra: devices counted as quota of the mapped resource)."""
-    names = [wl.display for wl in inp.workloads if wl.resource_claims]
+    """What of DRA quotactl does not model (kueue pkg/dra): it charges the devices of
+    ResourceClaimTemplates to their mapped resources, but Kueue also checks CEL selectors against
+    the cluster's ResourceSlices (claims.go validateCELSelectorsAgainstDevices) and charges
+    mappings with counter or capacity sources from them (counters.go, capacity.go)."""
+    if not integration_enabled(inp.options.gates):
+        return None
     cfg = inp.cluster.configuration
-    if cfg is not None and cfg.device_class_mappings:
-        names.append(cfg.display)
+    sourced = {dc for m in cfg.device_class_mappings if m.has_sources for dc in m.device_class_names} if cfg else set()
+    names, left_out = [], set()
+    for wl in inp.workloads:
+        specs = [s for s in (inp.cluster.claim_templates.get(k) for k in wl.claim_templates) if s is not None]
+        cel = any(s.cel_selectors for s in specs)
+        counted = any(dc in sourced for s in specs for dc, _ in s.devices)
+        if cel:
+            left_out.add("whether a device in the cluster's ResourceSlices matches a claim's CEL selectors (Kueue "
+                         "refuses a claim no device matches)")
+        if counted:
+            left_out.add("mappings with counter or capacity sources (with its partitionable-devices or "
+                         "consumable-capacity gates on, Kueue charges them from the ResourceSlices; quotactl "
+                         "charges the device count)")
+        if cel or counted:
+            names.append(wl.display)
+    if not names:
+        return None
     return caveat("DynamicResourceAllocation", names,
-                  "quotactl counts no device of a resource claim; Kueue charges the devices claims request to the "
-                  "resource their device class maps to (resources.deviceClassMappings), or does not admit the "
-                  "workload when no mapping covers them")
+                  "quotactl charges the devices of ResourceClaimTemplates to their deviceClassMappings resources as "
+                  "Kueue does, except: " + "; ".join(sorted(left_out)))
 
 
 def _alpha(inp: KueueInput, kinds: tuple[str, ...]) -> list[str]:
@@ -158,13 +182,14 @@ def configurable_preemptions(inp: KueueInput) -> Caveat | None:
 
 
 def dynamic_quota_orchestration(inp: KueueInput) -> Caveat | None:
-    """ClusterQueue status.effectiveQuotas and the v1alpha1 kinds that set it (Kueue v0.20
-    DynamicQuotaOrchestration)."""
-    names = [cq.display for cq in inp.cluster.cluster_queues.values() if cq.has_effective_quotas]
-    names += _alpha(inp, ("DynamicQuotaOrchestrator", "CapacityProvider"))
+    """The v1alpha1 kinds of Kueue v0.20 Dynamic Quota Orchestration that keep rewriting the
+    quota: the engines use the status.effectiveQuotas the input holds (quota/snapshot.py
+    groups_in_force), not how an orchestrator would change them."""
+    names = _alpha(inp, ("DynamicQuotaOrchestrator", "CapacityProvider"))
     return caveat("DynamicQuotaOrchestration", names,
-                  "quotactl uses the nominal quotas of the ClusterQueues' spec; Kueue uses status.effectiveQuotas, "
-                  "which dynamic quota orchestration may set higher or lower")
+                  "quotactl uses the status.effectiveQuotas the input's ClusterQueues and Cohorts hold; a "
+                  "DynamicQuotaOrchestrator rewrites them as its CapacityProviders report capacity, so later "
+                  "quotas may differ")
 
 
 def multikueue(inp: KueueInput) -> Caveat | None:

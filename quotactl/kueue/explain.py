@@ -44,6 +44,7 @@ from quotactl.kueue.quota import (
     cq_available,
     quota_views_to_root,
 )
+from quotactl.kueue.quota.snapshot import effective_quotas_note
 from quotactl.kueue.reasons import (
     MSG_NO_LONGER_FITS,
     WAITING_FOR_PREEMPTED_WORKLOADS,
@@ -401,6 +402,9 @@ def explain_workload(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, *,
     checked = queue_blocker(cluster, snapshot, wl)
     summary = _summary(cluster, snapshot, wl, checked.cluster_queue)
     blocker, notes = checked.blocker, []
+    quota_note = effective_quotas_note(snapshot, checked.cluster_queue)
+    if quota_note is not None:
+        notes.append(quota_note)
     if blocker is None:  # queued: the scheduler's own checks when the workload is its queue's head
         nominated = nomination_check(cluster, snapshot.cluster_queues[checked.cluster_queue], wl)
         blocker = nominated.blocker

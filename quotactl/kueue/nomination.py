@@ -14,11 +14,13 @@ from typing import NamedTuple
 from quotactl.kueue import reasons
 from quotactl.kueue.admissibility import resource_validation_error
 from quotactl.kueue.assign import FlavorAssigner
+from quotactl.kueue.options import EngineOptions
 from quotactl.kueue.preemption.common import Preemptor
 from quotactl.kueue.preemption.policy import compares_queue_order_timestamps
 from quotactl.kueue.priority import PriorityInfo, queue_order_timestamp, workload_priority
 from quotactl.kueue.quota import ClusterQueueNode, InactiveReason, Snapshot
 from quotactl.kueue.workload import PodSetRequest, admission_checks_failed, nomination_requests
+from quotactl.model.dra import dra_problem
 from quotactl.model.kueue import KueueCluster, LocalQueue, Workload
 
 # How to fix each reason a ClusterQueue is inactive for.
@@ -76,10 +78,22 @@ def resource_blocker(wl: Workload) -> Blocker | None:
                    "raise the limit or lower the request")
 
 
+def dra_blocker(wl: Workload, options: EngineOptions) -> Blocker | None:
+    """The workload controller's DRA step (``handleDRA``), before the workload is queued: claims
+    Kueue cannot resolve leave it QuotaReserved=False (Misconfigured) with the field error."""
+    problem = dra_problem(any(ps.claims for ps in wl.pod_sets), wl.dra, options.gates)
+    if problem is None:
+        return None
+    return Blocker(reasons.MISCONFIGURED, problem.message, problem.detail, problem.fix)
+
+
 def queue_blocker(cluster: KueueCluster, snapshot: Snapshot, wl: Workload) -> QueueCheck:
     """The workload controller's and scheduler's checks before flavor assignment."""
     if not wl.queue_name:
         return QueueCheck(_no_queue_name(wl), None)
+    dra = dra_blocker(wl, snapshot.options)
+    if dra is not None:
+        return QueueCheck(dra, cluster.cluster_queue_name_of(wl))
     lq = cluster.local_queue_of(wl)
     if lq is None:
         return QueueCheck(_local_queue_missing(cluster, wl), None)

@@ -18,6 +18,7 @@ from quotactl.kueue.priority import (
     quota_reservation_time,
     workload_priority,
 )
+from quotactl.model.dra import integration_enabled
 from quotactl.model.kueue import KueueCluster, ResourceTransformation, Workload
 from quotactl.model.quantity import Quantity
 
@@ -72,14 +73,20 @@ def _transform(requests: dict[str, Quantity],
 def pod_set_requests(wl: Workload, options: EngineOptions) -> tuple[PodSetRequest, ...]:
     """``totalRequestsFromPodSets``: per pod set, the effective per-pod request (excluded
     prefixes dropped, transformations applied) in Kueue amounts, times the count minus the
-    reclaimable pods."""
+    reclaimable pods.  The devices of DRA claims (``wl.dra``) are charged to their logical
+    resources per pod when Kueue's DRA integration is on."""
     out = []
+    charged = wl.dra.per_pod if wl.dra is not None and integration_enabled(options.gates) else None
     for ps in wl.pod_sets:
         reclaim = wl.reclaimable_pods.get(ps.name, 0) if options.gates.enabled("ReclaimablePods") else 0
         count = max(0, ps.count - reclaim)
         reqs = _transform(_drop_excluded(dict(ps.pod.requests), options.exclude_resource_prefixes),
                           options.transformations)
         per_pod = {r: to_amount(r, q) for r, q in reqs.items()}
+        if charged is not None and ps.name in charged:
+            # totalRequestsFromPodSets: the DRA devices join the effective per-pod requests
+            for r, devices in charged[ps.name].items():
+                per_pod[r] = saturate(per_pod.get(r, 0) + devices)
         total = {r: saturate(v * count) for r, v in per_pod.items()}
         out.append(PodSetRequest(ps.name, count, per_pod, total))
     return tuple(out)

@@ -11,7 +11,7 @@ from quotactl.lint.apply import RULE_CRASH
 from quotactl.lint.context import LintOptions
 from quotactl.lint.placeholders import Placeholders
 from quotactl.lint.suppress import Suppressed, suppress
-from quotactl.load.objects import Dialect, LoadResult
+from quotactl.load.objects import CHECKED_ALPHA_KINDS, Dialect, LoadResult
 
 
 def lint_kueue(objects, options, jobs=()) -> list[Diagnostic]:
@@ -77,7 +77,19 @@ def dialect_findings(loaded: LoadResult, options: LintOptions) -> list[Diagnosti
         kueue_objects = [o for o in loaded.objects if o.dialect in (Dialect.KUEUE, Dialect.NEUTRAL)]
         jobs = [o for o in loaded.objects if o.dialect == Dialect.JOB]
         diags.extend(lint_kueue(kueue_objects, options, jobs))
+        diags.extend(_checked_alpha(loaded))
     return diags
+
+
+def _checked_alpha(loaded: LoadResult) -> list[Diagnostic]:
+    """Schema findings of the Kueue alpha objects lint checks against their CRD (kept out of the model)."""
+    alpha = [o for o in loaded.alpha_objects if o.kind in CHECKED_ALPHA_KINDS]
+    if not alpha:
+        return []
+    from quotactl.lint.rules.kueue.preemption_config import preemption_config_findings
+    from quotactl.lint.schema import validate_object
+
+    return [d for o in alpha for d in (*validate_object(o), *preemption_config_findings(o))]
 
 
 def configured_severity(d: Diagnostic, options: LintOptions) -> Diagnostic:

@@ -51,6 +51,8 @@ SERVED = {
     ("kueue.x-k8s.io", "MultiKueueConfig"): ("v1beta1", "v1beta2"),
     ("kueue.x-k8s.io", "ProvisioningRequestConfig"): ("v1beta1", "v1beta2"),
     ("config.kueue.x-k8s.io", "Configuration"): ("v1beta1", "v1beta2"),
+    # Kueue v0.20's alpha kind (ConfigurablePreemptions): checked, kept out of the model (load.objects)
+    ("kueue.x-k8s.io", "PreemptionConfig"): ("v1alpha1",),
     ("scheduling.k8s.io", "PriorityClass"): ("v1",),
     ("", "Namespace"): ("v1",),
 }
@@ -191,7 +193,7 @@ def validate_object(obj: KubeObject) -> list[Diagnostic]:
     if fast is None:
         return []
     diags = []
-    if obj.group == "kueue.x-k8s.io" and obj.version == "v1alpha1":
+    if obj.group == "kueue.x-k8s.io" and obj.version == "v1alpha1" and obj.kind in _V1ALPHA1_NOTE:
         pos = obj.ref.pos(("apiVersion",))
         diags.append(Diagnostic("KQ011", Severity.WARNING, _V1ALPHA1_NOTE.get(obj.kind, _V1ALPHA1_NOTE["Cohort"]),
                                 obj.ref.file, pos.line, pos.column, object=obj.display, field="apiVersion"))

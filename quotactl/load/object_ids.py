@@ -11,7 +11,7 @@ from __future__ import annotations
 # not API objects; they have no namespace either.
 CLUSTER_SCOPED_KINDS = frozenset({
     "ResourceFlavor", "ClusterQueue", "Cohort", "WorkloadPriorityClass", "AdmissionCheck", "Topology",
-    "MultiKueueCluster", "MultiKueueConfig", "ProvisioningRequestConfig",
+    "MultiKueueCluster", "MultiKueueConfig", "ProvisioningRequestConfig", "PreemptionConfig",
     "Namespace", "PriorityClass", "Node", "RuntimeClass", "ClusterTrainingRuntime",
     "Configuration", "SchedulerConfig", "ConfigMapData", "PartitionFragment",
 })

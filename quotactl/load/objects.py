@@ -27,6 +27,8 @@ KUEUE_KINDS = {
 # Kueue's opt-in alpha kinds (kueue.x-k8s.io/v1alpha1, Kueue v0.20: configurable preemptions, dynamic
 # quota orchestration). Recognised but not modelled yet: one info per kind per run, never "unknown".
 KUEUE_ALPHA_KINDS = {"PreemptionConfig", "CapacityProvider", "DynamicQuotaOrchestrator"}
+# Of those, the kinds lint checks against their CRD (lint/schema.py SERVED), still left out of the model.
+CHECKED_ALPHA_KINDS = frozenset({"PreemptionConfig"})
 # The kinds of each Kueue API group: an unrecognised object whose group or kind is near one of these
 # is a misspelling (load.kind_typos), not a kind quotactl may skip.
 KUEUE_API_KINDS = {KUEUE_GROUP: frozenset(KUEUE_KINDS | KUEUE_ALPHA_KINDS),
@@ -126,6 +128,8 @@ def classify(api_version: str, kind: str, data: dict) -> str | None:
         return Dialect.JOB  # a plain Pod or pod-group member that Kueue's pod integration manages
     if group == "" and kind in ("Pod", "Node"):
         return Dialect.NEUTRAL  # YuniKorn's placement and usage, Kueue's topology-aware capacity
+    if group == "resource.k8s.io" and kind in ("ResourceClaimTemplate", "ResourceClaim"):
+        return Dialect.NEUTRAL  # the devices of Dynamic Resource Allocation claims (Kueue charges them)
     if group == "" and kind == "ConfigMap" and is_yunikorn_configmap(data):
         return Dialect.YUNIKORN
     if (group, kind) in JOB_CONTEXT_KINDS or _is_job(group, kind, data):
@@ -285,9 +289,11 @@ def _collect_objects(doc: Document, data: Any, base: tuple, result: LoadResult, 
     if dialect is None and api_version.rpartition("/")[0] == KUEUE_GROUP and kind in KUEUE_ALPHA_KINDS:
         if kind not in result.alpha_kinds_noted:
             result.alpha_kinds_noted.add(kind)
+            checked = ("checks against its CRD but does not model (what it changes is not simulated)"
+                       if kind in CHECKED_ALPHA_KINDS else "recognises but does not check yet (objects of this kind "
+                                                            "are skipped, and what they change is not simulated)")
             result.diagnostics.append(Diagnostic(
-                "IN003", Severity.INFO, f"{api_version} {kind} is a Kueue alpha kind quotactl recognises but does not "
-                "check yet (objects of this kind are skipped, and what they change is not simulated)",
+                "IN003", Severity.INFO, f"{api_version} {kind} is a Kueue alpha kind quotactl {checked}",
                 doc.file, *_lc(ref.pos()), object=raw_object_id(kind, data, known_scope=False)))
         result.alpha_objects.append(KubeObject(api_version, kind, data, ref, Dialect.KUEUE))
         return

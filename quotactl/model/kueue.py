@@ -11,7 +11,7 @@ Defaults are applied here exactly as the CRDs default them (kueue
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from functools import partial
 
 from quotactl.load.objects import KubeObject
@@ -25,6 +25,17 @@ from quotactl.model.coerce import (
     as_str,
     quantity_map,
     str_map,
+)
+from quotactl.model.dra import (
+    ClaimSource,
+    DeviceClaimSpec,
+    DeviceClassMapping,
+    DraCharge,
+    build_device_claim_spec,
+    claim_sources,
+    class_to_resource,
+    device_class_mappings,
+    resolve_claims,
 )
 from quotactl.model.gc_pause import fewer_gc_pauses
 from quotactl.model.kueue_base import KueueObject
@@ -201,8 +212,8 @@ class ClusterQueue(KueueObject):
     fair_sharing: FairSharing | None = None
     admission_mode: str | None = None
     concurrent_admission_policy: dict | None = None
-    # status.effectiveQuotas is set (Dynamic Quota Orchestration rewrote the quota Kueue uses)
-    has_effective_quotas: bool = False
+    # status.effectiveQuotas: the quota Dynamic Quota Orchestration set (None: not set)
+    effective_quotas: tuple[ResourceGroup, ...] | None = None
 
     @property
     def flavor_names(self) -> list[str]:
@@ -227,6 +238,7 @@ class Cohort(KueueObject):
     parent_path: Path = ("spec", "parentName")
     resource_groups: tuple[ResourceGroup, ...] = ()
     fair_sharing: FairSharing | None = None
+    effective_quotas: tuple[ResourceGroup, ...] | None = None  # status.effectiveQuotas, as a ClusterQueue's
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,6 +311,8 @@ class PodSet:
     annotations: dict[str, str] = field(default_factory=dict)
     # topology-aware scheduling: spec.podSets[].topologyRequest (or the template's annotations)
     topology_request: TopologyRequest | None = None
+    # Dynamic Resource Allocation: the template's spec.resourceClaims
+    claims: tuple[ClaimSource, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -365,6 +379,8 @@ class Workload(KueueObject):
     maximum_execution_time_seconds: int | None = None
     admission_checks: tuple[AdmissionCheckState, ...] = ()
     owner_kind: str | None = None  # the kind its ownerReferences name (the controller first): Job, JobSet, ...
+    # its pod sets' DRA claims resolved against the input (build_cluster); None: it has none
+    dra: DraCharge | None = None
 
     @cached_attribute
     def key(self) -> str:
@@ -437,8 +453,11 @@ class KueueConfiguration(KueueObject):
     # Convert_v1beta1_Configuration_To_v1beta2_Configuration drops it unless enabled); the gate
     # DisableWaitForPodsReady can still turn it off
     wait_for_pods_ready: bool = False
+    # waitForPodsReady.blockAdmission (v1beta1 default: enable; v1beta2: false): the scheduler
+    # cache's pods-ready tracking
+    block_admission: bool = False
     admission_fair_sharing: bool = False  # the admissionFairSharing section is present
-    device_class_mappings: tuple[str, ...] = ()  # resources.deviceClassMappings[].name (DRA)
+    device_class_mappings: tuple[DeviceClassMapping, ...] = ()  # resources.deviceClassMappings (DRA)
     # What the job integrations read (jobs/context.py): manageJobsWithoutQueueName is true;
     # managedJobsNamespaceSelector (None: Kueue's default, every namespace but its own and kube-system)
     manage_jobs_without_queue_name: bool = False
@@ -568,8 +587,17 @@ def build_cluster_queue(obj: KubeObject) -> ClusterQueue:
         admission_mode=as_str(as_dict(spec.get("admissionScope")).get("admissionMode")),
         concurrent_admission_policy=spec.get("concurrentAdmissionPolicy")
         if isinstance(spec.get("concurrentAdmissionPolicy"), dict) else None,
-        has_effective_quotas=bool(as_dict(obj.data.get("status")).get("effectiveQuotas")),
+        effective_quotas=_effective_quotas(obj),
     )
+
+
+def _effective_quotas(obj: KubeObject) -> tuple[ResourceGroup, ...] | None:
+    """``status.effectiveQuotas`` (Kueue v0.20 KEP-12382): a complete list of resource groups, in
+    the shape of ``spec.resourceGroups``; None when absent or empty."""
+    raw = as_dict(obj.data.get("status")).get("effectiveQuotas")
+    if not isinstance(raw, list) or not raw:
+        return None
+    return _resource_groups(raw, ("status", "effectiveQuotas"))
 
 
 def build_cohort(obj: KubeObject) -> Cohort:
@@ -582,6 +610,7 @@ def build_cohort(obj: KubeObject) -> Cohort:
         parent_path=("spec", parent_field),
         resource_groups=_resource_groups(spec.get("resourceGroups"), ("spec", "resourceGroups")),
         fair_sharing=_fair_sharing(spec.get("fairSharing"), ("spec", "fairSharing")),
+        effective_quotas=_effective_quotas(obj),
     )
 
 
@@ -659,6 +688,7 @@ def _pod_sets(raw) -> tuple[PodSet, ...]:
                 annotations=str_map(tmeta.get("annotations")),
                 topology_request=build_topology_request(ps.get("topologyRequest"),
                                                         str_map(tmeta.get("annotations"))),
+                claims=claim_sources(as_dict(template.get("spec"))),
             )
         )
     return tuple(pod_sets)
@@ -819,6 +849,7 @@ class WorkloadTraits:
     # a pod set with several slice layers whose outer size does not divide its count (Kueue's job
     # webhook rejects it under TASPartialSlices, kueue PR #15640)
     uneven_slice_layers: bool = False
+    claim_templates: tuple[tuple[str, str], ...] = ()  # DRA: the (namespace, name) of the templates it uses
 
 
 def workload_traits(obj: KubeObject) -> WorkloadTraits | None:
@@ -837,7 +868,11 @@ def workload_traits(obj: KubeObject) -> WorkloadTraits | None:
     if not (topology or claims or raw_checks):
         return None
     checks = tuple((as_str(as_dict(c).get("name")), as_str(as_dict(c).get("state"))) for c in as_list(raw_checks))
-    return WorkloadTraits(obj.display, topology, claims, checks, uneven)
+    templates = tuple(dict.fromkeys(
+        (obj.namespace or "default", src.template)
+        for ps in as_list(as_dict(obj.data.get("spec")).get("podSets"))
+        for src in claim_sources(as_dict(as_dict(as_dict(ps).get("template")).get("spec"))) if src.template))
+    return WorkloadTraits(obj.display, topology, claims, checks, uneven, templates)
 
 
 def _pod_set_traits(ps: dict) -> tuple[bool, bool]:
@@ -870,8 +905,9 @@ def build_configuration(obj: KubeObject) -> KueueConfiguration:
         transformations=tuple(_transformation(t) for t in as_list(resources.get("transformations"))),
         requeuing_timestamp=_requeuing_timestamp(data),
         wait_for_pods_ready=_wait_for_pods_ready(obj),
+        block_admission=_block_admission(obj),
         admission_fair_sharing=isinstance(data.get("admissionFairSharing"), dict),
-        device_class_mappings=tuple(str(as_dict(m).get("name")) for m in as_list(resources.get("deviceClassMappings"))),
+        device_class_mappings=device_class_mappings(resources.get("deviceClassMappings")),
         manage_jobs_without_queue_name=data.get("manageJobsWithoutQueueName") is True,
         managed_jobs_namespace_selector=_label_selector(data.get("managedJobsNamespaceSelector"),
                                                         ("managedJobsNamespaceSelector",)),
@@ -883,6 +919,17 @@ def _wait_for_pods_ready(obj: KubeObject) -> bool:
     if obj.version == "v1beta1":
         return isinstance(wfpr, dict) and wfpr.get("enable") is True
     return isinstance(wfpr, dict)
+
+
+def _block_admission(obj: KubeObject) -> bool:
+    """kueue apis/config/v1beta1/defaults.go: blockAdmission defaults to enable (v1beta1)."""
+    wfpr = obj.data.get("waitForPodsReady")
+    if not isinstance(wfpr, dict):
+        return False
+    block = wfpr.get("blockAdmission")
+    if obj.version == "v1beta1" and block is None:
+        return wfpr.get("enable") is True
+    return block is True
 
 
 def _transformation(raw) -> ResourceTransformation:
@@ -910,6 +957,7 @@ BUILDERS = {
     "Configuration": build_configuration,
     "PriorityClass": build_priority_class,
     "Namespace": build_namespace,
+    "ResourceClaimTemplate": build_device_claim_spec,
     **CHECK_BUILDERS,
     **TAS_BUILDERS,
 }
@@ -957,6 +1005,8 @@ class KueueCluster:
     # as Kueue objects)
     nodes: dict[str, Node] = field(default_factory=dict)
     pods: list[Pod] = field(default_factory=list)
+    # DRA: the ResourceClaimTemplates by (namespace, name) (kept out of all_objects: not Kueue objects)
+    claim_templates: dict[tuple[str, str], DeviceClaimSpec] = field(default_factory=dict)
 
     def cohort_members(self, cohort: str) -> list[ClusterQueue]:
         return [cq for cq in self._members().get(cohort, []) if self.cluster_queues.get(cq.name) is cq]
@@ -1045,6 +1095,10 @@ class KueueCluster:
         if isinstance(model, Pod):
             self.pods.append(model)
             return
+        if isinstance(model, DeviceClaimSpec):
+            if model.name:
+                self.claim_templates[(model.namespace, model.name)] = model
+            return
         self.all_objects.append(model)
         name = getattr(model, "name", None)
         if isinstance(model, Workload):  # most objects of a big input: their index first
@@ -1096,8 +1150,28 @@ def build_cluster(objects: list[KubeObject], onto: KueueCluster | None = None,
     with fewer_gc_pauses():  # a big input: tens of thousands of fresh objects, no cycles
         cluster = onto.copy() if onto is not None else KueueCluster()
         models = memo.model if memo is not None else partial(build, shared={})  # see _shared
-        for obj in objects:
-            model = models(obj)
-            if model is not None:
-                cluster.add(model)
+        built = [m for m in map(models, objects) if m is not None]
+        dra = _DraContext(cluster, built) if any(_has_claims(m) for m in built) else None
+        for model in built:
+            cluster.add(dra.resolved(model) if dra is not None and _has_claims(model) else model)
         return cluster
+
+
+def _has_claims(model: KueueObject) -> bool:
+    return isinstance(model, Workload) and any(ps.claims for ps in model.pod_sets)
+
+
+class _DraContext:
+    """What resolving DRA claims reads (kueue ``handleDRA``, before a workload is queued): the
+    device class mappings of the Configuration and the ResourceClaimTemplates, those ``onto``
+    holds and those of the objects being added, whatever their order in the input."""
+
+    def __init__(self, onto: KueueCluster, built: list[KueueObject]):
+        cfg = next((m for m in reversed(built) if isinstance(m, KueueConfiguration)), onto.configuration)
+        self.mapping = class_to_resource(cfg.device_class_mappings) if cfg is not None else {}
+        self.templates = dict(onto.claim_templates)
+        self.templates.update({(m.namespace, m.name): m for m in built if isinstance(m, DeviceClaimSpec) and m.name})
+
+    def resolved(self, wl: Workload) -> Workload:
+        pod_sets = [(ps.name, i, ps.claims) for i, ps in enumerate(wl.pod_sets)]
+        return replace(wl, dra=resolve_claims(wl.namespace, pod_sets, self.templates, self.mapping))

@@ -64,6 +64,8 @@ def document(result: ScheduleResult) -> dict:
                            "trees": [{"tree": t.tree, "workloads": list(t.workloads), "period": t.period,
                                       "repeatsStateOfCycle": t.first_cycle, "why": list(t.why)}
                                      for t in result.livelock.trees]}
+    if result.quotas_from_status:
+        doc["effectiveQuotas"] = list(result.quotas_from_status)
     if result.shown is not None:
         doc["filter"] = filter_doc(result.shown)
     return doc

@@ -54,6 +54,11 @@ def _bar(row: UsageRow) -> tuple[str, float]:
     return "[" + "".join(cells) + "]", frac
 
 
+def quotas_from_status_line(r: ScheduleResult) -> str:
+    return (f"quota in force: status.effectiveQuotas of {', '.join(r.quotas_from_status)} (Dynamic Quota "
+            "Orchestration), not spec.resourceGroups")
+
+
 def _usage_lines(r: ScheduleResult) -> list[tuple[str, str, str, str]]:
     out = []
     for row in r.usage:
@@ -101,6 +106,8 @@ def render_plain(r: ScheduleResult) -> str:
     if r.livelock is not None:
         lines.append("livelock:")
         lines.extend(_livelock_lines(r))
+    if r.quotas_from_status:
+        lines.append(quotas_from_status_line(r))
     lines.append("final usage:")
     for node, fr, bar, text in _usage_lines(r):
         lines.append(f"  {node:<28} {fr:<24} {bar} {text}")
@@ -131,6 +138,8 @@ def render_table(r: ScheduleResult, view: View = View()) -> str:
         parts.append(p)
     if r.livelock is not None:
         parts.append(Text("Livelock:\n" + "\n".join(_livelock_lines(r)), style="bold red"))
+    if r.quotas_from_status:
+        parts.append(Text(quotas_from_status_line(r)))
     parts += [u, Text(summary_line(r), style="bold")]
     return render_to_text(parts, view=view)
 

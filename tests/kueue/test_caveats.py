@@ -172,14 +172,35 @@ def test_wait_for_pods_ready_as_each_configuration_version_enables_it():
 
 # --- DRA, alpha kinds, effective quotas ---------------------------------------------------------
 
-def test_resource_claims_and_device_class_mappings_are_a_caveat():
+def _claiming(template: dict, mappings: list[dict]):
+    """base() with Workload w using ResourceClaimTemplate one-gpu (``template``: its spec.spec)."""
     objs = base()
     pod = objs[3]["spec"]["podSets"][0]["template"]["spec"]
     pod["resourceClaims"] = [{"name": "gpu", "resourceClaimTemplateName": "one-gpu"}]
-    assert caveats(objs)["DynamicResourceAllocation"].objects == ("Workload/default/w",)
-    mapped = base() + [config(resources={"deviceClassMappings": [{"name": "example.com/gpu",
-                                                                  "deviceClassNames": ["gpu.example.com"]}]})]
-    assert caveats(mapped)["DynamicResourceAllocation"].objects == ("Configuration/kueue",)
+    rct = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
+           "metadata": {"name": "one-gpu", "namespace": "default"}, "spec": {"spec": template}}
+    return objs + [rct, config(resources={"deviceClassMappings": mappings})]
+
+
+GPU = {"devices": {"requests": [{"name": "g", "exactly": {"deviceClassName": "gpu.example.com"}}]}}
+MAPPED = [{"name": "example.com/gpu", "deviceClassNames": ["gpu.example.com"]}]
+
+
+def test_resource_claims_counted_by_device_class_are_no_caveat():
+    assert "DynamicResourceAllocation" not in caveats(_claiming(GPU, MAPPED))
+    # an unmapped class is modelled too: the workload is not admitted (DRAResourcesUnresolved)
+    assert "DynamicResourceAllocation" not in caveats(_claiming(GPU, []))
+
+
+def test_cel_selectors_and_sourced_mappings_stay_a_caveat():
+    cel = {"devices": {"requests": [{"name": "g", "exactly": {
+        "deviceClassName": "gpu.example.com", "selectors": [{"cel": {"expression": "device.driver == 'x'"}}]}}]}}
+    found = caveats(_claiming(cel, MAPPED))["DynamicResourceAllocation"]
+    assert found.objects == ("Workload/default/w",)
+    assert "CEL selectors" in found.message
+    sourced = [{**MAPPED[0], "sources": [{"counter": {"driver": "gpu.example.com", "name": "memory"}}]}]
+    assert "counter or capacity sources" in caveats(_claiming(GPU, sourced))["DynamicResourceAllocation"].message
+    assert "DynamicResourceAllocation" not in caveats(_claiming(cel, MAPPED), gates={"KueueDRAIntegration": False})
 
 
 def test_a_preemption_config_is_a_caveat():
@@ -187,10 +208,13 @@ def test_a_preemption_config_is_a_caveat():
     assert caveats(base() + [pc])["ConfigurablePreemptions"].objects == ("PreemptionConfig/p",)
 
 
-def test_effective_quotas_are_a_caveat():
+def test_effective_quotas_are_modelled_and_an_orchestrator_is_a_caveat():
     objs = base()
-    objs[1]["status"] = {"effectiveQuotas": [{"name": "default", "resources": [{"name": "cpu", "quota": "4"}]}]}
-    assert caveats(objs)["DynamicQuotaOrchestration"].objects == ("ClusterQueue/cq",)
+    objs[1]["status"] = {"effectiveQuotas": [{"coveredResources": ["cpu"], "flavors": [
+        {"name": "default", "resources": [{"name": "cpu", "nominalQuota": "4"}]}]}]}
+    assert "DynamicQuotaOrchestration" not in caveats(objs)
+    dqo = {"apiVersion": ALPHA, "kind": "DynamicQuotaOrchestrator", "metadata": {"name": "d"}, "spec": {}}
+    assert caveats(objs + [dqo])["DynamicQuotaOrchestration"].objects == ("DynamicQuotaOrchestrator/d",)
 
 
 # --- feature gates ------------------------------------------------------------------------------------

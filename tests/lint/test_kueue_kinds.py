@@ -114,7 +114,9 @@ def test_alpha_kinds_are_recognised_once_per_kind(tmp_path):
     result = load([str(tmp_path / "alpha.yaml")])
     notes = [d for d in result.diagnostics if d.code == "IN003"]
     assert [(d.line, d.severity.value) for d in notes] == [(2, "info"), (10, "info")]
-    assert all("recognises but does not check yet" in d.message and "unknown" not in d.message for d in notes)
+    assert "checks against its CRD but does not model" in notes[0].message  # PreemptionConfig
+    assert "recognises but does not check yet" in notes[1].message  # CapacityProvider
+    assert all("unknown" not in d.message for d in notes)
     assert not result.objects
 
 

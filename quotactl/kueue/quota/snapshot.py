@@ -27,9 +27,13 @@ from quotactl.kueue.quota.nodes import (
 )
 from quotactl.kueue.tas.state import TASState, admitted_usage, build_tas_state, load_admitted
 from quotactl.kueue.workload import AdmittedWorkload, counts_against_quota
-from quotactl.model.kueue import ClusterQueue, KueueCluster, ResourceFlavor, ResourceGroup
+from quotactl.model.features import FeatureGates, gate_defaults
+from quotactl.model.kueue import ClusterQueue, Cohort, KueueCluster, ResourceFlavor, ResourceGroup
 
 # ------------------------------------------------------------------------------- snapshot ---
+
+DQO_GATE = "DynamicQuotaOrchestration"
+
 
 class Snapshot:
     """Kueue's scheduler snapshot built from a model (``Cache.Snapshot``)."""
@@ -132,17 +136,61 @@ def _quotas(groups: tuple[ResourceGroup, ...]) -> dict[FR, ResourceQuota]:
     return quotas
 
 
-def _resource_group_views(cq: ClusterQueue) -> tuple[ResourceGroupView, ...]:
+def _resource_group_views(groups: tuple[ResourceGroup, ...]) -> tuple[ResourceGroupView, ...]:
     return tuple(
         ResourceGroupView(tuple(rg.covered_resources), tuple(f.name for f in rg.flavors if f.name))
-        for rg in cq.resource_groups
+        for rg in groups
     )
+
+
+def effective_quotas_in_force(gates: FeatureGates) -> bool:
+    """Whether a ClusterQueue's or Cohort's ``status.effectiveQuotas`` replaces its
+    ``spec.resourceGroups`` (Kueue v0.20 Dynamic Quota Orchestration, KEP-12382: the scheduler's
+    cache reads ``status.effectiveQuotas || spec.resourceGroups``, kueue#15040, #15107).  Only
+    Kueue's own orchestrator writes the status, with gate DynamicQuotaOrchestration on: an input
+    that has it comes from a cluster with the gate on, so it is read unless the gate is set off
+    (or the release has no such gate)."""
+    if gates.enabled("DynamicQuotaOrchestration"):
+        return True
+    return DQO_GATE in gate_defaults(gates.release) and not gates.explicitly_set(DQO_GATE)
+
+
+def groups_in_force(obj: ClusterQueue | Cohort, gates: FeatureGates) -> tuple[ResourceGroup, ...]:
+    """The resource groups Kueue schedules with: the effective quotas when in force, else the spec's."""
+    if obj.effective_quotas is not None and effective_quotas_in_force(gates):
+        return obj.effective_quotas
+    return obj.resource_groups
+
+
+def quotas_from_status(cluster: KueueCluster, options: EngineOptions) -> tuple[str, ...]:
+    """The ClusterQueues and Cohorts (``Kind/name``) whose quota in force is their status.effectiveQuotas."""
+    if not effective_quotas_in_force(options.gates):
+        return ()
+    return tuple(o.display for o in (*cluster.cohorts.values(), *cluster.cluster_queues.values())
+                 if o.effective_quotas is not None)
+
+
+def effective_quotas_note(snapshot: Snapshot, cluster_queue: str | None) -> str | None:
+    """What explain says when the quota of the ClusterQueue or a cohort above it is its
+    status.effectiveQuotas (None when every quota on the path is the spec's)."""
+    node = snapshot.cluster_queues.get(cluster_queue or "")
+    names = []
+    while node is not None:
+        spec = node.spec
+        if spec is not None and spec.effective_quotas is not None and effective_quotas_in_force(snapshot.options.gates):
+            names.append(spec.display)
+        node = node.parent
+    if not names:
+        return None
+    return (f"quota in force: status.effectiveQuotas of {', '.join(names)} (Dynamic Quota Orchestration), used by "
+            "Kueue instead of spec.resourceGroups")
 
 
 def _inactive_reason(cq: ClusterQueue, snapshot: Snapshot, options: EngineOptions,
                      in_cycle: bool) -> InactiveReason | None:
     """Why Kueue would mark the ClusterQueue inactive (condition Active=False), if it would."""
-    missing = [f for f in cq.flavor_names if f not in snapshot.resource_flavors]
+    flavors = [f.name for rg in groups_in_force(cq, options.gates) for f in rg.flavors if f.name]
+    missing = [f for f in flavors if f not in snapshot.resource_flavors]
     if missing:
         names = ", ".join(sorted(dict.fromkeys(missing)))
         return InactiveReason("FlavorNotFound", f"Can't admit new workloads: references missing ResourceFlavor(s): {names}")
@@ -184,7 +232,7 @@ def build_snapshot(cluster: KueueCluster, options: EngineOptions | None = None,
         if name in snap.cycle_cohorts:
             continue
         spec = cluster.cohorts.get(name)
-        quotas = _quotas(spec.resource_groups) if spec is not None else {}
+        quotas = _quotas(groups_in_force(spec, options.gates)) if spec is not None else {}
         weight = _weight(spec.fair_sharing) if spec is not None else 1.0
         snap.cohorts[name] = CohortNode(name, spec, quotas, weight)
     for node in snap.cohorts.values():
@@ -195,8 +243,8 @@ def build_snapshot(cluster: KueueCluster, options: EngineOptions | None = None,
 
     for name in sorted(cluster.cluster_queues):
         spec = cluster.cluster_queues[name]
-        cq = ClusterQueueNode(spec, _quotas(spec.resource_groups), _weight(spec.fair_sharing),
-                              _resource_group_views(spec))
+        groups = groups_in_force(spec, options.gates)
+        cq = ClusterQueueNode(spec, _quotas(groups), _weight(spec.fair_sharing), _resource_group_views(groups))
         in_cycle = bool(spec.cohort) and spec.cohort in snap.cycle_cohorts
         cq.inactive = _inactive_reason(spec, snap, options, in_cycle)
         if spec.cohort and spec.cohort in snap.cohorts:

@@ -36,6 +36,7 @@ class Entry:
     kept_flavors: dict = field(default_factory=dict)  # flavors of an earlier admission, taken without a scan
     static: Static | None = None  # its pre-checks and nomination inputs (Nominator.static)
     is_preemptor: bool = False  # Kueue's Head.IsPreemptor, read with PrioritizePreemptorWorkloads
+    refilled: bool = False  # FairSharingRefill: popped mid-cycle after its ClusterQueue's admission
     # the TAS usage of ``placed_for``'s placements (``_tas_fits`` asks twice per assignment)
     placed_for: Assignment | None = None
     placed: tuple = ()

@@ -58,15 +58,17 @@ class ClassIds:
         KEP's list, as far as the model carries it)."""
         pr = self._priority(wl).value
         # the effective requests are the pod sets' less the reclaimable pods (pod_set_requests)
-        k = (pr, id(wl.pod_sets), tuple(sorted(wl.reclaimable_pods.items())) if wl.reclaimable_pods else ())
+        # (and their DRA charge, the workload's own: see WorkloadFacts.requests)
+        k = (pr, id(wl.pod_sets), tuple(sorted(wl.reclaimable_pods.items())) if wl.reclaimable_pods else (),
+             id(wl.dra) if wl.dra is not None else None)
         hit = self.by_pod_sets.get(k)
-        if hit is not None and hit[0] is wl.pod_sets:
+        if hit is not None and hit[0] is wl.pod_sets and hit[2] is wl.dra:
             return hit[1]
         s = (pr, tuple((ps.name, ps.count, ps.min_count, tuple(sorted(r.per_pod.items())),
                         tuple(sorted(ps.pod.node_selector.items())), repr(ps.pod.tolerations),
                         ps.topology_request)
                        for ps, r in zip(wl.pod_sets, self._requests(wl), strict=False)))
-        self.by_pod_sets[k] = (wl.pod_sets, s)
+        self.by_pod_sets[k] = (wl.pod_sets, s, wl.dra)
         return s
 
     def of(self, wl: Workload) -> int:

@@ -35,6 +35,7 @@ from quotactl.kueue.queue_order import (
     reserves_capacity,
 )
 from quotactl.kueue.quota import ClusterQueueNode, UsageOverlay, borrowing, cq_available
+from quotactl.kueue.quota.snapshot import quotas_from_status
 from quotactl.kueue.reasons import (
     MSG_DEFERRED,
     MSG_NO_LONGER_FITS,
@@ -72,6 +73,22 @@ from quotactl.model.gc_pause import fewer_gc_pauses
 from quotactl.model.kueue import KueueCluster, Workload
 
 DEFAULT_START = datetime(2026, 3, 2, 9, 0, 0, tzinfo=timezone.utc)
+
+
+DEFAULT_REFILL_BUDGET = 8  # kueue pkg/scheduler/refill.go defaultRefillBudget
+
+
+def refill_budget(cluster: KueueCluster, options: EngineOptions) -> int:
+    """FairSharingRefill's extra pops per cycle, 0 when refill does not run (``newRefillPass``):
+    the gate off, fair sharing off (only its tournament reranks a refilled entry), or
+    waitForPodsReady with blockAdmission (the cache's pods-ready tracking serializes the cycle)."""
+    if not options.gates.enabled("FairSharingRefill") or not options.fair_sharing:
+        return 0
+    cfg = cluster.configuration
+    if cfg is not None and cfg.wait_for_pods_ready and cfg.block_admission and (
+            not options.gates.enabled("DisableWaitForPodsReady")):
+        return 0
+    return DEFAULT_REFILL_BUDGET
 
 
 def newest_time(cluster: KueueCluster) -> datetime | None:
@@ -112,6 +129,7 @@ class Scheduler:
         # capacity (cluster_queue.go preemptorWorkload); tracked only when the gate reads it
         self.preemptor_first = prioritizes_preemptors(options.gates)
         self.preemptors = Preemptors()
+        self.refill_budget = refill_budget(cluster, options)
         # the time of the conditions a cycle writes (simulate's clock; None: the cycle's own
         # clock, see _condition_clock)
         self.event_time: datetime | None = None
@@ -267,9 +285,13 @@ class Scheduler:
         work = CycleWork(number, self.start + timedelta(seconds=number - 1))
         processed: list[Entry] = [e for e in entries if e.outcome == NOT_NOMINATED]
         recompute = self.options.gates.enabled("RecomputeAssignmentUponPreemptionTargetsOverlap")
-        for e in self._order([e for e in entries if e.outcome != NOT_NOMINATED]):
-            processed.append(e)
-            self._process(e, work, recompute)
+        nominated = [e for e in entries if e.outcome != NOT_NOMINATED]
+        if self.refill_budget:
+            self._run_with_refill(nominated, heads, entries, processed, work, recompute)
+        else:
+            for e in self._order(nominated):
+                processed.append(e)
+                self._process(e, work, recompute)
         work.release(self.snapshot)
         self._requeue_heads(heads, {e.wl.key: e for e in entries})
         outcomes = self._head_outcomes(processed)
@@ -316,6 +338,37 @@ class Scheduler:
             return
         yield from sorted(entries, key=classical_order_key(self.options.gates))  # makeClassicalIterator
 
+    def _run_with_refill(self, nominated: list[Entry], heads: list[Head], entries: list[Entry],
+                         processed: list[Entry], work: CycleWork, recompute: bool) -> None:
+        """The fair-sharing tournament with FairSharingRefill (kueue pkg/scheduler/refill.go
+        ``refillPass``): after a fresh admission its ClusterQueue's next workload is popped into the
+        running cycle, nominated against the snapshot as it is now and reranked on the next pop;
+        at most ``refill_budget`` extra pops per cycle (``defaultRefillBudget``)."""
+        it = FairSharingIterator(self.snapshot, nominated)
+        budget = self.refill_budget
+        while it.has_next():
+            e = it.pop()
+            processed.append(e)
+            self._process(e, work, recompute)
+            # tryRefill: only a fresh admission frees its ClusterQueue's head slot
+            if budget <= 0 or e.outcome != ADMITTED or e.wl.has_quota_reservation:
+                continue
+            q = self.queues[e.cq.name]
+            okey = q.pop()
+            if okey is None:
+                continue  # an empty backlog consumes no budget
+            budget -= 1
+            nxt = self._nominate(self.cluster.workloads[okey[-1]], e.cq)
+            nxt.refilled = True
+            heads.append(Head(q, okey))
+            entries.append(nxt)
+            if nxt.outcome == NOT_NOMINATED or nxt.assignment.representative_mode == Mode.NoFit:
+                processed.append(nxt)  # not nominated: parks through the cycle's requeue step
+                if nxt.outcome != NOT_NOMINATED:
+                    self._process(nxt, work, recompute)
+                continue
+            it.by_cq[nxt.cq.name] = nxt  # fairSharingIterator.push
+
     # -- processing one entry (scheduler.go: schedule's loop over the ordered entries) ----
     def _process(self, e: Entry, work: CycleWork, recompute: bool) -> None:
         """Kueue's processing of one nominated entry against the cycle's shared snapshot."""
@@ -331,6 +384,11 @@ class Scheduler:
         a = e.assignment
         mode = a.representative_mode
         usage = e.usage
+        if e.refilled and (mode == Mode.Preempt or deferred):
+            # refill.go: a refilled workload acts on its assignment only when it is Fit; Preempt
+            # and DeferredFit are requeued for the next cycle (its snapshot's membership is stale)
+            e.outcome, e.reason, e.message, e.immediate = PENDING, WAITING_FOR_QUOTA, a.message(), True
+            return
         if mode == Mode.NoFit:
             e.outcome, e.reason, e.message = PENDING, a.no_fit_reason or WAITING_FOR_QUOTA, a.message()
             return
@@ -617,4 +675,5 @@ def _schedule(cluster: KueueCluster, options: EngineOptions, cycles: int | None,
     last = max((r.number for r in reports if r.changed), default=0)
     return ScheduleResult(tuple(reports), admitted, preempted, s.pending(), s.state.final_admitted(),
                           s.state.usage_rows(), converged=livelock is None and stopped != "limit", livelock=livelock,
-                          last_change=last, fair_sharing=options.fair_sharing, stopped=stopped)
+                          last_change=last, fair_sharing=options.fair_sharing, stopped=stopped,
+                          quotas_from_status=quotas_from_status(cluster, options))

@@ -90,12 +90,14 @@ class WorkloadFacts:
 
     def requests(self, wl: Workload) -> tuple[PodSetRequest, ...]:
         """``pod_set_requests(wl)``, once per pod set objects and reclaimable pods."""
-        k = (id(wl.pod_sets), tuple(sorted(wl.reclaimable_pods.items())) if wl.reclaimable_pods else ())
+        # a Workload's DRA charge is its own (its namespace's claim templates): part of the key
+        k = (id(wl.pod_sets), tuple(sorted(wl.reclaimable_pods.items())) if wl.reclaimable_pods else (),
+             id(wl.dra) if wl.dra is not None else None)
         hit = self.requests_by_pod_sets.get(k)
-        if hit is not None and hit[0] is wl.pod_sets:
+        if hit is not None and hit[0] is wl.pod_sets and hit[2] is wl.dra:
             return hit[1]
         reqs = pod_set_requests(wl, self.options)
-        self.requests_by_pod_sets[k] = (wl.pod_sets, reqs)
+        self.requests_by_pod_sets[k] = (wl.pod_sets, reqs, wl.dra)
         return reqs
 
 

@@ -124,6 +124,8 @@ class ScheduleResult:
     fair_sharing: bool
     stopped: str  # fixpoint | cycles | livelock | limit
     shown: object = None  # selection.Shown when -n/--cluster-queue/-l cut the report's lists
+    # Kind/name of the ClusterQueues and Cohorts whose quota is their status.effectiveQuotas
+    quotas_from_status: tuple[str, ...] = ()
 
     @property
     def cycles_run(self) -> int:
