@@ -238,6 +238,10 @@ class LocalQueue(KueueObject):
     cluster_queue: str | None = None
     stop_policy: str = "None"
     fair_sharing: FairSharing | None = None
+    # status.fairSharing.admissionFairSharingStatus: the decayed usage Kueue persisted (admission
+    # fair sharing seeds its ledger from it) and when it was written
+    afs_consumed: tuple[tuple[str, Quantity], ...] = ()  # sorted by resource
+    afs_last_update: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -438,6 +442,11 @@ class KueueConfiguration(KueueObject):
     # DisableWaitForPodsReady can still turn it off
     wait_for_pods_ready: bool = False
     admission_fair_sharing: bool = False  # the admissionFairSharing section is present
+    # its fields as written (kueue/afs.py parses and checks them): usageHalfLifeTime,
+    # usageSamplingInterval, resourceWeights (resource -> value)
+    afs_half_life: object = None
+    afs_sampling_interval: object = None
+    afs_resource_weights: tuple[tuple[str, object], ...] = ()
     device_class_mappings: tuple[str, ...] = ()  # resources.deviceClassMappings[].name (DRA)
     # What the job integrations read (jobs/context.py): manageJobsWithoutQueueName is true;
     # managedJobsNamespaceSelector (None: Kueue's default, every namespace but its own and kube-system)
@@ -587,6 +596,7 @@ def build_cohort(obj: KubeObject) -> Cohort:
 
 def build_local_queue(obj: KubeObject) -> LocalQueue:
     spec = as_dict(obj.data.get("spec"))
+    afs_status = as_dict(as_dict(as_dict(obj.data.get("status")).get("fairSharing")).get("admissionFairSharingStatus"))
     return LocalQueue(
         source=obj,
         name=obj.name,
@@ -594,6 +604,8 @@ def build_local_queue(obj: KubeObject) -> LocalQueue:
         cluster_queue=as_str(spec.get("clusterQueue")),
         stop_policy=_enum(spec.get("stopPolicy"), "None"),
         fair_sharing=_fair_sharing(spec.get("fairSharing"), ("spec", "fairSharing")),
+        afs_consumed=tuple(sorted(quantity_map(afs_status.get("consumedResources")).items())),
+        afs_last_update=as_str(afs_status.get("lastUpdate")),
     )
 
 
@@ -867,6 +879,10 @@ def build_configuration(obj: KubeObject) -> KueueConfiguration:
         requeuing_timestamp=_requeuing_timestamp(data),
         wait_for_pods_ready=_wait_for_pods_ready(obj),
         admission_fair_sharing=isinstance(data.get("admissionFairSharing"), dict),
+        afs_half_life=as_dict(data.get("admissionFairSharing")).get("usageHalfLifeTime"),
+        afs_sampling_interval=as_dict(data.get("admissionFairSharing")).get("usageSamplingInterval"),
+        afs_resource_weights=tuple((str(k), v) for k, v in
+                                   as_dict(as_dict(data.get("admissionFairSharing")).get("resourceWeights")).items()),
         device_class_mappings=tuple(str(as_dict(m).get("name")) for m in as_list(resources.get("deviceClassMappings"))),
         manage_jobs_without_queue_name=data.get("manageJobsWithoutQueueName") is True,
         managed_jobs_namespace_selector=_label_selector(data.get("managedJobsNamespaceSelector"),

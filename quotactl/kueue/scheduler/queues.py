@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 import random
+from collections.abc import Callable
 
 # Kueue's queue manager batches "requeue inadmissible workloads" requests for one second; adding
 # the ClusterQueues when Kueue starts queues one for every ClusterQueue and cohort tree, and it
@@ -58,7 +59,7 @@ class Queue:
     one sum into the other."""
 
     __slots__ = ("name", "active", "inadmissible", "sticky", "strict", "unmatched", "active_sum", "parked_sum",
-                 "marks", "failed_classes")
+                 "marks", "failed_classes", "afs_usage")
 
     def __init__(self, name: str, strict: bool, marks: Marks):
         self.name = name
@@ -71,6 +72,9 @@ class Queue:
         self.parked_sum = 0
         self.marks = marks
         self.failed_classes: set[int] = set()  # equivalence.py: Kueue's hashToBulkMoveReason
+        # admission fair sharing (kueue/afs.py): workload -> its LocalQueue's usage, which orders
+        # the heap before everything else, sticky head included; None in other ClusterQueues
+        self.afs_usage: Callable[[str], float] | None = None
 
     def push(self, okey: tuple) -> None:
         key = okey[-1]
@@ -84,6 +88,8 @@ class Queue:
     def pop(self) -> tuple | None:
         if not self.active:
             return None
+        if self.afs_usage is not None:
+            return self._pop_by_usage()
         okey = None
         if self.sticky is not None:
             for i, k in enumerate(self.active):
@@ -92,6 +98,17 @@ class Queue:
                     break
         if okey is None:
             okey = self.active.pop(0)
+        self.active_sum -= self.marks.workload(okey[-1])
+        return okey
+
+    def _pop_by_usage(self) -> tuple:
+        """``queueOrderingFunc`` with admission fair sharing: the LocalQueue's usage now, then the
+        sticky head, then the order key (Kueue rebuilds the heap when usage changes: the head is
+        the least of the keys as they are at the pop)."""
+        usage, sticky = self.afs_usage, self.sticky
+        i = min(range(len(self.active)), key=lambda j: (usage(self.active[j][-1]), self.active[j][-1] != sticky,
+                                                         self.active[j]))
+        okey = self.active.pop(i)
         self.active_sum -= self.marks.workload(okey[-1])
         return okey
 
