@@ -209,6 +209,16 @@ def lq_name(key: LQ) -> str:
     return f"{key[0]}/{key[1]}"
 
 
+def format_usage(usage: float) -> str:
+    """A usage for people: 6 significant digits; +Inf is a LocalQueue of weight 0."""
+    return "infinite (weight 0)" if math.isinf(usage) else f"{usage:.6g}"
+
+
+def usage_value(usage: float) -> float | None:
+    """A usage for JSON: rounded to 6 decimals; null for +Inf (weight 0)."""
+    return None if math.isinf(usage) else round(usage, 6)
+
+
 # -- the ledger ----------------------------------------------------------------------------
 
 class _Entry:
