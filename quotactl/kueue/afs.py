@@ -369,8 +369,7 @@ class AfsLedger:
         """Apply every sampling tick at or before ``now`` (``reconcileConsumedUsage``)."""
         if not self._ticking or not self.entries:
             return
-        interval = self.settings.sampling
-        last = int((now - self.t0).total_seconds() // interval)
+        last = (now - self.t0) // self._interval()  # whole ticks, in integer microseconds
         if last <= self._tick:
             return
         first = self._tick + 1
@@ -397,8 +396,12 @@ class AfsLedger:
             e.consumed = decayed(e.consumed, e.live, n * interval, half_life)
             e.last_update = self._tick_time(last)
 
+    def _interval(self) -> timedelta:
+        """The sampling interval on the clock's grain (a microsecond at least)."""
+        return timedelta(microseconds=max(1, round(self.settings.sampling * 1_000_000)))
+
     def _tick_time(self, k: int) -> datetime:
-        return self.t0 + timedelta(seconds=k * self.settings.sampling)
+        return self.t0 + k * self._interval()
 
     # -- bookkeeping ---------------------------------------------------------------------
     def _changing(self, key: LQ) -> _Entry:

@@ -337,9 +337,12 @@ class Scheduler:
             e.drop_inadmissible, e.unmatched = failed.parked, failed.unmatched
             return e
         # The nomination reads only the cycle-start snapshot of the workload's cohort tree and
-        # the workload's scan progress: it is reused while neither changed.
+        # the workload's scan progress (and, with admission fair sharing, the LocalQueues' usage
+        # that orders preemption candidates): it is reused while none of them changed.
         tree = self.state.tree(cq)
         made_on = (tree, self.state.version(tree), self.scans.start(wl.key, cq.name, self.cycle_no))
+        if self.afs is not None:
+            made_on += (self.afs.version,)
         nom = self.nominator.nominate(wl, cq, st, made_on)
         e.assignment, e.targets = nom.assignment, nom.targets
         return e
