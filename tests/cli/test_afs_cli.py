@@ -4,8 +4,8 @@ explain order by LocalQueue usage; a Configuration value Kueue refuses is exit 2
 data/afs/one-workload-per-localqueue.yaml and cohort-preempts-higher-recent-usage.yaml are the
 state.yaml of the kueue-integration-2 acceptance cases afs-one-workload-per-localqueue and
 afs-cohort-preempts-higher-recent-usage (from Kueue's test/integration/singlecluster/scheduler/
-fairsharing/fair_sharing_test.go); seeded-usage.yaml is ours: two LocalQueues whose status carries
-consumed usage."""
+fairsharing/fair_sharing_test.go); seeded-usage.yaml and classical-preemption.yaml are ours:
+LocalQueues whose status carries consumed usage."""
 
 from __future__ import annotations
 
@@ -67,3 +67,13 @@ def test_a_value_kueue_refuses_is_exit_2_at_its_line(tmp_path):
         assert proc.returncode == 2, proc.stderr
         assert f"{bad}:5:" in proc.stderr and "usageSamplingInterval must be greater than 0" in proc.stderr
         assert "Traceback" not in proc.stderr
+
+
+def test_classical_preemption_takes_the_candidate_of_the_local_queue_with_more_usage():
+    """classical-preemption.yaml: two lower-priority candidates in one ClusterQueue; the one of
+    the LocalQueue with more usage goes first although its priority is higher."""
+    path = DATA / "classical-preemption.yaml"
+    assert [v["workload"] for v in _json("preempt", "ns/urgent", "-f", path)["victims"]] == ["ns/heavy-running"]
+    off = _json("preempt", "ns/urgent", "-f", path, "--feature-gates", "AdmissionFairSharing=false")
+    assert [v["workload"] for v in off["victims"]] == ["ns/light-running"]
+    assert [p["workload"] for p in _json("schedule", "-f", path)["preempted"]] == ["ns/heavy-running"]
