@@ -281,6 +281,11 @@ class AfsLedger:
             e.usage = calculate_usage(e.consumed, e.pending, e.weight, self.settings)
         return e.usage
 
+    def usages(self) -> tuple[tuple[str, float], ...]:
+        """("ns/name", usage) of every LocalQueue of these ClusterQueues, by name."""
+        keys = sorted(k for k, lq in self.cluster.local_queues.items() if lq.cluster_queue in self.cluster_queues)
+        return tuple((lq_name(k), self.usage(k)) for k in keys)
+
     def workload_usage(self, wl: Workload) -> float | None:
         """The usage that orders ``wl`` in its ClusterQueue's queue; None when that ClusterQueue
         does not use admission fair sharing."""

@@ -44,8 +44,10 @@ def test_simulate_preempts_from_the_local_queue_with_the_higher_recent_usage():
 def test_schedule_takes_the_local_queue_with_less_usage_first():
     doc = _json("schedule", "-f", DATA / "seeded-usage.yaml")
     assert [a["workload"] for a in doc["admitted"]] == ["ns/new-light"]
+    # light's 2 plus the folded entry penalty: 6 cpu x (1 - 0.5^(5m / 1h))
+    assert doc["localQueueUsage"] == {"ns/heavy": 12.0, "ns/light": 2.336754}
     off = _json("schedule", "-f", DATA / "seeded-usage.yaml", "--feature-gates", "AdmissionFairSharing=false")
-    assert [a["workload"] for a in off["admitted"]] == ["ns/old-heavy"]
+    assert [a["workload"] for a in off["admitted"]] == ["ns/old-heavy"] and "localQueueUsage" not in off
 
 
 def test_explain_shows_the_usage_that_orders_a_workload_behind_another():

@@ -661,4 +661,5 @@ def _schedule(cluster: KueueCluster, options: EngineOptions, cycles: int | None,
     last = max((r.number for r in reports if r.changed), default=0)
     return ScheduleResult(tuple(reports), admitted, preempted, s.pending(), s.state.final_admitted(),
                           s.state.usage_rows(), converged=livelock is None and stopped != "limit", livelock=livelock,
-                          last_change=last, fair_sharing=options.fair_sharing, stopped=stopped)
+                          last_change=last, fair_sharing=options.fair_sharing, stopped=stopped,
+                          local_queue_usage=s.afs.usages() if s.afs is not None else ())

@@ -124,6 +124,9 @@ class ScheduleResult:
     fair_sharing: bool
     stopped: str  # fixpoint | cycles | livelock | limit
     shown: object = None  # selection.Shown when -n/--cluster-queue/-l cut the report's lists
+    # admission fair sharing: ("ns/name", usage) of every LocalQueue of a ClusterQueue using it,
+    # after the run (kueue/afs.py); () without it
+    local_queue_usage: tuple[tuple[str, float], ...] = ()
 
     @property
     def cycles_run(self) -> int:
