@@ -179,7 +179,7 @@ def by_local_queue_usage(ordered: list, afs: AfsLedger | None, workload_of: Call
         return (of[0], -afs.candidate_usage(wl.workload, wl.cluster_queue), of[1:])
 
     for idx in places.values():
-        for i, c in zip(idx, sorted((ordered[i] for i in idx), key=key)):
+        for i, c in zip(idx, sorted((ordered[i] for i in idx), key=key), strict=True):
             out[i] = c
     return out
 
