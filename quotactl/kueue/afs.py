@@ -254,10 +254,15 @@ class AfsLedger:
         self._tick = 0  # sampling ticks applied (simulate: see start_clock)
         self._ticking = False
         self._frozen: dict[LQ, float] | None = None  # the cycle's snapshot of usage (see begin_cycle)
-        self.version = 0  # moves with every change of some usage
-        for key, lq in cluster.local_queues.items():
+        # per group of ClusterQueues (the scheduler's cohort trees, ``group_by``): a counter that
+        # moves with every change of the usage of one of their LocalQueues
+        self._group_of: Callable[[str], str] = lambda cq: ""
+        self.versions: dict[str, int] = {}
+        self._lqs_of: dict[str, list[LQ]] = {}  # ClusterQueue -> its LocalQueues, by name
+        for key, lq in sorted(cluster.local_queues.items()):
             if lq.cluster_queue in self.cluster_queues:
                 self._entry(key, lq)
+                self._lqs_of.setdefault(lq.cluster_queue, []).append(key)
         for wl, usage in admitted:
             self._admit(wl, as_values(usage))
 
@@ -283,7 +288,7 @@ class AfsLedger:
 
     def usages(self) -> tuple[tuple[str, float], ...]:
         """("ns/name", usage) of every LocalQueue of these ClusterQueues, by name."""
-        keys = sorted(k for k, lq in self.cluster.local_queues.items() if lq.cluster_queue in self.cluster_queues)
+        keys = sorted(k for keys in self._lqs_of.values() for k in keys)
         return tuple((lq_name(k), self.usage(k)) for k in keys)
 
     def workload_usage(self, wl: Workload) -> float | None:
@@ -302,6 +307,18 @@ class AfsLedger:
         if self._frozen is not None and key in self._frozen:
             return self._frozen[key]
         return self.usage(key)
+
+    def local_queue_count(self, cluster_queue: str) -> int:
+        """How many LocalQueues of the input point at ``cluster_queue``."""
+        return len(self._lqs_of.get(cluster_queue, ()))
+
+    def group_by(self, group_of: Callable[[str], str]) -> None:
+        """Count changes per group of ClusterQueues (``group_of``: ClusterQueue -> its group)."""
+        self._group_of = group_of
+
+    def version(self, group: str) -> int:
+        """Moves whenever the usage of a LocalQueue of the group's ClusterQueues changes."""
+        return self.versions.get(group, 0)
 
     def begin_cycle(self) -> None:
         """A scheduling cycle starts: preemption reads the usage of this moment until the next."""
@@ -415,7 +432,9 @@ class AfsLedger:
         if self._frozen is not None and key not in self._frozen:
             self._frozen[key] = self.usage(key)
         e.usage = None
-        self.version += 1
+        lq = self.cluster.local_queues.get(key)
+        group = self._group_of(lq.cluster_queue or "") if lq is not None else ""
+        self.versions[group] = self.versions.get(group, 0) + 1
         return e
 
     def _admit(self, wl: Workload, values: Values) -> None:
@@ -439,12 +458,9 @@ class AfsLedger:
     # -- what the fixpoint observer compares -------------------------------------------
     def state(self, cluster_queues: Iterable[str], mark: Callable[[tuple], int]) -> int:
         """The fingerprint of the usage of the LocalQueues of ``cluster_queues`` (their order)."""
-        names = set(cluster_queues) & self.cluster_queues
-        if not names:
-            return 0
         total = 0
-        for key, lq in self.cluster.local_queues.items():
-            if lq.cluster_queue in names:
+        for name in cluster_queues:
+            for key in self._lqs_of.get(name, ()):
                 total += mark(("AFS", key, self.usage(key)))
         return total
 

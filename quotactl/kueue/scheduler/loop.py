@@ -51,7 +51,13 @@ from quotactl.kueue.scheduler.cache import AdmittedInRun, ClusterState
 from quotactl.kueue.scheduler.entry import CycleWork, Entry, Head
 from quotactl.kueue.scheduler.nominator import Nominator
 from quotactl.kueue.scheduler.observer import TreeWatch
-from quotactl.kueue.scheduler.queues import FINGERPRINT_MOD, STARTUP_REQUEUE_AFTER_CYCLE, Marks, Queue
+from quotactl.kueue.scheduler.queues import (
+    FINGERPRINT_MOD,
+    STARTUP_REQUEUE_AFTER_CYCLE,
+    Marks,
+    Queue,
+    UsageOrder,
+)
 from quotactl.kueue.scheduler.results import (
     ADMITTED,
     DEFERRED,
@@ -143,14 +149,15 @@ class Scheduler:
         """The queues of the ClusterQueues using admission fair sharing order by LocalQueue usage;
         the ledger's clock starts at the snapshot's instant (simulate moves it: ``start_clock``)."""
         afs.start_clock(self.start, ticks=False)
+        afs.group_by(self.tree_of)  # nominations are reused per cohort tree (_nominate)
         workloads = self.cluster.workloads
 
-        def usage(key: str) -> float:
-            return afs.usage(lq_key_of(workloads[key]))
+        def local_queue(key: str) -> tuple[str, str]:
+            return lq_key_of(workloads[key])
 
         for name in afs.cluster_queues:
             if name in self.queues:
-                self.queues[name].afs_usage = usage
+                self.queues[name].afs_usage = UsageOrder(local_queue, afs.usage, afs.local_queue_count(name))
 
     def workload_admitted(self, wl: Workload, cluster_queue: str, usage: dict) -> None:
         """The workload's Admitted condition turned True (with no admission check, at its quota
@@ -342,7 +349,7 @@ class Scheduler:
         tree = self.state.tree(cq)
         made_on = (tree, self.state.version(tree), self.scans.start(wl.key, cq.name, self.cycle_no))
         if self.afs is not None:
-            made_on += (self.afs.version,)
+            made_on += (self.afs.version(tree),)
         nom = self.nominator.nominate(wl, cq, st, made_on)
         e.assignment, e.targets = nom.assignment, nom.targets
         return e
