@@ -24,6 +24,7 @@ from quotactl.kueue.options import engine_options
 from quotactl.kueue.preemption.common import by_local_queue_usage
 from quotactl.kueue.quota import build_snapshot
 from quotactl.kueue.scheduler import schedule
+from quotactl.kueue.scheduler.queues import Marks, Queue, UsageOrder
 from quotactl.model.features import FeatureGates
 from quotactl.model.kueue import build_cluster
 from tests.kueue.builders import cq, flavor, lq, objects, pending
@@ -219,3 +220,19 @@ def admitted_dict(name, queue, cpu, priority):
         "conditions": [{"type": "QuotaReserved", "status": "True", "lastTransitionTime": "2026-03-02T08:00:00Z"},
                        {"type": "Admitted", "status": "True", "lastTransitionTime": "2026-03-02T08:00:00Z"}]}
     return wl
+
+
+def test_the_pop_takes_the_lowest_usage_first_then_the_sticky_head():
+    """``queueOrderingFunc``: LocalQueue usage before the sticky head, which wins only within
+    its LocalQueue's usage."""
+    q = Queue("cq", False, Marks())
+    usage = {"a": 1.0, "b": 0.0}
+    q.afs_usage = UsageOrder(lambda key: key.split("-")[0], usage.__getitem__, 2)
+    for okey in [(0, "a-1"), (1, "a-2"), (2, "b-1"), (3, "b-2")]:
+        q.push(okey)
+    q.sticky = "b-2"
+    assert q.pop()[-1] == "b-2"
+    q.sticky = "a-2"
+    assert q.pop()[-1] == "b-1"  # the sticky head's LocalQueue has more usage
+    usage["b"] = 5.0
+    assert q.pop()[-1] == "a-2" and q.pop()[-1] == "a-1" and q.pop() is None
