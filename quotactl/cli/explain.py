@@ -186,7 +186,7 @@ class _Asked:
     def explained(self, workloads, domains: bool = True) -> list:
         """The explanation of each of ``workloads``, sharing one queue index (``domains``: see
         ``explain_workload``)."""
-        queues = QueueIndex(self.cluster, self.options)
+        queues = QueueIndex(self.cluster, self.options, self.snapshot.afs)
         return [explain_workload(self.cluster, self.snapshot, wl, top=self.top, queues=queues, domains=domains)
                 for wl in workloads]
 

@@ -60,10 +60,15 @@ class EngineInput:
 
     def kueue_options(self, cluster: KueueCluster, fair_sharing: bool | None) -> EngineOptions:
         """Kueue's engine options: the command line over the input's Configuration."""
+        from quotactl.kueue.afs import AfsConfigError
         from quotactl.kueue.options import admission_check_states, engine_options
 
-        return engine_options(cluster, fair_sharing=fair_sharing, feature_gates=self.gates,
-                              admission_checks=admission_check_states(self.loaded.objects), release=self.release)
+        try:
+            return engine_options(cluster, fair_sharing=fair_sharing, feature_gates=self.gates,
+                                  admission_checks=admission_check_states(self.loaded.objects), release=self.release)
+        except AfsConfigError as exc:
+            fail_usage(str(exc))
+            raise  # unreachable: fail_usage exits
 
 
 def engine_input(files: list[str] | None, max_file_size: str | None, feature_gates: str | None,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from quotactl.caveat import MAX_OBJECTS, Caveat, caveat, run_detectors
+from quotactl.kueue.afs import uses_afs
 from quotactl.kueue.options import EngineOptions
 from quotactl.model.dra import integration_enabled
 from quotactl.model.features import gate_defaults
@@ -16,12 +17,10 @@ from quotactl.model.kueue import KueueCluster, WorkloadTraits
 from quotactl.model.kueue_checks import MULTIKUEUE_CONTROLLER, AlphaObject
 from quotactl.model.kueue_tas import HOSTNAME
 
-USAGE_BASED_AFS = "UsageBasedAdmissionFairSharing"
-
 # Feature gates the engines honour (kueue/, simulate/, jobs/ and model/ read them with
 # ``gates.enabled``); tests/kueue/test_caveats.py checks this against the code.
 MODELLED_GATES = frozenset({
-    "FairSharingPreemptWithinNominal", "FairSharingPrioritizeNonBorrowing", "FairSharingReevaluatePreemptionCandidates",
+    "AdmissionFairSharing", "FairSharingPreemptWithinNominal", "FairSharingPrioritizeNonBorrowing", "FairSharingReevaluatePreemptionCandidates",
     "FlavorFungibility", "FlavorFungibilityPreserveScanProgress", "PartialAdmission", "PrioritizePreemptorWorkloads",
     "PriorityBoost", "PrioritySortingWithinCohort", "QuotaCheckStrategy", "ReclaimablePods",
     "RecomputeAssignmentUponPreemptionTargetsOverlap", "SchedulingEquivalenceHashing", "TopologyAwareScheduling",
@@ -36,7 +35,7 @@ MODELLED_GATES = frozenset({
 })
 # Gates whose setting the detectors below already take into account (switching them off turns
 # the unmodelled feature off, which is then no caveat).
-GATES_OF_DETECTORS = frozenset({"AdmissionFairSharing", "DisableWaitForPodsReady", "TASNodeFeasibilityForAllLevels",
+GATES_OF_DETECTORS = frozenset({"DisableWaitForPodsReady", "TASNodeFeasibilityForAllLevels",
                                 "TASPartialSlices", "TASGroupedPodSetSlicing"})
 
 
@@ -94,21 +93,18 @@ def topology_aware_scheduling(inp: KueueInput) -> Caveat | None:
 
 
 def admission_fair_sharing(inp: KueueInput) -> Caveat | None:
-    """Usage-based queue order (kueue pkg/util/admissionfairsharing ``Enabled``: the Configuration's
-    admissionFairSharing with the gate on; per ClusterQueue admissionScope.admissionMode)."""
-    cfg = inp.cluster.configuration
-    if cfg is None or not cfg.admission_fair_sharing or not inp.options.gates.enabled("AdmissionFairSharing"):
-        return None
-    queues = [cq for cq in inp.cluster.cluster_queues.values() if cq.admission_mode == USAGE_BASED_AFS]
+    """Admission fair sharing is modelled (kueue/afs.py); what a snapshot cannot show is the entry
+    penalty Kueue keeps in memory (``AfsUsageLedger``) for a workload that holds quota and waits for
+    its admission checks: only ClusterQueues using it that have admission checks are named."""
+    settings = inp.options.admission_fair_sharing
+    queues = [cq.display for cq in inp.cluster.cluster_queues.values()
+              if uses_afs(cq, settings) and cq.admission_checks]
     if not queues:
         return None
-    names = {cq.name for cq in queues}
-    weighted = [lq.display for lq in inp.cluster.local_queues.values()
-                if lq.cluster_queue in names and lq.fair_sharing is not None]
-    return caveat("AdmissionFairSharing", [cfg.display, *(cq.display for cq in queues), *weighted],
-                  "quotactl orders each ClusterQueue's workloads by priority and creation time; Kueue orders them "
-                  "by their LocalQueue's decayed past usage (admission fair sharing), so another workload may be "
-                  "admitted first")
+    return caveat("AdmissionFairSharing", queues,
+                  "quotactl orders these ClusterQueues' workloads by their LocalQueue's usage as Kueue does, but a "
+                  "workload that holds quota at the snapshot and waits for its admission checks carries an entry "
+                  "penalty Kueue keeps in memory only; quotactl counts none for it")
 
 
 def _multikueue_checks(cluster: KueueCluster) -> set[str]:

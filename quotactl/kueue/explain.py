@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from quotactl.kueue import headline
+from quotactl.kueue.afs import AfsLedger, format_usage, lq_key_of, lq_name
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.assign import (
     TOPOLOGY_PLACEMENT_FAILED,
@@ -233,6 +234,9 @@ class Explanation:
     holdings: tuple[Holding, ...] = ()
     quota_tree: tuple[QuotaView, ...] = ()  # the short flavor-resources at the CQ and every ancestor
     ahead: tuple[str, ...] = ()  # pending workloads Kueue orders before this one in its ClusterQueue
+    # admission fair sharing: (LocalQueue "ns/name", usage) of its own LocalQueue, then of each
+    # LocalQueue with a workload ahead, lowest usage first (inf: weight 0); empty otherwise
+    local_queue_usage: tuple[tuple[str, float], ...] = ()
     notes: tuple[str, ...] = ()
     fair_sharing: bool = False
     headline: Headline = Headline(PENDING)  # the first line: the verdict, its number, the next step
@@ -483,9 +487,13 @@ def _explain_nominated(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, 
         notes.append(f"partial admission: the full size does not fit; Kueue reduces the pod counts to {counts}")
     short = _short_frs(init.full if init.partial else a)
     holders = _holders(snapshot, cq, short, top) if short else ()
-    ahead = tuple(w.key for w in (queues.ahead(wl) if queues is not None else ahead_in_queue(cluster, wl, options)))
+    ahead_of = queues.ahead(wl) if queues is not None else ahead_in_queue(cluster, wl, options, snapshot.afs)
+    ahead = tuple(w.key for w in ahead_of)
+    lq_usage = _local_queue_usage(snapshot.afs, wl, ahead_of)
     if ahead:
-        notes.append(_ahead_note(cq, len(ahead)))
+        notes.append(_ahead_note(cq, len(ahead), bool(lq_usage)))
+    if lq_usage:
+        notes.append(_usage_note(cq, lq_usage))
     changes: tuple[Change, ...] = ()
     if counterfactual and init.full.representative_mode != Mode.Fit:
         changes = tuple(find_changes(assigner, init))
@@ -493,7 +501,7 @@ def _explain_nominated(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, 
         summary, PENDING, reason, condition_reason(reason, options), message, verdict,
         assignment=a, initial=init, full_assignment=init.full if init.partial else None,
         preemption=_preemption_verdict(cq, init, options, assigner, kept_room), holders=holders, changes=changes,
-        quota_tree=tuple(cq_quota_views(cq, short)), ahead=ahead, notes=tuple(notes),
+        quota_tree=tuple(cq_quota_views(cq, short)), ahead=ahead, local_queue_usage=lq_usage, notes=tuple(notes),
         fair_sharing=options.fair_sharing,
         headline=Headline(PENDING, _pending_headline(cq, init, reason, kept_room, holders, changes, len(ahead))),
         topology=_with_domain_views(assigner, cq, a, topology_rows(a)) if domains else topology_rows(a),
@@ -561,10 +569,34 @@ def _pending_verdict(cq: ClusterQueueNode, init: InitialAssignment, kept_room: b
     return _PendingVerdict(reason, message, verdict)
 
 
-def _ahead_note(cq: ClusterQueueNode, ahead: int) -> str:
+def _local_queue_usage(afs: AfsLedger | None, wl: Workload, ahead: list[Workload]) -> tuple[tuple[str, float], ...]:
+    """Admission fair sharing: the usage of ``wl``'s LocalQueue, then of the LocalQueues of the
+    workloads ahead of it (lowest first: the order Kueue takes them in); () when its ClusterQueue
+    does not use it."""
+    own = afs.workload_usage(wl) if afs is not None else None
+    if afs is None or own is None:
+        return ()
+    mine = lq_name(lq_key_of(wl))
+    others = {lq_name(lq_key_of(w)): afs.usage(lq_key_of(w)) for w in ahead}
+    others.pop(mine, None)
+    return ((mine, own),) + tuple(sorted(others.items(), key=lambda kv: (kv[1], kv[0])))
+
+
+def _usage_note(cq: ClusterQueueNode, usage: tuple[tuple[str, float], ...]) -> str:
+    (mine, own), others = usage[0], usage[1:]
+    text = (f"admission fair sharing: ClusterQueue {cq.name} takes the workloads of the LocalQueue with the lowest "
+            f"usage first; its LocalQueue {mine} has usage {format_usage(own)}")
+    lower = [f"{name} {format_usage(u)}" for name, u in others if u < own]
+    if lower:
+        text += "; workloads ahead come from LocalQueues with lower usage: " + ", ".join(lower)
+    return text
+
+
+def _ahead_note(cq: ClusterQueueNode, ahead: int, by_usage: bool = False) -> str:
     strategy = cq.spec.queueing_strategy
+    why = "lower LocalQueue usage, higher priority or queued earlier" if by_usage else "higher priority or queued earlier"
     return (f"{ahead} pending workload(s) of ClusterQueue {cq.name} come before it in the queue "
-            f"(higher priority or queued earlier; {strategy}): Kueue looks at one head per ClusterQueue per "
+            f"({why}; {strategy}): Kueue looks at one head per ClusterQueue per "
             "scheduling cycle" + (", and a StrictFIFO head that does not fit blocks the ones behind it"
                                   if strategy == "StrictFIFO" else ""))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from quotactl.kueue.afs import AfsSettings, afs_settings
 from quotactl.model.features import FeatureGates
 from quotactl.model.kueue import KueueCluster, ResourceTransformation
 from quotactl.model.kueue_checks import build_admission_check
@@ -27,6 +28,8 @@ class EngineOptions:
     # Names of AdmissionCheck objects in the input and whether each is Active; None when the
     # input holds no AdmissionCheck object at all (then admission checks are not judged).
     admission_checks: dict[str, bool] | None = None
+    # admissionFairSharing when on (kueue/afs.py); None: no LocalQueue usage orders anything
+    admission_fair_sharing: AfsSettings | None = None
 
     @property
     def ignore_undeclared(self) -> bool:
@@ -37,7 +40,8 @@ def engine_options(cluster: KueueCluster, *, fair_sharing: bool | None = None,
                    feature_gates: dict[str, bool] | None = None,
                    admission_checks: dict[str, bool] | None = None,
                    release: str = DEFAULT_RELEASE) -> EngineOptions:
-    """Command line over the input's Configuration over Kueue's defaults."""
+    """Command line over the input's Configuration over Kueue's defaults.  Raises
+    ``afs.AfsConfigError`` on an admissionFairSharing value Kueue refuses."""
     cfg = cluster.configuration
     explicit = dict(cfg.feature_gates) if cfg else {}
     explicit.update(feature_gates or {})
@@ -47,15 +51,17 @@ def engine_options(cluster: KueueCluster, *, fair_sharing: bool | None = None,
     strategies = tuple(cfg.preemption_strategies) if cfg and cfg.preemption_strategies else ()
     strategies = tuple(s for s in strategies if s in DEFAULT_STRATEGIES) or DEFAULT_STRATEGIES
     requeuing = (cfg.requeuing_timestamp if cfg else None) or "Eviction"
+    gates = FeatureGates(explicit, release)
     return EngineOptions(
         fair_sharing=fs,
         preemption_strategies=strategies,
-        gates=FeatureGates(explicit, release),
+        gates=gates,
         requeuing_timestamp=requeuing,
         exclude_resource_prefixes=tuple(cfg.exclude_resource_prefixes) if cfg else (),
         transformations=tuple(cfg.transformations) if cfg else (),
         quota_check_strategy=cfg.quota_check_strategy if cfg else "BlockUndeclared",
         admission_checks=admission_checks,
+        admission_fair_sharing=afs_settings(cfg, gates),
     )
 
 

@@ -6,7 +6,9 @@ Sources (kubernetes-sigs/kueue):
 
 - ``pkg/cache/queue/cluster_queue.go: queueOrderingFunc``: higher effective priority first, then
   the earlier queue-order timestamp, then the lower UID (``queue_order_key``; the sticky preemptor
-  and Admission Fair Sharing need cycle history: ``Preemptors`` below and the scheduler's queues).
+  needs cycle history: ``Preemptors`` below and the scheduler's queues); with Admission Fair
+  Sharing the LocalQueue's usage before all of these (``usage_first``; the scheduler's queues
+  read it at each pop, ``scheduler/queues.py``).
 - ``pkg/workload/workload.go: Ordering.GetQueueOrderTimestamp``: the timestamp a workload is
   ordered by, read from its conditions (``priority.queue_order_timestamp`` reads them as the
   input has them).  A run rewrites those conditions: ``SetQuotaReservation`` turns ``Evicted``
@@ -35,6 +37,7 @@ import bisect
 from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 
+from quotactl.kueue.afs import AfsLedger
 from quotactl.kueue.options import EngineOptions
 from quotactl.kueue.preemption.common import IN_COHORT_RECLAIM_WHILE_BORROWING
 from quotactl.kueue.preemption.policy import ANY
@@ -54,41 +57,58 @@ def queue_order_key(cluster: KueueCluster, wl: Workload, options: EngineOptions,
     return (-pr, ts, wl.uid or "", wl.key)
 
 
-def ahead_in_queue(cluster: KueueCluster, wl: Workload, options: EngineOptions) -> list[Workload]:
-    """Active pending workloads of the same ClusterQueue that Kueue orders before ``wl``."""
+def usage_first(afs: AfsLedger | None, wl: Workload, key: tuple) -> tuple:
+    """``queueOrderingFunc`` with admission fair sharing: in a ClusterQueue using it, the
+    LocalQueue's usage (``kueue/afs.py``) comes before ``key``, lowest first."""
+    usage = afs.workload_usage(wl) if afs is not None else None
+    return key if usage is None else (usage, key)
+
+
+def ahead_in_queue(cluster: KueueCluster, wl: Workload, options: EngineOptions,
+                   afs: AfsLedger | None = None) -> list[Workload]:
+    """Active pending workloads of the same ClusterQueue that Kueue orders before ``wl``
+    (``afs``: the snapshot's admission fair sharing ledger)."""
     cq = cluster.cluster_queue_name_of(wl)
     if cq is None:
         return []
-    mine = queue_order_key(cluster, wl, options)
+
+    def key(w: Workload) -> tuple:
+        return usage_first(afs, w, queue_order_key(cluster, w, options))
+
+    mine = key(wl)
     out = []
     for other in cluster.workloads.values():
         if other is wl or not other.is_queueable:
             continue
         if cluster.cluster_queue_name_of(other) != cq:
             continue
-        if queue_order_key(cluster, other, options) < mine:
+        if key(other) < mine:
             out.append(other)
-    return sorted(out, key=lambda o: queue_order_key(cluster, o, options))
+    return sorted(out, key=key)
 
 
 class QueueIndex:
     """Every ClusterQueue's pending workloads in queue order, built once (for ``explain --all``)."""
 
-    def __init__(self, cluster: KueueCluster, options: EngineOptions):
+    def __init__(self, cluster: KueueCluster, options: EngineOptions, afs: AfsLedger | None = None):
         self._cluster = cluster
         self._options = options
+        self._afs = afs
         by_cq: dict[str, list[tuple]] = {}
         for wl in cluster.workloads.values():
             if not wl.is_queueable:
                 continue
             cq = cluster.cluster_queue_name_of(wl)
             if cq is not None:
-                by_cq.setdefault(cq, []).append((queue_order_key(cluster, wl, options), wl))
+                by_cq.setdefault(cq, []).append((self._key(wl), wl))
         self._by_cq = {cq: sorted(items, key=lambda kv: kv[0]) for cq, items in by_cq.items()}
+
+    def _key(self, wl: Workload) -> tuple:
+        return usage_first(self._afs, wl, queue_order_key(self._cluster, wl, self._options))
 
     def ahead(self, wl: Workload) -> list[Workload]:
         cq = self._cluster.cluster_queue_name_of(wl)
-        mine = queue_order_key(self._cluster, wl, self._options)
+        mine = self._key(wl)
         return [w for k, w in self._by_cq.get(cq or "", []) if k < mine and w is not wl]
 
 

@@ -250,6 +250,10 @@ class LocalQueue(KueueObject):
     cluster_queue: str | None = None
     stop_policy: str = "None"
     fair_sharing: FairSharing | None = None
+    # status.fairSharing.admissionFairSharingStatus: the decayed usage Kueue persisted (admission
+    # fair sharing seeds its ledger from it) and when it was written
+    afs_consumed: tuple[tuple[str, Quantity], ...] = ()  # sorted by resource
+    afs_last_update: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -457,6 +461,11 @@ class KueueConfiguration(KueueObject):
     # cache's pods-ready tracking
     block_admission: bool = False
     admission_fair_sharing: bool = False  # the admissionFairSharing section is present
+    # its fields as written (kueue/afs.py parses and checks them): usageHalfLifeTime,
+    # usageSamplingInterval, resourceWeights (resource -> value)
+    afs_half_life: object = None
+    afs_sampling_interval: object = None
+    afs_resource_weights: tuple[tuple[str, object], ...] = ()
     device_class_mappings: tuple[DeviceClassMapping, ...] = ()  # resources.deviceClassMappings (DRA)
     # What the job integrations read (jobs/context.py): manageJobsWithoutQueueName is true;
     # managedJobsNamespaceSelector (None: Kueue's default, every namespace but its own and kube-system)
@@ -616,6 +625,7 @@ def build_cohort(obj: KubeObject) -> Cohort:
 
 def build_local_queue(obj: KubeObject) -> LocalQueue:
     spec = as_dict(obj.data.get("spec"))
+    afs_status = as_dict(as_dict(as_dict(obj.data.get("status")).get("fairSharing")).get("admissionFairSharingStatus"))
     return LocalQueue(
         source=obj,
         name=obj.name,
@@ -623,6 +633,8 @@ def build_local_queue(obj: KubeObject) -> LocalQueue:
         cluster_queue=as_str(spec.get("clusterQueue")),
         stop_policy=_enum(spec.get("stopPolicy"), "None"),
         fair_sharing=_fair_sharing(spec.get("fairSharing"), ("spec", "fairSharing")),
+        afs_consumed=tuple(sorted(quantity_map(afs_status.get("consumedResources")).items())),
+        afs_last_update=as_str(afs_status.get("lastUpdate")),
     )
 
 
@@ -907,6 +919,10 @@ def build_configuration(obj: KubeObject) -> KueueConfiguration:
         wait_for_pods_ready=_wait_for_pods_ready(obj),
         block_admission=_block_admission(obj),
         admission_fair_sharing=isinstance(data.get("admissionFairSharing"), dict),
+        afs_half_life=as_dict(data.get("admissionFairSharing")).get("usageHalfLifeTime"),
+        afs_sampling_interval=as_dict(data.get("admissionFairSharing")).get("usageSamplingInterval"),
+        afs_resource_weights=tuple((str(k), v) for k, v in
+                                   as_dict(as_dict(data.get("admissionFairSharing")).get("resourceWeights")).items()),
         device_class_mappings=device_class_mappings(resources.get("deviceClassMappings")),
         manage_jobs_without_queue_name=data.get("manageJobsWithoutQueueName") is True,
         managed_jobs_namespace_selector=_label_selector(data.get("managedJobsNamespaceSelector"),

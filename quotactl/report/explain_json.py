@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from quotactl.kueue.afs import usage_value
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.assign import Assignment, FlavorAttempt, Mode, PodSetAssignment
 from quotactl.kueue.counterfactual import Change
@@ -81,6 +82,8 @@ def explanation_dict(e: Explanation) -> dict:
         doc["quotaTree"] = [_quota_view(v) for v in e.quota_tree]
     if e.ahead:
         doc["aheadInQueue"] = list(e.ahead)
+    if e.local_queue_usage:
+        doc["localQueueUsage"] = {name: usage_value(u) for name, u in e.local_queue_usage}
     if e.topology:
         doc["topology"] = topology_rows_dict(e.topology)
     doc["notes"] = list(e.notes)

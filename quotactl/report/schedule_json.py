@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from quotactl.kueue.afs import usage_value
 from quotactl.kueue.amounts import format_amount
 from quotactl.kueue.assign import TOPOLOGY_PLACEMENT_FAILED
 from quotactl.kueue.scheduler import ScheduleResult
@@ -66,6 +67,8 @@ def document(result: ScheduleResult) -> dict:
                                      for t in result.livelock.trees]}
     if result.quotas_from_status:
         doc["effectiveQuotas"] = list(result.quotas_from_status)
+    if result.local_queue_usage:
+        doc["localQueueUsage"] = {name: usage_value(u) for name, u in result.local_queue_usage}
     if result.shown is not None:
         doc["filter"] = filter_doc(result.shown)
     return doc

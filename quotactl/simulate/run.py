@@ -119,6 +119,8 @@ class _Run:
         self.cadence = sim.cadence
         self.until = until_micros(t0, sim.until)
         self.s = Scheduler(cluster, options, queue_pending=False)
+        if self.s.afs is not None:  # admission fair sharing: its sampling ticks run on this clock
+            self.s.afs.start_clock(t0, ticks=True)
         self.watch = TreeWatch(self.s)
         self.events = EventQueue()
         self.track: dict[str, _Track] = {}
@@ -233,6 +235,12 @@ class _Run:
         for tree in {self.s.tree_of(cq) for cq in self.touched}:
             self.watch.reset(tree)
 
+    def _sampling_ticks(self, t: int) -> None:
+        """Admission fair sharing's sampling ticks up to ``t`` (first at an instant): they change
+        the LocalQueues' usage only, and are never events of their own."""
+        if self.s.afs is not None:
+            self.s.afs.advance(clock_at(self.t0, t))
+
     def _apply_requeues(self, now: int) -> None:
         """The batched requeues due at ``now``: parked workloads back to their queues."""
         for tree in self.requeues.pop_due(now):
@@ -301,6 +309,7 @@ class _Run:
             self.stopped = "until"
             return False
         self.now = t
+        self._sampling_ticks(t)
         self._apply_events()
         self.s.event_time = clock_at(self.t0, t)  # the time of the conditions its cycles write (queue_order)
 
@@ -334,6 +343,7 @@ class _Run:
             self.stopped = "until"
             return False
         self.now = t
+        self._sampling_ticks(t)
         if te == t:
             self._apply_events()
             self.quiet = 0

@@ -107,19 +107,22 @@ def _afs_queue(objs):
     return objs
 
 
-def test_admission_fair_sharing_is_a_caveat_when_kueue_has_it_on():
+def test_admission_fair_sharing_is_modelled_so_no_caveat():
     objs = _afs_queue(base()) + [config(admissionFairSharing={"usageHalfLifeTime": "168h"})]
     objs[2]["spec"]["fairSharing"] = {"weight": "2"}
+    assert "AdmissionFairSharing" not in caveats(objs)
+
+
+def test_admission_fair_sharing_with_admission_checks_names_the_queue():
+    """What stays unmodelled: the in-memory entry penalty of a workload waiting for its checks."""
+    objs = _afs_queue(base()) + [config(admissionFairSharing={"usageHalfLifeTime": "168h"}),
+                                 _check("prov", "kueue.x-k8s.io/provisioning-request")]
+    objs[1]["spec"]["admissionChecksStrategy"] = {"admissionChecks": [{"name": "prov"}]}
     found = caveats(objs)["AdmissionFairSharing"]
-    assert found.objects == ("ClusterQueue/cq", "Configuration/kueue", "LocalQueue/default/q-cq")
-
-
-def test_admission_fair_sharing_needs_the_configuration_the_gate_and_a_queue_using_it():
-    assert "AdmissionFairSharing" not in caveats(_afs_queue(base()))  # no admissionFairSharing section
-    with_section = [config(admissionFairSharing={})]
-    assert "AdmissionFairSharing" not in caveats(base() + with_section)  # no queue in that mode
-    gate_off = {"AdmissionFairSharing": False}
-    assert "AdmissionFairSharing" not in caveats(_afs_queue(base()) + with_section, gates=gate_off)
+    assert found.objects == ("ClusterQueue/cq",) and "entry penalty" in found.message
+    assert "AdmissionFairSharing" not in caveats(objs, gates={"AdmissionFairSharing": False})
+    without_section = [o for o in objs if o["kind"] != "Configuration"]
+    assert "AdmissionFairSharing" not in caveats(without_section)
 
 
 # --- admission checks and MultiKueue ------------------------------------------------------------

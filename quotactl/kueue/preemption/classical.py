@@ -21,6 +21,7 @@ from quotactl.kueue.preemption.common import (
     IN_COHORT_RECLAMATION,
     PreemptionCtx,
     Target,
+    by_local_queue_usage,
     fill_back_workloads,
     restore_snapshot,
     shortfall,
@@ -374,6 +375,10 @@ def _ordering_fields(c: Candidate) -> tuple:
     return c.workload.ordering_fields
 
 
+def _workload_of(c: Candidate) -> AdmittedWorkload:
+    return c.workload
+
+
 def _stays_above_nominal(ctx: PreemptionCtx, same: list[Candidate]) -> bool:
     """With every same-ClusterQueue candidate removed, the request still exceeds the
     ClusterQueue's nominal quota on some fr (``borrowing_with``), so ``workload_fits`` without
@@ -408,7 +413,8 @@ class CandidateIterator:
         ``candidates`` is incomplete (tracing always collects everything)."""
         self.ctx = ctx
         self._stream = None
-        if for_search and ctx.trace is None:
+        afs = ctx.snapshot.afs
+        if for_search and ctx.trace is None and afs is None:  # the lazy streams know no LocalQueue usage
             self._init_lazy()
             return
         same = collect_same_queue_candidates(ctx)
@@ -420,7 +426,8 @@ class CandidateIterator:
             # preemptor's ClusterQueue" field is the same for all (``same`` holds only the
             # preemptor's CQ, the others never include it), so the cached preemptor-independent
             # fields give the same order; they end with the workload key, so no ties.
-            return sorted(cands, key=_ordering_fields)
+            # With admission fair sharing, LocalQueue usage before priority (by_local_queue_usage).
+            return by_local_queue_usage(sorted(cands, key=_ordering_fields), afs, _workload_of)
 
         same, hierarchy, priority = ordered(same), ordered(hierarchy), ordered(priority)
 

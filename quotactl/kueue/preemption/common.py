@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import NamedTuple
 
+from quotactl.kueue.afs import AfsLedger
 from quotactl.kueue.quota import ClusterQueueNode, Snapshot, borrowing_with, cq_available
 from quotactl.kueue.workload import AdmittedWorkload
 
@@ -147,8 +148,40 @@ def candidates_ordering_key(preemptor_cq: str):
     return key
 
 
-def sort_candidates(candidates: list[AdmittedWorkload], preemptor_cq: str) -> list[AdmittedWorkload]:
-    return sorted(candidates, key=candidates_ordering_key(preemptor_cq))
+def sort_candidates(candidates: list[AdmittedWorkload], preemptor_cq: str,
+                    afs: AfsLedger | None = None) -> list[AdmittedWorkload]:
+    """``CandidatesOrdering`` (``afs``: the snapshot's admission fair sharing ledger)."""
+    return by_local_queue_usage(sorted(candidates, key=candidates_ordering_key(preemptor_cq)), afs)
+
+
+def by_local_queue_usage(ordered: list, afs: AfsLedger | None, workload_of: Callable = lambda c: c) -> list:
+    """``CandidatesOrdering``'s admission fair sharing step on candidates already in the order of
+    the other steps: two candidates of one ClusterQueue using it go by their LocalQueue's usage,
+    highest first, after "evicted first" and before priority.  Kueue compares usage only within
+    one ClusterQueue (``resourceUsagePreemptionEnabled``), so each such ClusterQueue's candidates
+    are reordered among the places they hold, and candidates of different ClusterQueues keep
+    their order (exactly Kueue's order when they come from one ClusterQueue; Kueue's comparison
+    is not transitive across several)."""
+    if afs is None or not afs.cluster_queues:
+        return ordered
+    places: dict[str, list[int]] = {}
+    for i, c in enumerate(ordered):
+        cq = workload_of(c).cluster_queue
+        if cq in afs.cluster_queues:
+            places.setdefault(cq, []).append(i)
+    if not places:
+        return ordered
+    out = list(ordered)
+
+    def key(c):
+        wl = workload_of(c)
+        of = wl.ordering_fields
+        return (of[0], -afs.candidate_usage(wl.workload, wl.cluster_queue), of[1:])
+
+    for idx in places.values():
+        for i, c in zip(idx, sorted((ordered[i] for i in idx), key=key), strict=True):
+            out[i] = c
+    return out
 
 
 def workload_fits(ctx: PreemptionCtx, allow_borrowing: bool) -> bool:

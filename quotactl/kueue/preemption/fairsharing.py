@@ -323,7 +323,7 @@ def fair_preemptions(ctx: PreemptionCtx, strategies: tuple[str, ...]) -> list[Ta
     candidates = find_candidates(ctx)
     if not candidates:
         return []
-    candidates = sort_candidates(candidates, ctx.cq.name)
+    candidates = sort_candidates(candidates, ctx.cq.name, ctx.snapshot.afs)
     fns = [STRATEGIES[s] for s in strategies if s in STRATEGIES] or [
         less_than_or_equal_to_final_share, less_than_initial_share]
     search = _FairSearch(ctx)

@@ -51,5 +51,5 @@ def candidate_workloads(snapshot: Snapshot, cq: ClusterQueueNode, preemptor: Pre
     picks victims): for explaining why no victim set was found."""
     ctx = PreemptionCtx(preemptor, cq, snapshot, frozenset(frs_need_preemption), dict(workload_usage))
     if snapshot.options.fair_sharing:  # in fairPreemptions' order, as the search sees them
-        return sort_candidates(find_candidates(ctx), cq.name)
+        return sort_candidates(find_candidates(ctx), cq.name, ctx.snapshot.afs)
     return [c.workload for c in CandidateIterator(ctx).candidates]

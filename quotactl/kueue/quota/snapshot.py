@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from quotactl.kueue.afs import AfsLedger, is_admitted, ledger_for
 from quotactl.kueue.amounts import saturate, to_amount
 from quotactl.kueue.options import EngineOptions
 from quotactl.kueue.quota.arithmetic import add_usage, local_quota, remove_usage
@@ -46,6 +47,7 @@ class Snapshot:
         self.options: EngineOptions = EngineOptions()
         self.cluster: KueueCluster | None = None
         self.tas: TASState | None = None  # topology-aware scheduling: the TAS flavors' nodes and usage
+        self.afs: AfsLedger | None = None  # admission fair sharing: the LocalQueues' usage (kueue/afs.py)
 
     # -- lookups ------------------------------------------------------------------------
     def cluster_queue(self, name: str | None) -> ClusterQueueNode | None:
@@ -279,6 +281,9 @@ def build_snapshot(cluster: KueueCluster, options: EngineOptions | None = None,
     for cohort in snap.cohorts.values():
         if cohort.parent is None:
             update_cohort(cohort)
+    snap.afs = ledger_for(cluster, options.admission_fair_sharing,
+                          ((w.workload, w.usage) for cq in snap.cluster_queues.values()
+                           for w in cq.workloads.values() if is_admitted(w.workload)))
     return snap
 
 

@@ -23,6 +23,7 @@ from datetime import datetime, timedelta, timezone
 from typing import NamedTuple
 
 import quotactl.kueue.scheduler.equivalence as equivalence
+from quotactl.kueue.afs import AfsLedger, lq_key_of
 from quotactl.kueue.assign import Mode
 from quotactl.kueue.fairshare import FairSharingIterator
 from quotactl.kueue.nomination import queue_blocker
@@ -51,7 +52,13 @@ from quotactl.kueue.scheduler.cache import AdmittedInRun, ClusterState
 from quotactl.kueue.scheduler.entry import CycleWork, Entry, Head
 from quotactl.kueue.scheduler.nominator import Nominator
 from quotactl.kueue.scheduler.observer import TreeWatch
-from quotactl.kueue.scheduler.queues import FINGERPRINT_MOD, STARTUP_REQUEUE_AFTER_CYCLE, Marks, Queue
+from quotactl.kueue.scheduler.queues import (
+    FINGERPRINT_MOD,
+    STARTUP_REQUEUE_AFTER_CYCLE,
+    Marks,
+    Queue,
+    UsageOrder,
+)
 from quotactl.kueue.scheduler.results import (
     ADMITTED,
     DEFERRED,
@@ -146,12 +153,41 @@ class Scheduler:
         self.queues: dict[str, Queue] = {
             name: Queue(name, cq.spec.queueing_strategy == "StrictFIFO", self.marks)
             for name, cq in sorted(self.snapshot.cluster_queues.items())}
+        self.afs = self.snapshot.afs  # admission fair sharing (kueue/afs.py), None when no ClusterQueue uses it
+        if self.afs is not None:
+            self._order_by_usage(self.afs)
         if not queue_pending:
             return
         self.awake.update(self.tree_cqs)
         for wl in cluster.workloads.values():  # any order: queues keep their own order
             if wl.is_queueable:
                 self._enqueue(wl)
+
+    def _order_by_usage(self, afs: AfsLedger) -> None:
+        """The queues of the ClusterQueues using admission fair sharing order by LocalQueue usage;
+        the ledger's clock starts at the snapshot's instant (simulate moves it: ``start_clock``)."""
+        afs.start_clock(self.start, ticks=False)
+        afs.group_by(self.tree_of)  # nominations are reused per cohort tree (_nominate)
+        workloads = self.cluster.workloads
+
+        def local_queue(key: str) -> tuple[str, str]:
+            return lq_key_of(workloads[key])
+
+        for name in afs.cluster_queues:
+            if name in self.queues:
+                self.queues[name].afs_usage = UsageOrder(local_queue, afs.usage, afs.local_queue_count(name))
+
+    def workload_admitted(self, wl: Workload, cluster_queue: str, usage: dict) -> None:
+        """The workload's Admitted condition turned True (with no admission check, at its quota
+        reservation): admission fair sharing folds its entry penalty into its LocalQueue's
+        consumed usage (``updateAfsConsumedUsage``)."""
+        if self.afs is not None:
+            self.afs.settle_entry_penalty(wl, cluster_queue, usage, self._afs_clock())
+
+    def _afs_clock(self) -> datetime:
+        """The instant of the ledger's updates: simulate's clock, else the snapshot's instant
+        (``schedule``'s cycles all answer for it)."""
+        return self.event_time if self.event_time is not None else self.start
 
     @property
     def gap_reads(self) -> list[tuple[int, int]] | None:
@@ -207,6 +243,8 @@ class Scheduler:
         fp = timestamps.state(tree, self._condition_clock(self.cycle_no + 1), self.marks) if timestamps else 0
         if self.preemptor_first:
             fp += self.preemptors.state(self.tree_cqs[tree], self.marks)
+        if self.afs is not None:  # the LocalQueues' usage orders the queues
+            fp += self.afs.state(self.tree_cqs[tree], self.marks)
         return fp % FINGERPRINT_MOD
 
     def tree_has_active_heads(self, tree: str) -> bool:
@@ -259,6 +297,9 @@ class Scheduler:
         if w is None:
             return None
         self.state.evict(w)
+        if self.afs is not None:  # its usage leaves; a penalty still pending never settles
+            self.afs.released(key)
+            self.afs.drop_entry_penalty(key)
         self.last.pop(key, None)
         self.nominator.finished(key)
         self.scans.evicted(cluster_queue)  # it left the ClusterQueue
@@ -278,6 +319,8 @@ class Scheduler:
         """One scheduling cycle: pop one head per active ClusterQueue, nominate them, process the
         entries in Kueue's order, requeue the heads, then let the victims go."""
         self.cycle_no = number
+        if self.afs is not None:
+            self.afs.begin_cycle()
         live = self._live().cluster_queues
         heads = self._pop_heads(live)
         entries = [self._nominate(self.cluster.workloads[h.okey[-1]], self.snapshot.cluster_queues[h.queue.name])
@@ -323,9 +366,12 @@ class Scheduler:
             e.drop_inadmissible, e.unmatched = failed.parked, failed.unmatched
             return e
         # The nomination reads only the cycle-start snapshot of the workload's cohort tree and
-        # the workload's scan progress: it is reused while neither changed.
+        # the workload's scan progress (and, with admission fair sharing, the LocalQueues' usage
+        # that orders preemption candidates): it is reused while none of them changed.
         tree = self.state.tree(cq)
         made_on = (tree, self.state.version(tree), self.scans.start(wl.key, cq.name, self.cycle_no))
+        if self.afs is not None:
+            made_on += (self.afs.version(tree),)
         nom = self.nominator.nominate(wl, cq, st, made_on)
         e.assignment, e.targets = nom.assignment, nom.targets
         return e
@@ -513,6 +559,9 @@ class Scheduler:
                                        self.nominator.priority(e.wl), self._placed(e)))
         e.outcome, e.reason, e.message = ADMITTED, None, ""
         self.nominator.quota_reserved(e.wl, self.state.tree(e.cq))
+        if self.afs is not None:  # updateEntryPenalty; with no admission check Admitted at once
+            self.afs.quota_reserved(e.wl, e.cq.name, usage)
+            self.workload_admitted(e.wl, e.cq.name, usage)
         kept = bool(e.kept_flavors)
         # kept flavors count as non-borrowing for Kueue's ordering; report what the admission does
         borrows = a.borrows() or (kept and any(borrowing(e.cq, fr) for fr in usage))
@@ -569,6 +618,8 @@ class Scheduler:
             if w is None:
                 continue
             self.state.evict(w)
+            if self.afs is not None:
+                self.afs.released(p.workload)
             self.last.pop(p.workload, None)
             self.scans.drop(p.workload)
             self.scans.evicted(p.cluster_queue)
@@ -676,4 +727,5 @@ def _schedule(cluster: KueueCluster, options: EngineOptions, cycles: int | None,
     return ScheduleResult(tuple(reports), admitted, preempted, s.pending(), s.state.final_admitted(),
                           s.state.usage_rows(), converged=livelock is None and stopped != "limit", livelock=livelock,
                           last_change=last, fair_sharing=options.fair_sharing, stopped=stopped,
-                          quotas_from_status=quotas_from_status(cluster, options))
+                          quotas_from_status=quotas_from_status(cluster, options),
+                          local_queue_usage=s.afs.usages() if s.afs is not None else ())

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import bisect
 import random
+from collections.abc import Callable, Hashable
+from typing import NamedTuple
 
 # Kueue's queue manager batches "requeue inadmissible workloads" requests for one second; adding
 # the ClusterQueues when Kueue starts queues one for every ClusterQueue and cohort tree, and it
@@ -50,6 +52,15 @@ class Marks:
         return m
 
 
+class UsageOrder(NamedTuple):
+    """Admission fair sharing's order of one ClusterQueue's heap: the LocalQueue of a workload,
+    a LocalQueue's usage now, and how many LocalQueues feed the ClusterQueue."""
+
+    local_queue: Callable[[str], Hashable]
+    usage: Callable[[Hashable], float]
+    local_queues: int
+
+
 class Queue:
     """One ClusterQueue's pending workloads: the active heap (sorted list) and the inadmissible set,
     with the fingerprint of both (see ``Marks``; the heap is always sorted, so its contents fix
@@ -58,7 +69,7 @@ class Queue:
     one sum into the other."""
 
     __slots__ = ("name", "active", "inadmissible", "sticky", "strict", "unmatched", "active_sum", "parked_sum",
-                 "marks", "failed_classes")
+                 "marks", "failed_classes", "afs_usage")
 
     def __init__(self, name: str, strict: bool, marks: Marks):
         self.name = name
@@ -71,6 +82,9 @@ class Queue:
         self.parked_sum = 0
         self.marks = marks
         self.failed_classes: set[int] = set()  # equivalence.py: Kueue's hashToBulkMoveReason
+        # admission fair sharing (kueue/afs.py): the LocalQueues' usage orders the heap before
+        # everything else, sticky head included; None in other ClusterQueues
+        self.afs_usage: UsageOrder | None = None
 
     def push(self, okey: tuple) -> None:
         key = okey[-1]
@@ -84,6 +98,8 @@ class Queue:
     def pop(self) -> tuple | None:
         if not self.active:
             return None
+        if self.afs_usage is not None:
+            return self._pop_by_usage()
         okey = None
         if self.sticky is not None:
             for i, k in enumerate(self.active):
@@ -92,6 +108,35 @@ class Queue:
                     break
         if okey is None:
             okey = self.active.pop(0)
+        self.active_sum -= self.marks.workload(okey[-1])
+        return okey
+
+    def _pop_by_usage(self) -> tuple:
+        """``queueOrderingFunc`` with admission fair sharing: the LocalQueue's usage now, then the
+        sticky head, then the order key (Kueue rebuilds the heap when usage changes: the head is
+        the least of the keys as they are at the pop).  The heap is in order-key order, so within
+        one LocalQueue only its first workload (or the sticky one) can win: the scan stops once
+        every LocalQueue and the sticky head were met."""
+        order, sticky, active = self.afs_usage, self.sticky, self.active
+        usage_of: dict = {}
+        best, best_i = None, 0
+        sticky_met = sticky is None
+        for i, okey in enumerate(active):
+            key = okey[-1]
+            is_sticky = key == sticky
+            lq = order.local_queue(key)
+            u = usage_of.get(lq)
+            if u is None:
+                u = usage_of[lq] = order.usage(lq)
+            elif not is_sticky:
+                continue  # behind its LocalQueue's first workload
+            rank = (u, not is_sticky, okey)
+            if best is None or rank < best:
+                best, best_i = rank, i
+            sticky_met = sticky_met or is_sticky
+            if sticky_met and len(usage_of) >= order.local_queues:
+                break
+        okey = active.pop(best_i)
         self.active_sum -= self.marks.workload(okey[-1])
         return okey
 

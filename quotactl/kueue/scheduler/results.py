@@ -126,6 +126,9 @@ class ScheduleResult:
     shown: object = None  # selection.Shown when -n/--cluster-queue/-l cut the report's lists
     # Kind/name of the ClusterQueues and Cohorts whose quota is their status.effectiveQuotas
     quotas_from_status: tuple[str, ...] = ()
+    # admission fair sharing: ("ns/name", usage) of every LocalQueue of a ClusterQueue using it,
+    # after the run (kueue/afs.py); () without it
+    local_queue_usage: tuple[tuple[str, float], ...] = ()
 
     @property
     def cycles_run(self) -> int:
