@@ -27,6 +27,8 @@ class EngineOptions:
     # Names of AdmissionCheck objects in the input and whether each is Active; None when the
     # input holds no AdmissionCheck object at all (then admission checks are not judged).
     admission_checks: dict[str, bool] | None = None
+    # waitForPodsReady.blockAdmission in force (scheduler.go waitForPodsReadyIfNeeded)
+    block_admission: bool = False
 
     @property
     def ignore_undeclared(self) -> bool:
@@ -56,7 +58,15 @@ def engine_options(cluster: KueueCluster, *, fair_sharing: bool | None = None,
         transformations=tuple(cfg.transformations) if cfg else (),
         quota_check_strategy=cfg.quota_check_strategy if cfg else "BlockUndeclared",
         admission_checks=admission_checks,
+        block_admission=_blocks_admission(cfg, explicit, release),
     )
+
+
+def _blocks_admission(cfg, explicit: dict[str, bool], release: str) -> bool:
+    """waitForPodsReady is on with blockAdmission: true, and DisableWaitForPodsReady is off."""
+    if cfg is None or cfg.pods_ready is None or not cfg.pods_ready.block_admission:
+        return False
+    return not FeatureGates(explicit, release).enabled("DisableWaitForPodsReady")
 
 
 def admission_check_states(objects) -> dict[str, bool] | None:

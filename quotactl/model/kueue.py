@@ -422,6 +422,20 @@ class ResourceTransformation:
 
 
 @dataclass(frozen=True)
+class WaitForPodsReady:
+    """``waitForPodsReady`` as written, unset fields None (Kueue's defaults are applied where it is
+    used: ``simulate/lifecycle.py``); durations stay text, read with the simulation's clock."""
+
+    timeout: str | None = None
+    block_admission: bool = False
+    recovery_timeout: str | None = None
+    backoff_limit_count: int | None = None
+    backoff_base_seconds: int | None = None
+    backoff_max_seconds: int | None = None
+    unscheduled_timeout: str | None = None  # v0.20 (gate WaitForPodsReadyUnscheduledTimeout)
+
+
+@dataclass(frozen=True)
 class KueueConfiguration(KueueObject):
     """The Kueue manager's Configuration: the parts the scheduler's decisions depend on."""
 
@@ -437,6 +451,7 @@ class KueueConfiguration(KueueObject):
     # Convert_v1beta1_Configuration_To_v1beta2_Configuration drops it unless enabled); the gate
     # DisableWaitForPodsReady can still turn it off
     wait_for_pods_ready: bool = False
+    pods_ready: WaitForPodsReady | None = None  # the section's fields, when it is on
     admission_fair_sharing: bool = False  # the admissionFairSharing section is present
     device_class_mappings: tuple[str, ...] = ()  # resources.deviceClassMappings[].name (DRA)
     # What the job integrations read (jobs/context.py): manageJobsWithoutQueueName is true;
@@ -817,6 +832,9 @@ class WorkloadTraits:
     resource_claims: bool  # a pod set's template has DRA resource claims
     check_states: tuple[tuple[str | None, str | None], ...]  # status.admissionChecks (name, state)
     topology_slices: bool = False  # a pod set asks for topology slices
+    # waitForPodsReady of its own (kueue.x-k8s.io/pods-ready-timeout, spec.waitForPodsReady)
+    pods_ready_timeout: bool = False
+    answered_checks: tuple[str, ...] = ()  # the checks its quotactl.io/check.<name> annotations answer
 
 
 def workload_traits(obj: KubeObject) -> WorkloadTraits | None:
@@ -830,10 +848,19 @@ def workload_traits(obj: KubeObject) -> WorkloadTraits | None:
                 ps.get("template")).get("metadata")).get("annotations")))
             slices = request is not None and bool(request.slice_layers())
     raw_checks = as_dict(obj.data.get("status")).get("admissionChecks")
-    if not (topology or claims or raw_checks):
+    notes = as_dict(obj.metadata.get("annotations"))
+    own_timeout = POD_READY_TIMEOUT_ANNOTATION in notes or "waitForPodsReady" in as_dict(obj.data.get("spec"))
+    answered = tuple(sorted(str(k)[len(CHECK_ANNOTATION_PREFIX):] for k in notes
+                            if str(k).startswith(CHECK_ANNOTATION_PREFIX)))
+    if not (topology or claims or raw_checks or own_timeout or answered):
         return None
     checks = tuple((as_str(as_dict(c).get("name")), as_str(as_dict(c).get("state"))) for c in as_list(raw_checks))
-    return WorkloadTraits(obj.display, topology, claims, checks, slices)
+    return WorkloadTraits(obj.display, topology, claims, checks, slices, own_timeout, answered)
+
+
+POD_READY_TIMEOUT_ANNOTATION = "kueue.x-k8s.io/pods-ready-timeout"  # Kueue v0.20 WorkloadLevelWaitForPodsReady
+CHECK_ANNOTATION_PREFIX = "quotactl.io/check."  # simulate/lifecycle.py: a check's answer for this workload
+OUTCOME_ANNOTATION = "quotactl.io/outcome"  # on an AdmissionCheck: its answer for every other workload
 
 
 def _pod_set_traits(ps: dict) -> tuple[bool, bool]:
@@ -866,6 +893,7 @@ def build_configuration(obj: KubeObject) -> KueueConfiguration:
         transformations=tuple(_transformation(t) for t in as_list(resources.get("transformations"))),
         requeuing_timestamp=_requeuing_timestamp(data),
         wait_for_pods_ready=_wait_for_pods_ready(obj),
+        pods_ready=_pods_ready(data) if _wait_for_pods_ready(obj) else None,
         admission_fair_sharing=isinstance(data.get("admissionFairSharing"), dict),
         device_class_mappings=tuple(str(as_dict(m).get("name")) for m in as_list(resources.get("deviceClassMappings"))),
         manage_jobs_without_queue_name=data.get("manageJobsWithoutQueueName") is True,
@@ -879,6 +907,24 @@ def _wait_for_pods_ready(obj: KubeObject) -> bool:
     if obj.version == "v1beta1":
         return isinstance(wfpr, dict) and wfpr.get("enable") is True
     return isinstance(wfpr, dict)
+
+
+def _pods_ready(data: dict) -> WaitForPodsReady:
+    wfpr = as_dict(data.get("waitForPodsReady"))
+    rs = as_dict(wfpr.get("requeuingStrategy"))
+
+    def text(v) -> str | None:
+        return None if v is None else str(v)
+
+    return WaitForPodsReady(
+        timeout=text(wfpr.get("timeout")),
+        block_admission=wfpr.get("blockAdmission") is True,
+        recovery_timeout=text(wfpr.get("recoveryTimeout")),
+        backoff_limit_count=as_int(rs.get("backoffLimitCount")),
+        backoff_base_seconds=as_int(rs.get("backoffBaseSeconds")),
+        backoff_max_seconds=as_int(rs.get("backoffMaxSeconds")),
+        unscheduled_timeout=text(wfpr.get("unscheduledTimeout")),
+    )
 
 
 def _transformation(raw) -> ResourceTransformation:

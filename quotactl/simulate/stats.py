@@ -11,7 +11,7 @@ from quotactl.simulate.usage import UsageLedger
 
 
 def frozen_result(run, end: int, runs: list[WorkloadRun], ledger: UsageLedger, pending_counts: dict,
-                  series: dict, pending: tuple, livelock, cycles: int) -> SimulationResult:
+                  series: dict, pending: tuple, livelock, cycles: int, lifecycle: bool = False) -> SimulationResult:
     """The result of ``run`` (a ``run._Run``) from its parts (one process's, or the workers' merged:
     split.py)."""
     names = sorted(run.s.snapshot.cluster_queues)
@@ -23,7 +23,7 @@ def frozen_result(run, end: int, runs: list[WorkloadRun], ledger: UsageLedger, p
         classes=_class_stats(runs), series={cq: tuple(samples) for cq, samples in sorted(series.items())},
         pending=pending, no_runtime=sum(1 for r in runs if r.runtime is None),
         overdue=sum(1 for r in runs if r.overdue), nominal={name: ledger.nominal(name) for name in names},
-        limits=run.cadence.limits())
+        limits=run.cadence.limits(), lifecycle=lifecycle)
 
 
 def _queue_stats(names: list[str], runs: list[WorkloadRun], end: int, ledger: UsageLedger,

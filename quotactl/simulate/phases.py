@@ -1,0 +1,200 @@
+"""A workload's life after its quota reservation, on the clock: admission checks (two-phase
+admission) and WaitForPodsReady.  The rules are Kueue's (``kueue/lifecycle.py``); the inputs
+quotactl's annotations (``lifecycle.py``); this module books the transitions on a run's workload
+records and tells the scheduler what the workload controller does (evict, deactivate, pods ready).
+
+``admitted`` is the one place where a workload becomes Admitted (Admitted=True): its runtime
+starts there, and a feature that acts "when the workload becomes Admitted" hooks in there.
+"""
+
+from __future__ import annotations
+
+from quotactl.kueue.lifecycle import (
+    ADMISSION_CHECK,
+    DEACTIVATED,
+    PODS_READY_TIMEOUT,
+    READY,
+    REJECTED,
+    RETRY,
+    applicable_checks,
+    check_verdict,
+    deactivates,
+    requeue_backoff,
+)
+from quotactl.kueue.lifecycle import PENDING as CHECK_PENDING
+from quotactl.simulate.clock import US
+from quotactl.simulate.clock import at as clock_at
+from quotactl.simulate.events import CHECK, PODS_READY, TIMEOUT
+from quotactl.simulate.lifecycle import Annotations, attempt_for, pods_ready_settings
+from quotactl.simulate.result import Eviction
+
+
+def lifecycle_for(run) -> Phases | None:
+    """The lifecycle of ``run`` (a ``run._Run``), or None when no ClusterQueue has an admission
+    check and waitForPodsReady is off: then a reservation is the admission, as before."""
+    cluster = run.cluster
+    pods_ready = pods_ready_settings(cluster.configuration, run.s.options.gates)
+    if pods_ready is None and not any(cq.admission_checks for cq in cluster.cluster_queues.values()):
+        return None
+    return Phases(run, pods_ready)
+
+
+class Phases:
+    def __init__(self, run, pods_ready):
+        self.run = run
+        self.pods_ready = pods_ready
+        self.notes = Annotations(run.cluster)
+        self.rules = {name: cq.admission_checks for name, cq in run.cluster.cluster_queues.items()}
+
+    # -- the input's quota holders -----------------------------------------------------------
+    def loaded(self, tr, wl) -> bool:
+        """A workload the input holds quota for (``tr.since``: its start).  Admitted there, or no
+        check applies: it runs as before, its pods ready at once unless its annotation says
+        later (False: the caller books its runtime).  Reserved and not Admitted (QuotaReserved
+        without Admitted): it waits for its checks, a check Ready in its status staying Ready
+        (True: its runtime starts when it is Admitted)."""
+        tr.reservations = 1
+        flavors = {f for psa in (wl.admission.pod_set_assignments if wl.admission else ()) for f in psa.flavors.values()}
+        names = applicable_checks(self.rules.get(tr.cq, ()), flavors)
+        if wl.condition_true("Admitted") or not wl.condition_true("QuotaReserved") or not names:
+            tr.is_admitted = True
+            if wl.condition_true("PodsReady"):
+                self._ready(tr)
+            else:
+                self._pods_start(tr, tr.since)
+            return False
+        self._start_checks(tr, names, tr.since, {c.name: c.state for c in wl.admission_checks})
+        return True
+
+    # -- the transitions ------------------------------------------------------------------
+    def reserved(self, tr, flavors, at: int) -> None:
+        """``tr`` reserved quota at ``at`` on ``flavors``: its checks start (their answers are
+        booked as events), or, with none applying, it is Admitted at once."""
+        tr.reservations += 1
+        tr.is_admitted = tr.ready = False
+        names = applicable_checks(self.rules.get(tr.cq, ()), flavors)
+        if not names:
+            tr.checks = None
+            self.admitted(tr, at)
+            return
+        self._start_checks(tr, names, at, None)
+
+    def _start_checks(self, tr, names: tuple[str, ...], at: int, input_states: dict | None) -> None:
+        """Book the answers of ``names`` to the reservation at ``at`` (``input_states``: a
+        snapshot's check states of a workload reserved before t0)."""
+        wl = self.run.cluster.workloads[tr.key]
+        plan = {}
+        for name in names:
+            if input_states and input_states.get(name) == READY:
+                plan[name] = ((READY, at, None),)
+                continue
+            attempt = attempt_for(self.notes.attempts(wl, name), tr.reservations)
+            plan[name] = tuple((t.state, at + t.delay, t.requeue_after) for t in attempt)
+        tr.checks = plan
+        for when in sorted({max(self.run.now, t[1]) for steps in plan.values() for t in steps}):
+            self.run.events.lifecycle(when, CHECK, tr.key, tr.token)
+
+    def admitted(self, tr, at: int) -> None:
+        """``tr`` becomes Admitted at ``at`` (every applicable check Ready; SyncAdmittedCondition):
+        its runtime starts, and with waitForPodsReady its pods' readiness and timeout are booked."""
+        run = self.run
+        tr.is_admitted = True
+        tr.admitted_at.append(at)
+        tr.since = at
+        if tr.runtime is not None:
+            run.events.finish(max(run.now, at + tr.runtime), tr.key, tr.token)
+        if run.awaited:
+            run.awaited.discard(tr.key)
+            run.stopped = "admitted" if not run.awaited else run.stopped
+        self._pods_start(tr, at)
+
+    def _pods_start(self, tr, at: int) -> None:
+        after = self.notes.pods_ready_after(self.run.cluster.workloads[tr.key])
+        if self.pods_ready is None or after == 0:
+            self._ready(tr)
+            return
+        if after is not None:
+            self.run.events.lifecycle(max(self.run.now, at + after), PODS_READY, tr.key, tr.token)
+        self.run.events.lifecycle(max(self.run.now, at + self.pods_ready.timeout), TIMEOUT, tr.key, tr.token)
+
+    def _ready(self, tr) -> None:
+        tr.ready = True
+        if self.run.s.pods_ready(tr.key):  # blockAdmission: the scheduler's wait is over
+            for tree in self.run.s.wake_all():
+                self.run.watch.reset(tree)
+
+    # -- the events of one instant (events.Instant) -----------------------------------------
+    def on_ready(self, key: str, token: int) -> None:
+        tr = self.run.track[key]
+        if token == tr.token and tr.since is not None and not tr.ready:
+            self._ready(tr)
+
+    def on_check(self, key: str, token: int, t: int) -> None:
+        tr = self.run.track[key]
+        if token != tr.token or tr.since is None or not tr.checks:
+            return
+        states = {name: _state_at(steps, t) for name, steps in tr.checks.items()}
+        verdict = check_verdict(s for s, _r in states.values())
+        if verdict == REJECTED:
+            self._deactivate(tr, t)
+        elif verdict == RETRY:
+            after = max((r or 0 for s, r in states.values() if s == RETRY), default=0)
+            self._evict(tr, t, ADMISSION_CHECK, after)
+        elif verdict == READY and not tr.is_admitted:
+            self.admitted(tr, t)
+
+    def on_timeout(self, key: str, token: int, t: int) -> None:
+        """``reconcileNotReadyTimeout``: Admitted, not PodsReady, timeout passed."""
+        tr = self.run.track[key]
+        if token != tr.token or tr.since is None or tr.ready or not tr.is_admitted:
+            return
+        settings = self.pods_ready
+        if deactivates(tr.requeue_count + 1, settings.backoff_limit_count):
+            self._deactivate(tr, t)
+            return
+        tr.requeue_count += 1
+        wait = requeue_backoff(tr.requeue_count, settings.backoff_base_seconds, settings.backoff_max_seconds)
+        self._evict(tr, t, PODS_READY_TIMEOUT, wait * US)
+
+    # -- what the workload controller does ---------------------------------------------------
+    def _release(self, tr, t: int, reason: str) -> None:
+        run = self.run
+        tr.evictions.append(Eviction(t, reason, None))
+        if tr.is_admitted:
+            tr.lost += max(0, t - tr.since)
+        tr.token += 1
+        run.ledger.change(tr.cq, tr.usage, -1, t)
+        tr.since, tr.usage, tr.checks = None, None, None
+        tr.is_admitted = tr.ready = False
+        run.touched.add(tr.cq)
+
+    def _evict(self, tr, t: int, reason: str, requeue_after: int) -> None:
+        run = self.run
+        self._release(tr, t, reason)
+        was_blocking = run.s.admission_blocked
+        run.s.evict(tr.key, tr.cq, reason, clock_at(run.t0, t), requeue=requeue_after <= 0)
+        if requeue_after > 0:
+            run.events.arrive(t + requeue_after, tr.key)
+        self._unblocked(was_blocking)
+
+    def _deactivate(self, tr, t: int) -> None:
+        run = self.run
+        self._release(tr, t, DEACTIVATED)
+        tr.deactivated = t
+        was_blocking = run.s.admission_blocked
+        run.s.finish(tr.key, tr.cq)  # spec.active=false: never queued again
+        self._unblocked(was_blocking)
+
+    def _unblocked(self, was_blocking: bool) -> None:
+        if was_blocking and not self.run.s.admission_blocked:
+            for tree in self.run.s.wake_all():
+                self.run.watch.reset(tree)
+
+
+def _state_at(steps: tuple, t: int) -> tuple[str, int | None]:
+    """A check's (state, requeueAfter) at ``t``: its last transition at or before ``t``."""
+    now = (CHECK_PENDING, None)
+    for state, when, after in steps:
+        if when <= t:
+            now = (state, after)
+    return now
