@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from quotactl.model.kueue import AdmissionCheckRule
+from quotactl.model.kueue import AdmissionCheckRule, AdmissionCheckState
 
 READY, RETRY, REJECTED, PENDING = "Ready", "Retry", "Rejected", "Pending"
 CHECK_STATES = (READY, RETRY, REJECTED, PENDING)
@@ -46,6 +46,21 @@ def applicable_checks(rules: Iterable[AdmissionCheckRule], flavors: Iterable[str
     onFlavors, or one naming a flavor of the assignment (sorted, each once)."""
     used = set(flavors)
     return tuple(sorted({r.name for r in rules if r.name and (not r.on_flavors or used.intersection(r.on_flavors))}))
+
+
+def waiting_checks(rules: Iterable[AdmissionCheckRule], flavors: Iterable[str],
+                   states: Iterable[AdmissionCheckState]) -> tuple[AdmissionCheckState, ...]:
+    """The applicable checks of a reserved workload that are not Ready yet, with the state and
+    message of its ``status.admissionChecks`` (Pending when it has no entry for one)."""
+    by_name = {s.name: s for s in states}
+    out = []
+    for name in applicable_checks(rules, flavors):
+        st = by_name.get(name)
+        if st is None:
+            out.append(AdmissionCheckState(name, PENDING, None))
+        elif st.state != READY:
+            out.append(st)
+    return tuple(out)
 
 
 def check_verdict(states: Iterable[str]) -> str:

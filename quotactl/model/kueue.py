@@ -330,6 +330,7 @@ class AdmissionCheckState:
 
     name: str | None
     state: str | None
+    message: str | None = None
 
 
 @dataclass(frozen=True)
@@ -755,7 +756,8 @@ def build_workload(obj: KubeObject, shared: dict | None = None) -> Workload:
         reclaimable_pods=reclaimable,
         maximum_execution_time_seconds=as_int(spec.get("maximumExecutionTimeSeconds")),
         admission_checks=tuple(
-            AdmissionCheckState(as_str(as_dict(c).get("name")), as_str(as_dict(c).get("state")))
+            AdmissionCheckState(as_str(as_dict(c).get("name")), as_str(as_dict(c).get("state")),
+                                as_str(as_dict(c).get("message")))
             for c in as_list(status.get("admissionChecks"))),
         owner_kind=_owner_kind(md),
     )

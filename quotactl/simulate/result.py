@@ -45,6 +45,7 @@ class WorkloadRun:
     admitted_at: tuple[int, ...] = ()
     deactivated: int | None = None
     requeue_count: int = 0
+    reserved_at_end: bool = False  # holds a quota reservation at the end, not Admitted (its checks)
 
     @cached_attribute  # read by every summary and every row
     def wait(self) -> int | None:
@@ -88,6 +89,18 @@ class QueueStats:
 
 
 @dataclass(frozen=True)
+class LifecycleStats:
+    """One ClusterQueue's admission checks and waitForPodsReady over the run (its workloads')."""
+
+    name: str
+    reservations: int  # quota reservations during the run
+    admitted: int  # Admitted=True transitions
+    reserved_at_end: int  # holding a reservation, not Admitted, at the end
+    requeues: int  # PodsReadyTimeout evictions that requeued (requeueState.count, summed)
+    deactivated: int
+
+
+@dataclass(frozen=True)
 class ClassStats:
     name: str
     workloads: int
@@ -127,3 +140,4 @@ class SimulationResult:
     limits: dict = field(default_factory=dict)  # the cadence's other limits in force (writeRate, ...): none are 0
     shown: object = None  # kueue.selection.Shown when -n cut the report's lists of workloads
     lifecycle: bool = False  # admission checks or waitForPodsReady modelled: rows say admittedAt, ...
+    lifecycle_stats: tuple[LifecycleStats, ...] = ()  # by ClusterQueue (when lifecycle)

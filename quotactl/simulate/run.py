@@ -97,7 +97,7 @@ class _Track:
                 tuple((e.at, e.reason, e.by) for e in self.evictions), self.finished, self.runtime,
                 self.runtime_source, self.in_input, self.started, self.overdue, self.lost,
                 tuple(self.topologies) if self.topologies is not None else (), tuple(self.admitted_at),
-                self.deactivated, self.requeue_count)
+                self.deactivated, self.requeue_count, self.since is not None and not self.is_admitted)
 
     def frozen(self) -> WorkloadRun:
         return workload_run(self.packed())  # one field list: packed()'s

@@ -637,6 +637,8 @@ class Scheduler:
                     out.append(PendingWorkload(key, name, SUSPENDED, cluster_queue_inactive(name), parked))
                 elif h is not None and h.outcome != ADMITTED:
                     out.append(PendingWorkload(key, name, h.reason or WAITING_FOR_QUOTA, h.message, parked))
+                elif self.admission_blocked:  # never taken: the scheduler waits for pods
+                    out.append(PendingWorkload(key, name, WAITING_FOR_PODS_READY, MSG_WAITING_FOR_PODS_READY, parked))
                 else:
                     out.append(PendingWorkload(key, name, "Pending",
                                                f"waiting in ClusterQueue {name}'s queue behind other workloads", parked))
