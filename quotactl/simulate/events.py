@@ -25,9 +25,9 @@ class Instant(NamedTuple):
     finishes: list[tuple[str, int]]  # (workload, token), by workload key
     arrivals: list[str]  # workload keys, by key
     # the workload lifecycle's events (simulate/phases.py), each (workload, token), by key
-    ready: list[tuple[str, int]] = []
-    checks: list[tuple[str, int]] = []
-    timeouts: list[tuple[str, int]] = []
+    ready: list[tuple[str, int]] | tuple = ()
+    checks: list[tuple[str, int]] | tuple = ()
+    timeouts: list[tuple[str, int]] | tuple = ()
 
 
 class EventQueue:

@@ -3,8 +3,8 @@ admission) and WaitForPodsReady.  The rules are Kueue's (``kueue/lifecycle.py``)
 quotactl's annotations (``lifecycle.py``); this module books the transitions on a run's workload
 records and tells the scheduler what the workload controller does (evict, deactivate, pods ready).
 
-``admitted`` is the one place where a workload becomes Admitted (Admitted=True): its runtime
-starts there, and a feature that acts "when the workload becomes Admitted" hooks in there.
+``admitted`` books a workload's Admitted=True transition (its runtime starts there) and calls
+``run._Run.admitted``, the one place every Admitted transition of a run goes through.
 """
 
 from __future__ import annotations
@@ -103,9 +103,7 @@ class Phases:
         tr.since = at
         if tr.runtime is not None:
             run.events.finish(max(run.now, at + tr.runtime), tr.key, tr.token)
-        if run.awaited:
-            run.awaited.discard(tr.key)
-            run.stopped = "admitted" if not run.awaited else run.stopped
+        run.admitted(tr.key, at)
         self._pods_start(tr, at)
 
     def _pods_start(self, tr, at: int) -> None:

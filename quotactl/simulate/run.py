@@ -290,12 +290,11 @@ class _Run:
             self.touched.add(a.cluster_queue)
             if self.life is not None:  # quota reserved: Admitted now or when its checks are Ready
                 self.life.reserved(tr, {f for ps in a.flavors.values() for f in ps.values()}, ta)
-            elif tr.runtime is not None:  # it runs once its admission is written
-                started = ta if self.writes is None else self.writes.take(ta)
-                self.events.finish(started + tr.runtime, a.workload, tr.token)
-        if self.awaited and rep.admitted and self.life is None:  # else phases.admitted
-            self.awaited.difference_update(a.workload for a in rep.admitted)
-            self.stopped = "admitted" if not self.awaited else self.stopped
+            else:
+                if tr.runtime is not None:  # it runs once its admission is written
+                    started = ta if self.writes is None else self.writes.take(ta)
+                    self.events.finish(started + tr.runtime, a.workload, tr.token)
+                self.admitted(a.workload, ta)
         end = self.cadence.cycle_end(tick, len(rep.admitted))
         if self.writes is not None:
             end = max(end, self._cycle_writes(rep, tick))
@@ -312,6 +311,16 @@ class _Run:
             tr.since, tr.usage = None, None
             self.touched.add(p.cluster_queue)
         return end
+
+    def admitted(self, key: str, at: int) -> None:
+        """The one place a workload becomes Admitted (Admitted=True): at its quota reservation when
+        the run models neither admission checks nor waitForPodsReady, else when ``phases.py``
+        says so (its runtime already booked).  What acts "when the workload becomes Admitted"
+        belongs here."""
+        if self.awaited:  # explain --eta: the run stops once every awaited workload was admitted
+            self.awaited.discard(key)
+            if not self.awaited:
+                self.stopped = "admitted"
 
     def _cycle_writes(self, rep: CycleReport, tick: int) -> int:
         """The writes Kueue waits for inside the cycle (``preemption.IssuePreemptions``: each
