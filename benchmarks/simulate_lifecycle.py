@@ -75,7 +75,8 @@ def main() -> int:
     items = scenario_items()
     with tempfile.TemporaryDirectory() as tmp:
         t = Path(tmp)
-        inputs = {"plain": write(t / "plain.json", items), "checks+podsready": write(t / "checks.json", with_checks(items))}
+        inputs = {"plain": write(t / "plain.json", items),
+                  "checks+podsready": write(t / "checks.json", with_checks(items))}
         walls = {}
         for name, path in inputs.items():
             out = t / f"{name}.out.json"

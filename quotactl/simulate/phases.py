@@ -32,11 +32,17 @@ from quotactl.simulate.result import Eviction
 def lifecycle_for(run) -> Phases | None:
     """The lifecycle of ``run`` (a ``run._Run``), or None when no ClusterQueue has an admission
     check and waitForPodsReady is off: then a reservation is the admission, as before."""
-    cluster = run.cluster
-    pods_ready = pods_ready_settings(cluster.configuration, run.s.options.gates)
-    if pods_ready is None and not any(cq.admission_checks for cq in cluster.cluster_queues.values()):
+    if not models_lifecycle(run.cluster):
         return None
-    return Phases(run, pods_ready)
+    return Phases(run, pods_ready_settings(run.cluster.configuration, run.s.options.gates))
+
+
+def models_lifecycle(cluster) -> bool:
+    """Some ClusterQueue has an admission check, or the Configuration turns waitForPodsReady on (its
+    gate aside: a run then books PodsReady at once, as without it)."""
+    cfg = cluster.configuration
+    return (cfg is not None and cfg.pods_ready is not None) or any(
+        cq.admission_checks for cq in cluster.cluster_queues.values())
 
 
 class Phases:
@@ -54,7 +60,8 @@ class Phases:
         without Admitted): it waits for its checks, a check Ready in its status staying Ready
         (True: its runtime starts when it is Admitted)."""
         tr.reservations = 1
-        flavors = {f for psa in (wl.admission.pod_set_assignments if wl.admission else ()) for f in psa.flavors.values()}
+        assignments = wl.admission.pod_set_assignments if wl.admission else ()
+        flavors = {f for psa in assignments for f in psa.flavors.values()}
         names = applicable_checks(self.rules.get(tr.cq, ()), flavors)
         if wl.condition_true("Admitted") or not wl.condition_true("QuotaReserved") or not names:
             tr.is_admitted = True

@@ -31,7 +31,7 @@ from quotactl.simulate.clock import at as clock_at
 from quotactl.simulate.clock import until_micros
 from quotactl.simulate.events import EventQueue
 from quotactl.simulate.limits import BatchedRequeue, WriteBucket
-from quotactl.simulate.phases import lifecycle_for
+from quotactl.simulate.phases import lifecycle_for, models_lifecycle
 from quotactl.simulate.result import RUN_ORDER, Eviction, Sample, SimulationResult, WorkloadRun, workload_run
 from quotactl.simulate.scenario import facts, start_time, started_at
 from quotactl.simulate.stats import frozen_result
@@ -112,7 +112,9 @@ def simulate(cluster: KueueCluster, options: EngineOptions, sim: SimulationOptio
     tests check invariants there).  Raises SimulationInputError on a bad runtime annotation."""
     with fewer_gc_pauses():
         t0 = t0 if t0 is not None else start_time(cluster, sim.start)
-        if sim.jobs > 1 and on_cycle is None and not _models_lifecycle(cluster) and not sim.stop_when_admitted and not sim.cadence.ticks:
+        # a run with checks or waitForPodsReady is one process: blockAdmission waits across trees
+        if sim.jobs > 1 and on_cycle is None and not sim.stop_when_admitted and not sim.cadence.ticks and not (
+                models_lifecycle(cluster)):
             from quotactl.simulate.split import split_run
 
             result = split_run(_Run(cluster, options, sim, t0, progress, None), sim.jobs)
@@ -121,14 +123,6 @@ def simulate(cluster: KueueCluster, options: EngineOptions, sim: SimulationOptio
             # a worker failed, or some tree livelocked or hit the cycle limit: the run stops
             # there for every tree, which one process decides
         return _Run(cluster, options, sim, t0, progress, on_cycle).result()
-
-
-def _models_lifecycle(cluster: KueueCluster) -> bool:
-    """Admission checks or waitForPodsReady (phases.py) make one run of every tree: blockAdmission
-    waits across trees, so the split's independence does not hold."""
-    cfg = cluster.configuration
-    return (cfg is not None and cfg.pods_ready is not None) or any(
-        cq.admission_checks for cq in cluster.cluster_queues.values())
 
 
 class _Run:

@@ -89,7 +89,8 @@ def test_a_huge_backoff_is_capped(tmp_path):
     assert prod["admissions"][:3] == [0, 17, 34]  # timeout 10s, then the 7 s cap each time
 
 
-@pytest.mark.parametrize("annotation", ["quotactl.io/check.ac-prov1: Ready@soon", "quotactl.io/check.ac-prov1: Maybe@1s",
+@pytest.mark.parametrize("annotation", ["quotactl.io/check.ac-prov1: Ready@soon",
+                                        "quotactl.io/check.ac-prov1: Maybe@1s",
                                         "quotactl.io/check.ac-prov1: Ready@1s+2s"])
 def test_a_malformed_check_annotation_is_one_line_with_its_place(tmp_path, annotation):
     path = _edit(tmp_path, "prov-preempted-readmitted-on-flavor-without-check",
@@ -105,3 +106,11 @@ def test_a_malformed_pods_ready_annotation_is_one_line_with_its_place(tmp_path):
                  "quotactl.io/pods-ready-after: later")
     res = run_subprocess("simulate", "-f", str(path), "-o", "json")
     assert res.returncode == 2 and res.stderr.count("\n") == 1 and f"{path}:" in res.stderr
+
+
+def test_a_retry_without_requeue_after_reserves_again_at_the_same_instant(tmp_path):
+    path = _edit(tmp_path, "prov-preempted-readmitted-on-flavor-without-check",
+                 "quotactl.io/check.ac-prov1: Ready@5s", "quotactl.io/check.ac-prov1: Retry@2s; Ready@1s")
+    wl1 = next(r for r in _run(path)["workloads"] if r["workload"] == "ns/wl1")
+    assert wl1["admissions"] == [0, 2, 10] and wl1["admittedAt"] == [3, 10]
+    assert [e["reason"] for e in wl1["evictions"]] == ["AdmissionCheck", "InClusterQueue"]
