@@ -57,8 +57,8 @@ class Phases:
         """A workload the input holds quota for (``tr.since``: its start).  Admitted there, or no
         check applies: it runs as before, its pods ready at once unless its annotation says
         later (False: the caller books its runtime).  Reserved and not Admitted (QuotaReserved
-        without Admitted): it waits for its checks, a check Ready in its status staying Ready
-        (True: its runtime starts when it is Admitted)."""
+        without Admitted): it waits for its checks, a check Ready, Retry or Rejected in its status
+        staying so (True: its runtime starts when it is Admitted)."""
         tr.reservations = 1
         assignments = wl.admission.pod_set_assignments if wl.admission else ()
         flavors = {f for psa in assignments for f in psa.flavors.values()}
@@ -88,12 +88,14 @@ class Phases:
 
     def _start_checks(self, tr, names: tuple[str, ...], at: int, input_states: dict | None) -> None:
         """Book the answers of ``names`` to the reservation at ``at`` (``input_states``: a
-        snapshot's check states of a workload reserved before t0)."""
+        snapshot's check states of a workload reserved before t0; its Pending ones answer as the
+        annotations say, from ``at``)."""
         wl = self.run.cluster.workloads[tr.key]
         plan = {}
         for name in names:
-            if input_states and input_states.get(name) == READY:
-                plan[name] = ((READY, at, None),)
+            given = input_states.get(name) if input_states else None
+            if given in (READY, RETRY, REJECTED):  # the snapshot's answer stands (Retry, Rejected: at t0)
+                plan[name] = ((given, at, None),)
                 continue
             attempt = attempt_for(self.notes.attempts(wl, name), tr.reservations)
             plan[name] = tuple((t.state, at + t.delay, t.requeue_after) for t in attempt)

@@ -113,3 +113,12 @@ def test_simulate_unblocks_when_the_holders_pods_are_ready(tmp_path):
     doc = _json("simulate", "-f", str(path))
     dev = next(r for r in doc["workloads"] if r["workload"] == "ns/dev-wl")
     assert dev["admissions"] == [9]  # t0 is 1 s after prod-wl's admission; ready 10 s after it
+
+
+def test_simulate_deactivates_at_t0_a_reserved_workload_whose_check_the_snapshot_rejected(tmp_path):
+    rejected = RESERVED_WL2.replace("state: Pending\n    message: Waiting for the ProvisioningRequest",
+                                    "state: Rejected\n    message: no capacity")
+    path = _with(tmp_path, PROV, "  priority: 1000\n  queueName: queue", rejected)
+    rows = {r["workload"]: r for r in _json("simulate", "-f", str(path))["workloads"]}
+    assert rows["ns/wl2"]["deactivated"] == 0 and rows["ns/wl2"]["evictions"][0]["reason"] == "Deactivated"
+    assert rows["ns/wl1"]["admissions"] == [0] and rows["ns/wl1"]["admittedAt"] == [5]  # on the freed flavor-1
