@@ -76,6 +76,12 @@ class EventQueue:
         """These events instead (one of ``split``'s heaps)."""
         self._heap = heap
 
+    def keys_if_few(self, most: int) -> set[str] | None:
+        """The workloads of every queued event when there are at most ``most`` events, else None."""
+        if len(self._heap) > most:
+            return None
+        return {e[2] for e in self._heap}
+
     def next_time(self) -> int | None:
         return self._heap[0][0] if self._heap else None
 

@@ -51,6 +51,40 @@ class Phases:
         self.pods_ready = pods_ready
         self.notes = Annotations(run.cluster)
         self.rules = {name: cq.admission_checks for name, cq in run.cluster.cluster_queues.items()}
+        self._endless: set[str] | None = None  # see endless
+        self._repeats: set[tuple] = set()
+
+    def endless(self, events, queues) -> bool:
+        """What is left repeats forever: every queued event is one of a workload that never gets
+        past waitForPodsReady (pods never ready, a runtime not shorter than the timeout, no
+        backoffLimitCount to deactivate it), each of them at the maximum backoff already, and the
+        workloads holding quota and queued are the same as at an earlier such instant: Kueue
+        would evict and requeue them forever, and nothing else would change."""
+        settings = self.pods_ready
+        if settings is None or settings.backoff_limit_count is not None:
+            return False
+        if self._endless is None:
+            self._endless = {key for key in self.run.track if self._never_ready(key)}
+        if not self._endless:
+            return False
+        keys = events.keys_if_few(4 * len(self._endless))
+        if keys is None or not keys <= self._endless:
+            return False
+        cap = settings.backoff_max_seconds
+        if any(requeue_backoff(self.run.track[k].requeue_count + 1, settings.backoff_base_seconds, cap) < cap
+               for k in self._endless):
+            return False
+        state = (tuple(sorted(k for cq in self.run.s.snapshot.cluster_queues.values() for k in cq.workloads)),
+                 tuple(sorted(okey[-1] for q in queues.values() for okey in (*q.active, *q.inadmissible.values()))))
+        if state in self._repeats:
+            return True
+        self._repeats.add(state)
+        return False
+
+    def _never_ready(self, key: str) -> bool:
+        tr = self.run.track[key]
+        wl = self.run.cluster.workloads[key]
+        return self.notes.pods_ready_after(wl) is None and (tr.runtime is None or tr.runtime >= self.pods_ready.timeout)
 
     # -- the input's quota holders -----------------------------------------------------------
     def loaded(self, tr, wl) -> bool:

@@ -341,6 +341,8 @@ class _Run:
         if self.until is not None and t > self.until:
             self.stopped = "until"
             return False
+        if self._endless():
+            return False
         self.now = t
         self._apply_events()
         self.s.event_time = clock_at(self.t0, t)  # the time of the conditions its cycles write (queue_order)
@@ -374,6 +376,8 @@ class _Run:
         if self.until is not None and t > self.until:
             self.stopped = "until"
             return False
+        if tt is None and tq is None and self._endless():
+            return False
         self.now = t
         if te == t:
             self._apply_events()
@@ -398,6 +402,15 @@ class _Run:
                 self.stopped = "livelock"
         self._sample()
         return self.stopped == "drained"
+
+    def _endless(self) -> bool:
+        """Without --until, the run ends ("drained") when what is left would repeat forever: the
+        PodsReady timeouts and requeues of workloads whose pods never become ready, with nothing
+        else queued to happen or to be admitted (``phases.Phases.endless``)."""
+        if self.until is not None or self.life is None or not self.life.endless(self.events, self.s.queues):
+            return False
+        self.stopped = "drained"
+        return True
 
     def _sample(self) -> None:
         for cq in sorted(self.touched):

@@ -114,3 +114,15 @@ def test_a_retry_without_requeue_after_reserves_again_at_the_same_instant(tmp_pa
     wl1 = next(r for r in _run(path)["workloads"] if r["workload"] == "ns/wl1")
     assert wl1["admissions"] == [0, 2, 10] and wl1["admittedAt"] == [3, 10]
     assert [e["reason"] for e in wl1["evictions"]] == ["AdmissionCheck", "InClusterQueue"]
+
+
+def test_pods_that_never_get_ready_without_a_limit_end_the_run_once_it_repeats(tmp_path):
+    path = _edit(tmp_path, "pr-block-unblocks-when-ready", "quotactl.io/pods-ready-after: 10s",
+                 "quotactl.io/pods-ready-after: never")
+    doc = _run(path)
+    rows = {r["workload"]: r for r in doc["workloads"]}
+    assert doc["converged"] is True and doc["stopped"] == "drained"
+    prod = rows["ns/prod-wl"]
+    assert prod["admissions"][:4] == [0, 46, 93, 142]  # timeout 45 s, then backoff 1, 2, 4 s, ...
+    assert {e["reason"] for e in prod["evictions"]} == {"PodsReadyTimeout"} and prod["requeueCount"] >= 12
+    assert rows["ns/dev-wl"]["admissions"] == [45]  # admitted when prod-wl's timeout released the wait
