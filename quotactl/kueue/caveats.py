@@ -13,7 +13,7 @@ from quotactl.kueue.afs import uses_afs
 from quotactl.kueue.options import EngineOptions
 from quotactl.model.dra import integration_enabled
 from quotactl.model.features import gate_defaults
-from quotactl.model.kueue import KueueCluster, WorkloadTraits
+from quotactl.model.kueue import OUTCOME_ANNOTATION, KueueCluster, WorkloadTraits
 from quotactl.model.kueue_checks import MULTIKUEUE_CONTROLLER, AlphaObject
 from quotactl.model.kueue_tas import HOSTNAME
 
@@ -48,6 +48,11 @@ class KueueInput:
     options: EngineOptions
     workloads: tuple[WorkloadTraits, ...] = ()
     alpha: tuple[AlphaObject, ...] = ()
+
+    @property
+    def checks_answered(self) -> set[str]:
+        """The checks some Workload gives its own answer for (quotactl.io/check.<name>)."""
+        return {name for wl in self.workloads for name in wl.answered_checks}
 
 
 def kueue_caveats(cluster: KueueCluster, options: EngineOptions, workloads: tuple[WorkloadTraits, ...] = (),
@@ -112,28 +117,38 @@ def _multikueue_checks(cluster: KueueCluster) -> set[str]:
 
 
 def admission_checks(inp: KueueInput) -> Caveat | None:
-    """Admission checks still to pass: quotactl models Ready, Retry and Rejected states and inactive
-    checks, not the wait for a check after quota reservation (kueue pkg/controller/admissionchecks)."""
+    """Admission checks whose answer the input does not give (two-phase admission is modelled:
+    kueue/lifecycle.py, simulate/phases.py): with neither ``quotactl.io/outcome`` on the
+    AdmissionCheck nor ``quotactl.io/check.<name>`` on a Workload, a check is taken as Ready the
+    moment quota is reserved."""
     multikueue = _multikueue_checks(inp.cluster)
-    names = [cq.display for cq in inp.cluster.cluster_queues.values()
-             if any(rule.name not in multikueue for rule in cq.admission_checks)]
-    names += [wl.display for wl in inp.workloads
-              if any(state == "Pending" and name not in multikueue for name, state in wl.check_states)]
+    used = sorted({rule.name for cq in inp.cluster.cluster_queues.values() for rule in cq.admission_checks
+                   if rule.name and rule.name not in multikueue})
+    answered = {name for name, ac in inp.cluster.admission_checks.items()
+                if OUTCOME_ANNOTATION in (ac.source.metadata.get("annotations") or {})}
+    unanswered = [name for name in used if name not in answered and name not in inp.checks_answered]
+    names = [inp.cluster.admission_checks[n].display if n in inp.cluster.admission_checks else f"AdmissionCheck/{n}"
+             for n in unanswered]
     return caveat("AdmissionChecks", names,
-                  "quotactl counts a quota reservation as admission; Kueue admits a workload only when every "
-                  "admission check of its ClusterQueue is Ready (a ProvisioningRequest may take long or fail, "
-                  "and a check in Retry releases the quota)")
+                  "the input does not say when these checks answer (annotation quotactl.io/outcome on the "
+                  "AdmissionCheck, or quotactl.io/check.<name> on a Workload): quotactl takes each as Ready the "
+                  "moment quota is reserved; Kueue admits a workload only when its checks are Ready (a "
+                  "ProvisioningRequest may take long or fail, and a check in Retry releases the quota)")
 
 
 def wait_for_pods_ready(inp: KueueInput) -> Caveat | None:
-    """waitForPodsReady (kueue pkg/controller/core/workload_controller.go admittedNotReadyWorkload)."""
+    """What of waitForPodsReady stays unmodelled (timeouts, backoff, blockAdmission are modelled:
+    simulate/phases.py): v0.20's unscheduledTimeout and the per-workload timeouts
+    (``kueue.x-k8s.io/pods-ready-timeout``, ``spec.waitForPodsReady``, gate WorkloadLevelWaitForPodsReady)."""
     cfg = inp.cluster.configuration
-    if cfg is None or not cfg.wait_for_pods_ready or inp.options.gates.enabled("DisableWaitForPodsReady"):
+    if cfg is None or cfg.pods_ready is None or inp.options.gates.enabled("DisableWaitForPodsReady"):
         return None
-    return caveat("WaitForPodsReady", [cfg.display],
-                  "quotactl assumes every admitted workload's pods start; Kueue evicts and requeues a workload whose "
-                  "pods are not ready within waitForPodsReady.timeout, and with blockAdmission admits nothing else "
-                  "until they are")
+    names = [cfg.display] if cfg.pods_ready.unscheduled_timeout is not None else []
+    names += [wl.display for wl in inp.workloads if wl.pods_ready_timeout]
+    return caveat("WaitForPodsReady", names,
+                  "quotactl evicts a workload whose pods are not ready within waitForPodsReady.timeout; Kueue also "
+                  "evicts one whose pods stay unscheduled past unscheduledTimeout, and honours a workload's own "
+                  "timeout (kueue.x-k8s.io/pods-ready-timeout), which quotactl does not read")
 
 
 def dynamic_resource_allocation(inp: KueueInput) -> Caveat | None:

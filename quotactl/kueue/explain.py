@@ -28,6 +28,7 @@ from quotactl.kueue.assign import (
 )
 from quotactl.kueue.counterfactual import Change, find_changes
 from quotactl.kueue.headline import Headline
+from quotactl.kueue.lifecycle import waiting_checks
 from quotactl.kueue.nomination import Blocker, make_assigner, nomination_check, queue_blocker
 from quotactl.kueue.options import EngineOptions
 from quotactl.kueue.preemption.policy import NEVER
@@ -417,8 +418,23 @@ def explain_workload(cluster: KueueCluster, snapshot: Snapshot, wl: Workload, *,
     if blocker is not None:
         return _explain_blocked(summary, blocker, checked.inactive, notes, snapshot.options)
     cq = snapshot.cluster_queues[checked.cluster_queue]
+    notes += _pods_ready_wait(cluster, snapshot)
     return _explain_nominated(cluster, snapshot, wl, cq, summary, notes, top=top, counterfactual=counterfactual,
                               queues=queues, domains=domains)
+
+
+def _pods_ready_wait(cluster: KueueCluster, snapshot: Snapshot) -> list[str]:
+    """waitForPodsReady.blockAdmission (``scheduler.go waitForPodsReadyIfNeeded``): the scheduler
+    reserves no quota while a quota holder lacks PodsReady=True."""
+    if not snapshot.options.block_admission:
+        return []
+    waiting = sorted(key for cq in snapshot.cluster_queues.values() for key in cq.workloads
+                     if key in cluster.workloads and not cluster.workloads[key].condition_true("PodsReady"))
+    if not waiting:
+        return []
+    shown = ", ".join(waiting[:5]) + (f" and {len(waiting) - 5} more" if len(waiting) > 5 else "")
+    return [f"waitForPodsReady.blockAdmission: Kueue reserves no quota for any workload until the pods of {shown} "
+            "are ready (PodsReady=True) or they release their quota"]
 
 
 def _explain_finished(cluster: KueueCluster, snapshot: Snapshot, wl: Workload) -> Explanation:
@@ -441,14 +457,28 @@ def _explain_admitted(cluster: KueueCluster, snapshot: Snapshot, wl: Workload) -
     verdict = (f"{'admitted' if admitted else 'holds a quota reservation'} in ClusterQueue {cq_name}"
                + ("; its ClusterQueue is borrowing from the cohort on " + ", ".join(borrowed)
                   if borrowed else "; within its ClusterQueue's nominal quota"))
+    waits = _waits_for_checks(cq, wl, holdings) if not admitted and cq is not None else ""
+    if waits:
+        verdict += f"; {waits}"
+        notes.append(f"two-phase admission: it holds its quota reservation and {waits}")
     if wl.condition_true("Evicted"):
         notes.append("an eviction is in progress (Evicted=True); the quota is released when its pods stop")
     flavors = sorted({h.flavor for h in holdings})
     line = Headline(headline.admitted(cq_name, flavors, reserved_only=not admitted),
-                    f"its ClusterQueue borrows from the cohort on {', '.join(borrowed)}" if borrowed else "")
+                    f"its ClusterQueue borrows from the cohort on {', '.join(borrowed)}" if borrowed else waits)
     return Explanation(summary, ADMITTED, None, None, "", verdict, holdings=holdings, notes=tuple(notes),
                        fair_sharing=snapshot.options.fair_sharing, headline=line,
                        topology=held_topology(snapshot, wl))
+
+
+def _waits_for_checks(cq: ClusterQueueNode, wl: Workload, holdings: tuple[Holding, ...]) -> str:
+    """Two-phase admission: the checks a reserved workload waits on before it is Admitted
+    (``AdmissionChecksForWorkload``, ``SyncAdmittedCondition``), while it holds its quota."""
+    waits = waiting_checks(cq.spec.admission_checks, {h.flavor for h in holdings}, wl.admission_checks)
+    if not waits:
+        return ""
+    said = "; ".join(f"{c.name} ({c.state}{': ' + c.message if c.message else ''})" for c in waits)
+    return f"waits on admission check {said} before it is Admitted"
 
 
 def _explain_blocked(summary: WorkloadSummary, blocker: Blocker, inactive: InactiveReason | None, notes: list[str],

@@ -30,6 +30,8 @@ class EngineOptions:
     admission_checks: dict[str, bool] | None = None
     # admissionFairSharing when on (kueue/afs.py); None: no LocalQueue usage orders anything
     admission_fair_sharing: AfsSettings | None = None
+    # waitForPodsReady.blockAdmission in force (scheduler.go waitForPodsReadyIfNeeded)
+    block_admission: bool = False
 
     @property
     def ignore_undeclared(self) -> bool:
@@ -62,7 +64,15 @@ def engine_options(cluster: KueueCluster, *, fair_sharing: bool | None = None,
         quota_check_strategy=cfg.quota_check_strategy if cfg else "BlockUndeclared",
         admission_checks=admission_checks,
         admission_fair_sharing=afs_settings(cfg, gates),
+        block_admission=_blocks_admission(cfg, explicit, release),
     )
+
+
+def _blocks_admission(cfg, explicit: dict[str, bool], release: str) -> bool:
+    """waitForPodsReady is on with blockAdmission: true, and DisableWaitForPodsReady is off."""
+    if cfg is None or cfg.pods_ready is None or not cfg.pods_ready.block_admission:
+        return False
+    return not FeatureGates(explicit, release).enabled("DisableWaitForPodsReady")
 
 
 def admission_check_states(objects) -> dict[str, bool] | None:

@@ -12,10 +12,12 @@ SUSPENDED = "Suspended"
 PENDING_EVALUATION = "PendingEvaluation"
 WAITING_FOR_QUOTA = "WaitingForQuota"
 WAITING_FOR_PREEMPTED_WORKLOADS = "WaitingForPreemptedWorkloads"
+WAITING_FOR_PODS_READY = "Waiting"  # scheduler.go: UnsetQuotaReservationWithCondition(e.Obj, "Waiting", ...)
 
 # Messages of the scheduler's processing of nominated entries.
 MSG_NO_LONGER_FITS = "Workload no longer fits after processing another workload"
 MSG_OVERLAP = "Workload has overlapping preemption targets with another workload"
+MSG_WAITING_FOR_PODS_READY = "waiting for all admitted workloads to be in PodsReady condition"
 MSG_DEFERRED = ("Workload has overlapping preemption targets with another workload, but will fit after these "
                 "preemptions complete")
 

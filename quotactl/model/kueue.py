@@ -348,6 +348,7 @@ class AdmissionCheckState:
 
     name: str | None
     state: str | None
+    message: str | None = None
 
 
 @dataclass(frozen=True)
@@ -442,6 +443,20 @@ class ResourceTransformation:
 
 
 @dataclass(frozen=True)
+class WaitForPodsReady:
+    """``waitForPodsReady`` as written, unset fields None (Kueue's defaults are applied where it is
+    used: ``simulate/lifecycle.py``); durations stay text, read with the simulation's clock."""
+
+    timeout: str | None = None
+    block_admission: bool = False
+    recovery_timeout: str | None = None
+    backoff_limit_count: int | None = None
+    backoff_base_seconds: int | None = None
+    backoff_max_seconds: int | None = None
+    unscheduled_timeout: str | None = None  # v0.20 (gate WaitForPodsReadyUnscheduledTimeout)
+
+
+@dataclass(frozen=True)
 class KueueConfiguration(KueueObject):
     """The Kueue manager's Configuration: the parts the scheduler's decisions depend on."""
 
@@ -457,9 +472,7 @@ class KueueConfiguration(KueueObject):
     # Convert_v1beta1_Configuration_To_v1beta2_Configuration drops it unless enabled); the gate
     # DisableWaitForPodsReady can still turn it off
     wait_for_pods_ready: bool = False
-    # waitForPodsReady.blockAdmission (v1beta1 default: enable; v1beta2: false): the scheduler
-    # cache's pods-ready tracking
-    block_admission: bool = False
+    pods_ready: WaitForPodsReady | None = None  # the section's fields, when it is on
     admission_fair_sharing: bool = False  # the admissionFairSharing section is present
     # its fields as written (kueue/afs.py parses and checks them): usageHalfLifeTime,
     # usageSamplingInterval, resourceWeights (resource -> value)
@@ -782,7 +795,8 @@ def build_workload(obj: KubeObject, shared: dict | None = None) -> Workload:
         reclaimable_pods=reclaimable,
         maximum_execution_time_seconds=as_int(spec.get("maximumExecutionTimeSeconds")),
         admission_checks=tuple(
-            AdmissionCheckState(as_str(as_dict(c).get("name")), as_str(as_dict(c).get("state")))
+            AdmissionCheckState(as_str(as_dict(c).get("name")), as_str(as_dict(c).get("state")),
+                                as_str(as_dict(c).get("message")))
             for c in as_list(status.get("admissionChecks"))),
         owner_kind=_owner_kind(md),
     )
@@ -862,6 +876,9 @@ class WorkloadTraits:
     # webhook rejects it under TASPartialSlices, kueue PR #15640)
     uneven_slice_layers: bool = False
     claim_templates: tuple[tuple[str, str], ...] = ()  # DRA: the (namespace, name) of the templates it uses
+    # waitForPodsReady of its own (kueue.x-k8s.io/pods-ready-timeout, spec.waitForPodsReady)
+    pods_ready_timeout: bool = False
+    answered_checks: tuple[str, ...] = ()  # the checks its quotactl.io/check.<name> annotations answer
 
 
 def workload_traits(obj: KubeObject) -> WorkloadTraits | None:
@@ -877,14 +894,23 @@ def workload_traits(obj: KubeObject) -> WorkloadTraits | None:
             count = as_int(ps.get("count"))
             uneven = len(layers) > 1 and layers[0].size > 0 and count is not None and count % layers[0].size != 0
     raw_checks = as_dict(obj.data.get("status")).get("admissionChecks")
-    if not (topology or claims or raw_checks):
+    notes = as_dict(obj.metadata.get("annotations"))
+    own_timeout = POD_READY_TIMEOUT_ANNOTATION in notes or "waitForPodsReady" in as_dict(obj.data.get("spec"))
+    answered = tuple(sorted(str(k)[len(CHECK_ANNOTATION_PREFIX):] for k in notes
+                            if str(k).startswith(CHECK_ANNOTATION_PREFIX)))
+    if not (topology or claims or raw_checks or own_timeout or answered):
         return None
     checks = tuple((as_str(as_dict(c).get("name")), as_str(as_dict(c).get("state"))) for c in as_list(raw_checks))
     templates = tuple(dict.fromkeys(
         (obj.namespace or "default", src.template)
         for ps in as_list(as_dict(obj.data.get("spec")).get("podSets"))
         for src in claim_sources(as_dict(as_dict(as_dict(ps).get("template")).get("spec"))) if src.template))
-    return WorkloadTraits(obj.display, topology, claims, checks, uneven, templates)
+    return WorkloadTraits(obj.display, topology, claims, checks, uneven, templates, own_timeout, answered)
+
+
+POD_READY_TIMEOUT_ANNOTATION = "kueue.x-k8s.io/pods-ready-timeout"  # Kueue v0.20 WorkloadLevelWaitForPodsReady
+CHECK_ANNOTATION_PREFIX = "quotactl.io/check."  # simulate/lifecycle.py: a check's answer for this workload
+OUTCOME_ANNOTATION = "quotactl.io/outcome"  # on an AdmissionCheck: its answer for every other workload
 
 
 def _pod_set_traits(ps: dict) -> tuple[bool, bool]:
@@ -917,7 +943,7 @@ def build_configuration(obj: KubeObject) -> KueueConfiguration:
         transformations=tuple(_transformation(t) for t in as_list(resources.get("transformations"))),
         requeuing_timestamp=_requeuing_timestamp(data),
         wait_for_pods_ready=_wait_for_pods_ready(obj),
-        block_admission=_block_admission(obj),
+        pods_ready=_pods_ready(obj) if _wait_for_pods_ready(obj) else None,
         admission_fair_sharing=isinstance(data.get("admissionFairSharing"), dict),
         afs_half_life=as_dict(data.get("admissionFairSharing")).get("usageHalfLifeTime"),
         afs_sampling_interval=as_dict(data.get("admissionFairSharing")).get("usageSamplingInterval"),
@@ -937,15 +963,26 @@ def _wait_for_pods_ready(obj: KubeObject) -> bool:
     return isinstance(wfpr, dict)
 
 
-def _block_admission(obj: KubeObject) -> bool:
-    """kueue apis/config/v1beta1/defaults.go: blockAdmission defaults to enable (v1beta1)."""
-    wfpr = obj.data.get("waitForPodsReady")
-    if not isinstance(wfpr, dict):
-        return False
+def _pods_ready(obj: KubeObject) -> WaitForPodsReady:
+    wfpr = as_dict(obj.data.get("waitForPodsReady"))
+    rs = as_dict(wfpr.get("requeuingStrategy"))
     block = wfpr.get("blockAdmission")
     if obj.version == "v1beta1" and block is None:
-        return wfpr.get("enable") is True
-    return block is True
+        # apis/config/v1beta1/defaults.go: blockAdmission defaults to enable (v1beta2: to false)
+        block = wfpr.get("enable") is True
+
+    def text(v) -> str | None:
+        return None if v is None else str(v)
+
+    return WaitForPodsReady(
+        timeout=text(wfpr.get("timeout")),
+        block_admission=block is True,
+        recovery_timeout=text(wfpr.get("recoveryTimeout")),
+        backoff_limit_count=as_int(rs.get("backoffLimitCount")),
+        backoff_base_seconds=as_int(rs.get("backoffBaseSeconds")),
+        backoff_max_seconds=as_int(rs.get("backoffMaxSeconds")),
+        unscheduled_timeout=text(wfpr.get("unscheduledTimeout")),
+    )
 
 
 def _transformation(raw) -> ResourceTransformation:

@@ -33,11 +33,11 @@ def _text(v: str | None) -> str:
     return "null" if v is None else _quoted(v)
 
 
-def _row(r: WorkloadRun) -> str:
+def _row(r: WorkloadRun, lifecycle: bool = False) -> str:
     """One workload as the line ``json.dumps`` with ``separators=(", ", ": ")`` writes (the
     only encoding of a row: 50,000 dicts through the encoder took longer than the rest of the
     report; tests/simulate/test_json_rows.py checks it against json)."""
-    evictions = ", ".join(f'{{"at": {_number(e.at)}, "reason": {_quoted(e.reason)}, "by": {_quoted(e.by)}}}'
+    evictions = ", ".join(f'{{"at": {_number(e.at)}, "reason": {_quoted(e.reason)}, "by": {_text(e.by)}}}'
                           for e in r.evictions)
     return (f'{{"workload": {_quoted(r.workload)}, "clusterQueue": {_text(r.cluster_queue)}, '
             f'"class": {_text(r.klass)}, "created": {_number(r.created)}, "arrival": {_number(r.arrival)}, '
@@ -46,7 +46,14 @@ def _row(r: WorkloadRun) -> str:
             f'"runtimeSource": {_text(r.runtime_source)}, '
             f'"admittedInInput": {"true" if r.admitted_in_input else "false"}, "started": {_number(r.started)}, '
             f'"overdue": {"true" if r.overdue else "false"}, "lostWork": {_number(r.lost_work)}'
-            f'{_topologies(r)}}}')
+            f'{_lifecycle(r) if lifecycle else ""}{_topologies(r)}}}')
+
+
+def _lifecycle(r: WorkloadRun) -> str:
+    """``, "admittedAt": [...], "deactivated": ..., "requeueCount": n`` when the run modelled
+    admission checks or waitForPodsReady (docs/simulate.md); else nothing, as before them."""
+    return (f', "admittedAt": [{", ".join(_number(a) for a in r.admitted_at)}], '
+            f'"deactivated": {_number(r.deactivated)}, "requeueCount": {r.requeue_count}')
 
 
 def _topologies(r: WorkloadRun) -> str:
@@ -93,7 +100,7 @@ def document(r: SimulationResult) -> dict:
 def render(r: SimulationResult, caveats: tuple = ()) -> str:
     """Indented like every document, but one line per workload: json's indenting encoder is pure
     Python, and 50,000 workloads took it seconds."""
-    rows = [_row(w) for w in r.workloads]
+    rows = [_row(w, r.lifecycle) for w in r.workloads]
     array = "[\n    " + ",\n    ".join(rows) + "\n  ]" if rows else "[]"
     return json.dumps(with_caveats(document(r), caveats), indent=2).replace(json.dumps(_ROWS), array, 1) + "\n"
 

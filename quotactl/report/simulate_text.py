@@ -100,12 +100,19 @@ def _class_line(c: ClassStats) -> str:
             f"wait mean {mean} p50 {p50} p95 {p95} max {mx}")
 
 
+def _lifecycle_line(q) -> str:
+    return (f"  {q.name}: reserved {q.reservations}, admitted {q.admitted}, waiting on checks {q.reserved_at_end}, "
+            f"requeued {q.requeues}, deactivated {q.deactivated}")
+
+
 def render_plain(r: SimulationResult, opts: PlotOptions = PlotOptions(), width: int | None = None) -> str:
     """One line per ClusterQueue and class (grep-able at any width), then the plot."""
     lines = [summary_line(r)]
     if (ll := livelock_line(r)) is not None:
         lines.append(ll)
     lines += ["", "ClusterQueues:"] + [_queue_line(q) for q in r.cluster_queues]
+    if r.lifecycle_stats:
+        lines += ["", "Admission checks and PodsReady:"] + [_lifecycle_line(q) for q in r.lifecycle_stats]
     if r.classes:
         lines += ["", "Classes:"] + [_class_line(c) for c in r.classes]
     text = "\n".join(lines) + "\n"
@@ -162,6 +169,19 @@ def reason_table(r: SimulationResult) -> Table | None:
     return t
 
 
+def lifecycle_table(r: SimulationResult) -> Table | None:
+    """Admission checks and waitForPodsReady per ClusterQueue (when the run modelled them)."""
+    if not r.lifecycle_stats:
+        return None
+    t = _table("Admission checks and PodsReady", "ClusterQueue")
+    for col in ("reserved", "admitted", "waiting on checks", "requeued", "deactivated"):
+        t.add_column(col, justify="right", no_wrap=True)
+    for q in r.lifecycle_stats:
+        t.add_row(Text(q.name), str(q.reservations), str(q.admitted), str(q.reserved_at_end), str(q.requeues),
+                  str(q.deactivated))
+    return t
+
+
 def class_table(r: SimulationResult) -> Table:
     t = _table("Classes", "class", min_width=6)
     for col in ("workloads", "admitted", "finished", *WAIT_COLUMNS):
@@ -180,6 +200,8 @@ def render_table(r: SimulationResult, opts: PlotOptions = PlotOptions(), color: 
     parts += [Text("")] + queue_tables(r, width)
     if (reasons := reason_table(r)) is not None:
         parts.append(reasons)
+    if (life := lifecycle_table(r)) is not None:
+        parts.append(life)
     if r.classes:
         parts.append(class_table(r))
     text = render_to_text(parts, view=View(color=color, width=width))

@@ -179,8 +179,11 @@ def _outcome(me: WorkloadRun | None, result: SimulationResult) -> tuple[str, int
         return UNKNOWN, None, "not simulated: it is finished, inactive or not in the input"
     if me.admitted_in_input:
         return RUNNING, me.started, "already admitted in the snapshot"
-    if me.admissions:
-        return ADMITTED, me.admissions[0], "admitted by the simulation"
+    admitted = me.admitted_at if result.lifecycle else me.admissions  # Admitted=True, after its checks
+    if admitted:
+        return ADMITTED, admitted[0], "admitted by the simulation"
+    if me.admissions and result.stopped == "drained":
+        return NEVER, None, "holds a quota reservation, but its admission checks never all turn Ready"
     if result.stopped == "drained":
         return NEVER, None, "still pending when nothing more happens (no arrival or completion left)"
     if result.livelock is not None:

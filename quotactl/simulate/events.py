@@ -11,14 +11,23 @@ from __future__ import annotations
 import heapq
 from typing import NamedTuple
 
-FINISH = 0  # before ARRIVE at the same instant
-ARRIVE = 1
+# the order at one instant (docs/simulate.md): completions, PodsReady transitions, check
+# transitions, PodsReady timeouts, then arrivals (backoff expiries among them)
+FINISH = 0
+PODS_READY = 1
+CHECK = 2
+TIMEOUT = 3
+ARRIVE = 4
 
 
 class Instant(NamedTuple):
     at: int  # microseconds from t0
     finishes: list[tuple[str, int]]  # (workload, token), by workload key
     arrivals: list[str]  # workload keys, by key
+    # the workload lifecycle's events (simulate/phases.py), each (workload, token), by key
+    ready: list[tuple[str, int]] | tuple = ()
+    checks: list[tuple[str, int]] | tuple = ()
+    timeouts: list[tuple[str, int]] | tuple = ()
 
 
 class EventQueue:
@@ -33,6 +42,12 @@ class EventQueue:
 
     def finish(self, at: int, key: str, token: int) -> None:
         heapq.heappush(self._heap, (at, FINISH, key, token))
+        if at > self.latest:
+            self.latest = at
+
+    def lifecycle(self, at: int, kind: int, key: str, token: int) -> None:
+        """A PodsReady transition, check transition or PodsReady timeout of one admission."""
+        heapq.heappush(self._heap, (at, kind, key, token))
         if at > self.latest:
             self.latest = at
 
@@ -61,6 +76,12 @@ class EventQueue:
         """These events instead (one of ``split``'s heaps)."""
         self._heap = heap
 
+    def keys_if_few(self, most: int) -> set[str] | None:
+        """The workloads of every queued event when there are at most ``most`` events, else None."""
+        if len(self._heap) > most:
+            return None
+        return {e[2] for e in self._heap}
+
     def next_time(self) -> int | None:
         return self._heap[0][0] if self._heap else None
 
@@ -70,10 +91,16 @@ class EventQueue:
         heap = self._heap
         at = heap[0][0]
         finishes, arrivals = [], []
+        life: tuple[list, list, list] | None = None
         while heap and heap[0][0] == at:
             _, kind, key, token = heapq.heappop(heap)
             if kind == FINISH:
                 finishes.append((key, token))
-            else:
+            elif kind == ARRIVE:
                 arrivals.append(key)
-        return Instant(at, finishes, arrivals)
+            else:
+                life = life or ([], [], [])
+                life[kind - PODS_READY].append((key, token))
+        if life is None:
+            return Instant(at, finishes, arrivals)
+        return Instant(at, finishes, arrivals, *life)

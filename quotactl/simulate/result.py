@@ -16,7 +16,7 @@ from quotactl.model.cached import cached_attribute
 class Eviction:
     at: int
     reason: str
-    by: str
+    by: str | None  # the preemptor; None for the workload controller's evictions (phases.py)
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,12 @@ class WorkloadRun:
     # topology-aware scheduling: per admission of the run, pod set -> its topology assignment (None
     # on a non-TAS flavor), or None for an admission without TAS; empty when none used TAS
     topology: tuple = ()
+    # admission checks and waitForPodsReady (phases.py): each Admitted=True transition (the same as
+    # admissions when no check applies), when it was deactivated, status.requeueState.count
+    admitted_at: tuple[int, ...] = ()
+    deactivated: int | None = None
+    requeue_count: int = 0
+    reserved_at_end: bool = False  # holds a quota reservation at the end, not Admitted (its checks)
 
     @cached_attribute  # read by every summary and every row
     def wait(self) -> int | None:
@@ -83,6 +89,18 @@ class QueueStats:
 
 
 @dataclass(frozen=True)
+class LifecycleStats:
+    """One ClusterQueue's admission checks and waitForPodsReady over the run (its workloads')."""
+
+    name: str
+    reservations: int  # quota reservations during the run
+    admitted: int  # Admitted=True transitions
+    reserved_at_end: int  # holding a reservation, not Admitted, at the end
+    requeues: int  # PodsReadyTimeout evictions that requeued (requeueState.count, summed)
+    deactivated: int
+
+
+@dataclass(frozen=True)
 class ClassStats:
     name: str
     workloads: int
@@ -121,3 +139,5 @@ class SimulationResult:
     nominal: dict = field(default_factory=dict)  # ClusterQueue -> resource -> nominal quota (to total the usage)
     limits: dict = field(default_factory=dict)  # the cadence's other limits in force (writeRate, ...): none are 0
     shown: object = None  # kueue.selection.Shown when -n cut the report's lists of workloads
+    lifecycle: bool = False  # admission checks or waitForPodsReady modelled: rows say admittedAt, ...
+    lifecycle_stats: tuple[LifecycleStats, ...] = ()  # by ClusterQueue (when lifecycle)

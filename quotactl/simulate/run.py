@@ -31,6 +31,7 @@ from quotactl.simulate.clock import at as clock_at
 from quotactl.simulate.clock import until_micros
 from quotactl.simulate.events import EventQueue
 from quotactl.simulate.limits import BatchedRequeue, WriteBucket
+from quotactl.simulate.phases import lifecycle_for, models_lifecycle
 from quotactl.simulate.result import RUN_ORDER, Eviction, Sample, SimulationResult, WorkloadRun, workload_run
 from quotactl.simulate.scenario import facts, start_time, started_at
 from quotactl.simulate.stats import frozen_result
@@ -55,7 +56,8 @@ class _Track:
 
     __slots__ = ("key", "cq", "created", "arrival", "runtime", "runtime_source", "klass", "admissions",
                  "evictions", "finished", "token", "since", "in_input", "started", "overdue", "lost", "usage",
-                 "topologies")
+                 "topologies", "admitted_at", "deactivated", "requeue_count", "reservations", "checks",
+                 "is_admitted", "ready")
 
     def __init__(self, key, f, cq=None):
         self.key, self.cq = key, cq
@@ -72,6 +74,14 @@ class _Track:
         self.lost = 0
         self.usage: dict | None = None
         self.topologies: list | None = None  # per admission, from the first one placed by topology on
+        # the lifecycle after a reservation (phases.py; unused when the run models none)
+        self.admitted_at: list[int] = []  # each Admitted=True transition
+        self.deactivated: int | None = None
+        self.requeue_count = 0  # status.requeueState.count
+        self.reservations = 0
+        self.checks: dict | None = None  # this reservation's checks: name -> ((state, at, requeueAfter), ...)
+        self.is_admitted = False  # this reservation is Admitted (always, without checks)
+        self.ready = False  # its pods are ready
 
     def admitted(self, at: int, topology: dict | None) -> None:
         """Book an admission at ``at``; ``topology``: its pod sets' topology assignments (None: no TAS)."""
@@ -86,7 +96,8 @@ class _Track:
         return (self.key, self.cq, self.klass, self.created, self.arrival, tuple(self.admissions),
                 tuple((e.at, e.reason, e.by) for e in self.evictions), self.finished, self.runtime,
                 self.runtime_source, self.in_input, self.started, self.overdue, self.lost,
-                tuple(self.topologies) if self.topologies is not None else ())
+                tuple(self.topologies) if self.topologies is not None else (), tuple(self.admitted_at),
+                self.deactivated, self.requeue_count, self.since is not None and not self.is_admitted)
 
     def frozen(self) -> WorkloadRun:
         return workload_run(self.packed())  # one field list: packed()'s
@@ -101,7 +112,9 @@ def simulate(cluster: KueueCluster, options: EngineOptions, sim: SimulationOptio
     tests check invariants there).  Raises SimulationInputError on a bad runtime annotation."""
     with fewer_gc_pauses():
         t0 = t0 if t0 is not None else start_time(cluster, sim.start)
-        if sim.jobs > 1 and on_cycle is None and not sim.stop_when_admitted and not sim.cadence.ticks:
+        # a run with checks or waitForPodsReady is one process: blockAdmission waits across trees
+        if sim.jobs > 1 and on_cycle is None and not sim.stop_when_admitted and not sim.cadence.ticks and not (
+                models_lifecycle(cluster)):
             from quotactl.simulate.split import split_run
 
             result = split_run(_Run(cluster, options, sim, t0, progress, None), sim.jobs)
@@ -138,6 +151,7 @@ class _Run:
         self.writes = WriteBucket(c.write_rate, c.write_burst) if c.write_rate else None
         self.requeues = BatchedRequeue(c.requeue_batch) if c.requeue_batch else None
         self.status: dict[str, tuple] = {}  # workload -> the pending status last written (with writes)
+        self.life = lifecycle_for(self)  # None: a reservation is the admission (no checks, no waitForPodsReady)
         self._load()
 
     # -- the input -----------------------------------------------------------------------
@@ -190,6 +204,8 @@ class _Run:
         tr.started = started_at(wl, self.t0)
         tr.since = tr.started if tr.started is not None else 0
         tr.usage = self.s.snapshot.cluster_queues[cq].workloads[key].usage
+        if self.life is not None and self.life.loaded(tr, wl):
+            return  # it waits for its checks or pods (phases.py books its runtime)
         if tr.runtime is not None:
             end = tr.since + tr.runtime
             tr.overdue = end < 0
@@ -201,7 +217,11 @@ class _Run:
         tr = self.track[key]
         if token != tr.token or tr.since is None:
             return None  # the admission this completion belonged to was preempted
+        blocking = self.s.admission_blocked
         tree = self.s.finish(key, tr.cq, requeue=False)
+        if blocking and not self.s.admission_blocked:  # it was the last quota holder without ready pods
+            for woken in self.s.wake_all():
+                self.watch.reset(woken)
         self.ledger.change(tr.cq, tr.usage, -1, t)
         tr.finished, tr.since, tr.usage = t, None, None
         self._woke(tr.cq)
@@ -230,6 +250,14 @@ class _Run:
             else:  # the freed quota may fit an active head now; the parked ones come back later
                 self.requeues.notify(tree, inst.at)
                 self.s.wake(tree)
+        life = self.life
+        if life is not None:
+            for key, token in inst.ready:
+                life.on_ready(key, token)
+            for key, token in inst.checks:
+                life.on_check(key, token, inst.at)
+            for key, token in inst.timeouts:
+                life.on_timeout(key, token, inst.at)
         for key in inst.arrivals:
             self._arrive(key)
         for tree in {self.s.tree_of(cq) for cq in self.touched}:
@@ -262,12 +290,13 @@ class _Run:
             tr.usage = snap.cluster_queues[a.cluster_queue].workloads[a.workload].usage
             self.ledger.change(a.cluster_queue, tr.usage, +1, ta)
             self.touched.add(a.cluster_queue)
-            if tr.runtime is not None:  # it runs once its admission is written
-                started = ta if self.writes is None else self.writes.take(ta)
-                self.events.finish(started + tr.runtime, a.workload, tr.token)
-        if self.awaited and rep.admitted:
-            self.awaited.difference_update(a.workload for a in rep.admitted)
-            self.stopped = "admitted" if not self.awaited else self.stopped
+            if self.life is not None:  # quota reserved: Admitted now or when its checks are Ready
+                self.life.reserved(tr, {f for ps in a.flavors.values() for f in ps.values()}, ta)
+            else:
+                if tr.runtime is not None:  # it runs once its admission is written
+                    started = ta if self.writes is None else self.writes.take(ta)
+                    self.events.finish(started + tr.runtime, a.workload, tr.token)
+                self.admitted(a.workload, ta)
         end = self.cadence.cycle_end(tick, len(rep.admitted))
         if self.writes is not None:
             end = max(end, self._cycle_writes(rep, tick))
@@ -276,12 +305,24 @@ class _Run:
             if tr.since is None:
                 continue
             tr.evictions.append(Eviction(end, p.reason, p.by))
-            tr.lost += max(0, end - tr.since)  # an input admission may claim to start after t0 (--start)
+            if tr.is_admitted or self.life is None:  # work ran only once Admitted
+                tr.lost += max(0, end - tr.since)  # an input admission may claim to start after t0 (--start)
             tr.token += 1
+            tr.is_admitted = tr.ready = False
             self.ledger.change(p.cluster_queue, tr.usage, -1, end)
             tr.since, tr.usage = None, None
             self.touched.add(p.cluster_queue)
         return end
+
+    def admitted(self, key: str, at: int) -> None:
+        """The one place a workload becomes Admitted (Admitted=True): at its quota reservation when
+        the run models neither admission checks nor waitForPodsReady, else when ``phases.py``
+        says so (its runtime already booked).  What acts "when the workload becomes Admitted"
+        belongs here."""
+        if self.awaited:  # explain --eta: the run stops once every awaited workload was admitted
+            self.awaited.discard(key)
+            if not self.awaited:
+                self.stopped = "admitted"
 
     def _cycle_writes(self, rep: CycleReport, tick: int) -> int:
         """The writes Kueue waits for inside the cycle (``preemption.IssuePreemptions``: each
@@ -307,6 +348,8 @@ class _Run:
         t = self.events.next_time()
         if self.until is not None and t > self.until:
             self.stopped = "until"
+            return False
+        if self._endless():
             return False
         self.now = t
         self._sampling_ticks(t)
@@ -342,6 +385,8 @@ class _Run:
         if self.until is not None and t > self.until:
             self.stopped = "until"
             return False
+        if tt is None and tq is None and self._endless():
+            return False
         self.now = t
         self._sampling_ticks(t)
         if te == t:
@@ -367,6 +412,15 @@ class _Run:
                 self.stopped = "livelock"
         self._sample()
         return self.stopped == "drained"
+
+    def _endless(self) -> bool:
+        """Without --until, the run ends ("drained") when what is left would repeat forever: the
+        PodsReady timeouts and requeues of workloads whose pods never become ready, with nothing
+        else queued to happen or to be admitted (``phases.Phases.endless``)."""
+        if self.until is not None or self.life is None or not self.life.endless(self.events, self.s.queues):
+            return False
+        self.stopped = "drained"
+        return True
 
     def _sample(self) -> None:
         for cq in sorted(self.touched):
@@ -411,4 +465,4 @@ class _Run:
         runs = sorted((tr.frozen() for tr in self.track.values()), key=RUN_ORDER)
         pending_counts = {name: len(q.active) + len(q.inadmissible) for name, q in self.s.queues.items()}
         return frozen_result(self, end, runs, self.ledger, pending_counts, self.series, self.s.pending(),
-                             self.watch.livelock(), self.cycles)
+                             self.watch.livelock(), self.cycles, lifecycle=self.life is not None)

@@ -6,12 +6,19 @@ from __future__ import annotations
 import math
 
 from quotactl.simulate.clock import seconds
-from quotactl.simulate.result import ClassStats, QueueStats, SimulationResult, WaitStats, WorkloadRun
+from quotactl.simulate.result import (
+    ClassStats,
+    LifecycleStats,
+    QueueStats,
+    SimulationResult,
+    WaitStats,
+    WorkloadRun,
+)
 from quotactl.simulate.usage import UsageLedger
 
 
 def frozen_result(run, end: int, runs: list[WorkloadRun], ledger: UsageLedger, pending_counts: dict,
-                  series: dict, pending: tuple, livelock, cycles: int) -> SimulationResult:
+                  series: dict, pending: tuple, livelock, cycles: int, lifecycle: bool = False) -> SimulationResult:
     """The result of ``run`` (a ``run._Run``) from its parts (one process's, or the workers' merged:
     split.py)."""
     names = sorted(run.s.snapshot.cluster_queues)
@@ -23,7 +30,23 @@ def frozen_result(run, end: int, runs: list[WorkloadRun], ledger: UsageLedger, p
         classes=_class_stats(runs), series={cq: tuple(samples) for cq, samples in sorted(series.items())},
         pending=pending, no_runtime=sum(1 for r in runs if r.runtime is None),
         overdue=sum(1 for r in runs if r.overdue), nominal={name: ledger.nominal(name) for name in names},
-        limits=run.cadence.limits())
+        limits=run.cadence.limits(), lifecycle=lifecycle, lifecycle_stats=_lifecycle_stats(runs) if lifecycle else ())
+
+
+def _lifecycle_stats(runs: list[WorkloadRun]) -> tuple[LifecycleStats, ...]:
+    """Per ClusterQueue: reservations, Admitted transitions, reservations still waiting at the end,
+    requeues after a PodsReady timeout, deactivations."""
+    tally: dict[str, list[int]] = {}
+    for r in runs:
+        if r.cluster_queue is None:
+            continue
+        t = tally.setdefault(r.cluster_queue, [0, 0, 0, 0, 0])
+        t[0] += len(r.admissions)
+        t[1] += len(r.admitted_at)
+        t[2] += r.reserved_at_end
+        t[3] += r.requeue_count
+        t[4] += r.deactivated is not None
+    return tuple(LifecycleStats(name, *t) for name, t in sorted(tally.items()))
 
 
 def _queue_stats(names: list[str], runs: list[WorkloadRun], end: int, ledger: UsageLedger,

@@ -138,18 +138,25 @@ def _with_check(objs, name):
     return objs
 
 
-def test_a_cluster_queue_with_an_admission_check_is_a_caveat():
+def test_a_check_whose_answer_the_input_does_not_give_is_a_caveat():
     objs = _with_check(base(), "prov") + [_check("prov", "kueue.x-k8s.io/provisioning-request")]
     found = caveats(objs)
-    assert found["AdmissionChecks"].objects == ("ClusterQueue/cq",)
+    assert found["AdmissionChecks"].objects == ("AdmissionCheck/prov",)
     assert "MultiKueue" not in found
 
 
-def test_a_workload_waiting_on_a_check_is_a_caveat_ready_or_retry_are_modelled():
+def test_a_check_answered_by_an_annotation_is_modelled():
+    answered = _check("prov", "kueue.x-k8s.io/provisioning-request")
+    answered["metadata"]["annotations"] = {"quotactl.io/outcome": "Ready@30s"}
+    assert "AdmissionChecks" not in caveats(_with_check(base(), "prov") + [answered])
+    objs = _with_check(base(), "prov") + [_check("prov", "kueue.x-k8s.io/provisioning-request")]
+    objs[3]["metadata"]["annotations"] = {"quotactl.io/check.prov": "Ready@5s"}
+    assert "AdmissionChecks" not in caveats(objs)
+
+
+def test_a_workload_waiting_on_a_check_is_modelled():
     objs = base()
-    objs[3]["status"] = {"admissionChecks": [{"name": "prov", "state": "Pending"}]}
-    assert caveats(objs)["AdmissionChecks"].objects == ("Workload/default/w",)
-    for state in ("Ready", "Retry", "Rejected"):
+    for state in ("Pending", "Ready", "Retry", "Rejected"):
         objs[3]["status"] = {"admissionChecks": [{"name": "prov", "state": state}]}
         assert "AdmissionChecks" not in caveats(objs)
 
@@ -164,13 +171,17 @@ def test_a_multikueue_check_is_the_multikueue_caveat():
 
 # --- waitForPodsReady ------------------------------------------------------------------------------
 
-def test_wait_for_pods_ready_as_each_configuration_version_enables_it():
-    assert caveats(base() + [config("v1beta1", waitForPodsReady={"enable": True})])["WaitForPodsReady"].objects \
+def test_wait_for_pods_ready_is_modelled_but_unscheduled_timeout_and_per_workload_timeouts():
+    assert "WaitForPodsReady" not in caveats(base() + [config("v1beta1", waitForPodsReady={"enable": True})])
+    unscheduled = {"enable": True, "unscheduledTimeout": "5m"}
+    assert caveats(base() + [config("v1beta1", waitForPodsReady=unscheduled)])["WaitForPodsReady"].objects \
         == ("Configuration/kueue",)
-    assert "WaitForPodsReady" not in caveats(base() + [config("v1beta1", waitForPodsReady={"enable": False})])
-    assert "WaitForPodsReady" in caveats(base() + [config(waitForPodsReady={"timeout": "5m"})])
-    assert "WaitForPodsReady" not in caveats(base() + [config(waitForPodsReady={"timeout": "5m"})],
-                                             gates={"DisableWaitForPodsReady": True})
+    assert "WaitForPodsReady" not in caveats(base() + [config("v1beta1", waitForPodsReady={
+        "enable": False, "unscheduledTimeout": "5m"})])
+    own = base() + [config(waitForPodsReady={"timeout": "5m"})]
+    own[3]["metadata"]["annotations"] = {"kueue.x-k8s.io/pods-ready-timeout": "1m"}
+    assert caveats(own)["WaitForPodsReady"].objects == ("Workload/default/w",)
+    assert "WaitForPodsReady" not in caveats(own, gates={"DisableWaitForPodsReady": True})
 
 
 # --- DRA, alpha kinds, effective quotas ---------------------------------------------------------

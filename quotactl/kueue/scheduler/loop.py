@@ -41,8 +41,10 @@ from quotactl.kueue.reasons import (
     MSG_DEFERRED,
     MSG_NO_LONGER_FITS,
     MSG_OVERLAP,
+    MSG_WAITING_FOR_PODS_READY,
     PENDING_EVALUATION,
     SUSPENDED,
+    WAITING_FOR_PODS_READY,
     WAITING_FOR_PREEMPTED_WORKLOADS,
     WAITING_FOR_QUOTA,
     cluster_queue_inactive,
@@ -66,6 +68,7 @@ from quotactl.kueue.scheduler.results import (
     PENDING,
     PREEMPTING,
     SKIPPED,
+    WAITING,
     Admission,
     CycleReport,
     HeadOutcome,
@@ -85,15 +88,13 @@ DEFAULT_START = datetime(2026, 3, 2, 9, 0, 0, tzinfo=timezone.utc)
 DEFAULT_REFILL_BUDGET = 8  # kueue pkg/scheduler/refill.go defaultRefillBudget
 
 
-def refill_budget(cluster: KueueCluster, options: EngineOptions) -> int:
+def refill_budget(options: EngineOptions) -> int:
     """FairSharingRefill's extra pops per cycle, 0 when refill does not run (``newRefillPass``):
     the gate off, fair sharing off (only its tournament reranks a refilled entry), or
     waitForPodsReady with blockAdmission (the cache's pods-ready tracking serializes the cycle)."""
     if not options.gates.enabled("FairSharingRefill") or not options.fair_sharing:
         return 0
-    cfg = cluster.configuration
-    if cfg is not None and cfg.wait_for_pods_ready and cfg.block_admission and (
-            not options.gates.enabled("DisableWaitForPodsReady")):
+    if options.block_admission:
         return 0
     return DEFAULT_REFILL_BUDGET
 
@@ -136,7 +137,7 @@ class Scheduler:
         # capacity (cluster_queue.go preemptorWorkload); tracked only when the gate reads it
         self.preemptor_first = prioritizes_preemptors(options.gates)
         self.preemptors = Preemptors()
-        self.refill_budget = refill_budget(cluster, options)
+        self.refill_budget = refill_budget(options)
         # the time of the conditions a cycle writes (simulate's clock; None: the cycle's own
         # clock, see _condition_clock)
         self.event_time: datetime | None = None
@@ -146,6 +147,14 @@ class Scheduler:
         self.awake_version = 0  # bumped by every change of ``awake`` (see _live)
         self._live_cache: _Live | None = None  # see _live
         self.cycle_no = 0
+        # blockAdmission (scheduler.go waitForPodsReadyIfNeeded): the quota holders lacking
+        # PodsReady=True (cache WorkloadsNotReady); the input's, then each admission's until the
+        # caller (simulate's clock) says its pods are ready
+        self.pods_not_ready: set[str] = set()
+        self.waiting = False  # this cycle stopped to wait for them
+        if options.block_admission:
+            self.pods_not_ready = {key for cq in self.snapshot.cluster_queues.values() for key in cq.workloads
+                                   if not cluster.workloads[key].condition_true("PodsReady")}
         latest = newest_time(cluster)
         self.start = DEFAULT_START if latest is None or latest < DEFAULT_START else \
             latest.replace(microsecond=0) + timedelta(seconds=1)
@@ -251,7 +260,30 @@ class Scheduler:
         return any(self.queues[n].active for n in self.tree_cqs[tree] if self.snapshot.cluster_queues[n].active)
 
     def has_active_heads(self) -> bool:
+        """Some awake tree has a head to take, and the scheduler is not waiting for pods."""
+        if self.admission_blocked:
+            return False
         return any(self.tree_has_active_heads(t) for t in self._live().trees)
+
+    @property
+    def admission_blocked(self) -> bool:
+        """blockAdmission: the scheduler waits while a quota holder lacks PodsReady=True."""
+        return bool(self.pods_not_ready) and self.options.block_admission
+
+    def pods_ready(self, key: str) -> bool:
+        """``key``'s pods are ready (or it left); True when that ends the wait of blockAdmission:
+        the caller wakes the trees with heads (``wake_all``)."""
+        if key not in self.pods_not_ready:
+            return False
+        self.pods_not_ready.discard(key)
+        return not self.pods_not_ready
+
+    def wake_all(self) -> list[str]:
+        """Every tree with an active head wakes (the scheduler stopped waiting); returns them."""
+        trees = [t for t in sorted(self.tree_cqs) if self.tree_has_active_heads(t)]
+        for t in trees:
+            self.wake(t)
+        return trees
 
     def live_trees(self) -> list[str]:
         return self._live().trees
@@ -292,6 +324,36 @@ class Scheduler:
         workloads of its cohort tree go back to their queues (Kueue's requeue on a finished
         workload; ``requeue=False`` leaves that to one ``requeue_tree`` for several completions
         at once); the tree wakes.  Returns the tree, None when it holds no quota there."""
+        cq = self._release(key, cluster_queue)
+        if cq is None:
+            return None
+        self.nominator.finished(key)
+        tree = self.state.tree(cq)
+        if requeue:
+            self.requeue_tree(tree)
+        return tree
+
+    def evict(self, key: str, cluster_queue: str, reason: str, at: datetime, *, requeue: bool) -> str | None:
+        """The workload controller evicts a quota holder (``reason``: AdmissionCheck for a check in
+        Retry, PodsReadyTimeout; ``workload_controller.go``): it releases its quota, the parked
+        workloads of its tree come back, its Evicted condition orders it (``queue_order``).
+        ``requeue``: back to its queue now; else the caller queues it later (``arrive``: a backoff
+        or requeueAfterSeconds).  Returns the tree, None when it holds no quota there."""
+        cq = self._release(key, cluster_queue)
+        if cq is None:
+            return None
+        self.scans.drop(key)
+        wl = self.cluster.workloads[key]
+        self.nominator.eviction_finished(wl)
+        tree = self.state.tree(cq)
+        self.nominator.evicted(wl, reason, at, tree)
+        self.requeue_tree(tree)
+        if requeue:
+            self._enqueue(wl)
+        return tree
+
+    def _release(self, key: str, cluster_queue: str) -> ClusterQueueNode | None:
+        """``key`` leaves ``cluster_queue``'s quota (None: it held none there)."""
         cq = self.snapshot.cluster_queues.get(cluster_queue)
         w = cq.workloads.get(key) if cq is not None else None
         if w is None:
@@ -301,12 +363,9 @@ class Scheduler:
             self.afs.released(key)
             self.afs.drop_entry_penalty(key)
         self.last.pop(key, None)
-        self.nominator.finished(key)
+        self.pods_not_ready.discard(key)
         self.scans.evicted(cluster_queue)  # it left the ClusterQueue
-        tree = self.state.tree(cq)
-        if requeue:
-            self.requeue_tree(tree)
-        return tree
+        return cq
 
     def requeue_tree(self, tree: str) -> None:
         """Every parked workload of the cohort tree back to its queue; the tree wakes."""
@@ -336,6 +395,7 @@ class Scheduler:
                 processed.append(e)
                 self._process(e, work, recompute)
         work.release(self.snapshot)
+        self.waiting = False
         self._requeue_heads(heads, {e.wl.key: e for e in entries})
         outcomes = self._head_outcomes(processed)
         self._release_victims(work.preempted, number)
@@ -418,6 +478,9 @@ class Scheduler:
     # -- processing one entry (scheduler.go: schedule's loop over the ordered entries) ----
     def _process(self, e: Entry, work: CycleWork, recompute: bool) -> None:
         """Kueue's processing of one nominated entry against the cycle's shared snapshot."""
+        if self.waiting:  # the scheduler is waiting for pods: nothing else happens meanwhile
+            self._wait(e)
+            return
         deferred = False
         if recompute and e.targets and any(t.key in work.claimed for t in e.targets):
             self._recompute(e, work.claimed_in_tree.get(self.state.tree(e.cq), []))
@@ -463,7 +526,18 @@ class Scheduler:
         if mode == Mode.Preempt:
             self._issue_preemptions(e, usage, work)
             return
+        if self.admission_blocked:  # a Fit entry (no targets): it waits, and so does everything else
+            self.waiting = True
+            self._wait(e)
+            return
         self._admit_entry(e, usage, work)
+
+    @staticmethod
+    def _wait(e: Entry) -> None:
+        """``waitForPodsReadyIfNeeded``: the entry is admitted once every quota holder's pods are
+        ready; here it goes back to the front of its queue and the cycle ends (the clock runs
+        the next cycle when the wait is over)."""
+        e.outcome, e.reason, e.message, e.immediate = WAITING, WAITING_FOR_PODS_READY, MSG_WAITING_FOR_PODS_READY, True
 
     def _fits(self, cq: ClusterQueueNode, usage: dict, removed: list[AdmittedWorkload]) -> bool:
         """Does ``usage`` fit in ``cq`` once ``removed`` have released their quota?  The removals
@@ -558,6 +632,8 @@ class Scheduler:
         self.state.admit(AdmittedInRun(e.wl, e.cq.name, self.cluster, self.options, a, work.now,
                                        self.nominator.priority(e.wl), self._placed(e)))
         e.outcome, e.reason, e.message = ADMITTED, None, ""
+        if self.options.block_admission:  # not ready until the caller says so, this cycle's too
+            self.pods_not_ready.add(e.wl.key)
         self.nominator.quota_reserved(e.wl, self.state.tree(e.cq))
         if self.afs is not None:  # updateEntryPenalty; with no admission check Admitted at once
             self.afs.quota_reserved(e.wl, e.cq.name, usage)
@@ -580,6 +656,9 @@ class Scheduler:
         scans = self.scans
         for q, okey in heads:
             e = by_key[okey[-1]]
+            if e.outcome == WAITING:  # untouched: it is taken again when the wait is over
+                q.push(okey)
+                continue
             if e.outcome in (ADMITTED, PREEMPTING, DEFERRED) or (e.outcome == SKIPPED and not preserve):
                 scans.drop(e.wl.key)
             elif e.outcome != NOT_NOMINATED:
@@ -621,6 +700,7 @@ class Scheduler:
             if self.afs is not None:
                 self.afs.released(p.workload)
             self.last.pop(p.workload, None)
+            self.pods_not_ready.discard(p.workload)
             self.scans.drop(p.workload)
             self.scans.evicted(p.cluster_queue)
             tree = self.tree_of(p.cluster_queue)
@@ -664,6 +744,8 @@ class Scheduler:
                     out.append(PendingWorkload(key, name, SUSPENDED, cluster_queue_inactive(name), parked))
                 elif h is not None and h.outcome != ADMITTED:
                     out.append(PendingWorkload(key, name, h.reason or WAITING_FOR_QUOTA, h.message, parked))
+                elif self.admission_blocked:  # never taken: the scheduler waits for pods
+                    out.append(PendingWorkload(key, name, WAITING_FOR_PODS_READY, MSG_WAITING_FOR_PODS_READY, parked))
                 else:
                     out.append(PendingWorkload(key, name, "Pending",
                                                f"waiting in ClusterQueue {name}'s queue behind other workloads", parked))

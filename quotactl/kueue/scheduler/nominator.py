@@ -202,6 +202,12 @@ class Nominator:
         if self.timestamps.preempted(wl, reason, at, tree):
             self._reorder(wl)
 
+    def evicted(self, wl: Workload, reason: str, at: datetime, tree: str) -> None:
+        """``wl`` was evicted by the workload controller (``reason``: PodsReadyTimeout,
+        AdmissionCheck) at ``at``: its Evicted condition."""
+        if self.timestamps.evicted(wl, reason, at, tree):
+            self._reorder(wl)
+
     def eviction_finished(self, wl: Workload) -> bool | None:
         """``wl``'s eviction finished (the job reconciler's step): whether its input admission
         was removed with it (``eviction_clears_admission``; None: the input does not say, and

@@ -14,6 +14,7 @@ DEFERRED = "Deferred"  # DeferredFit: will fit once earlier preemptions complete
 SKIPPED = "Skipped"  # failed after nomination (overlap / no longer fits): requeued at once
 PENDING = "Pending"  # NoFit / Preempt without candidates
 NOT_NOMINATED = "NotNominated"  # namespace selector, admission checks
+WAITING = "Waiting"  # blockAdmission: the scheduler waits for every quota holder's PodsReady
 
 
 class Admission(NamedTuple):
