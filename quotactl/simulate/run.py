@@ -152,6 +152,7 @@ class _Run:
         self.requeues = BatchedRequeue(c.requeue_batch) if c.requeue_batch else None
         self.status: dict[str, tuple] = {}  # workload -> the pending status last written (with writes)
         self.life = lifecycle_for(self)  # None: a reservation is the admission (no checks, no waitForPodsReady)
+        self.s.admitted_by_caller = self.life is not None
         self._load()
 
     # -- the input -----------------------------------------------------------------------
@@ -319,6 +320,9 @@ class _Run:
         the run models neither admission checks nor waitForPodsReady, else when ``phases.py``
         says so (its runtime already booked).  What acts "when the workload becomes Admitted"
         belongs here."""
+        if self.life is not None:  # admission fair sharing: the entry penalty settles now
+            tr = self.track[key]
+            self.s.workload_admitted(self.cluster.workloads[key], tr.cq, tr.usage)
         if self.awaited:  # explain --eta: the run stops once every awaited workload was admitted
             self.awaited.discard(key)
             if not self.awaited:

@@ -5,7 +5,8 @@ data/afs/one-workload-per-localqueue.yaml and cohort-preempts-higher-recent-usag
 state.yaml of the kueue-integration-2 acceptance cases afs-one-workload-per-localqueue and
 afs-cohort-preempts-higher-recent-usage (from Kueue's test/integration/singlecluster/scheduler/
 fairsharing/fair_sharing_test.go); seeded-usage.yaml and classical-preemption.yaml are ours:
-LocalQueues whose status carries consumed usage."""
+LocalQueues whose status carries consumed usage; admission-check.yaml is the first behind an
+AdmissionCheck answering Ready after 30 s (the penalty settles at the Admitted transition)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,15 @@ def test_simulate_admits_one_workload_from_each_local_queue():
     assert [rows[k]["admissions"] for k in ("ns/a-1", "ns/a-2", "ns/b-1", "ns/b-2")] == [[0], [], [0], []]
     assert doc["converged"] is True
     assert not any(c["feature"] == "AdmissionFairSharing" for c in doc["caveats"])
+
+
+def test_simulate_with_an_admission_check_reserves_by_usage_and_admits_when_the_check_is_ready():
+    doc = _json("simulate", "-f", DATA / "admission-check.yaml", "--start", "2026-03-02T09:00:03Z")
+    rows = _rows(doc)
+    assert [rows[k]["admissions"] for k in ("ns/a-1", "ns/a-2", "ns/b-1", "ns/b-2")] == [[0], [], [0], []]
+    assert [rows[k]["admittedAt"] for k in ("ns/a-1", "ns/b-1")] == [[30], [30]]
+    # the penalty of a workload waiting for its checks at the snapshot is Kueue's memory only
+    assert any(c["feature"] == "AdmissionFairSharing" for c in doc["caveats"])
 
 
 def test_simulate_preempts_from_the_local_queue_with_the_higher_recent_usage():

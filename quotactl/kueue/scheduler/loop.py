@@ -163,6 +163,9 @@ class Scheduler:
             name: Queue(name, cq.spec.queueing_strategy == "StrictFIFO", self.marks)
             for name, cq in sorted(self.snapshot.cluster_queues.items())}
         self.afs = self.snapshot.afs  # admission fair sharing (kueue/afs.py), None when no ClusterQueue uses it
+        # the caller (simulate/run.py with admission checks or waitForPodsReady) reports each
+        # Admitted transition through ``workload_admitted``; else a reservation is the admission
+        self.admitted_by_caller = False
         if self.afs is not None:
             self._order_by_usage(self.afs)
         if not queue_pending:
@@ -635,9 +638,10 @@ class Scheduler:
         if self.options.block_admission:  # not ready until the caller says so, this cycle's too
             self.pods_not_ready.add(e.wl.key)
         self.nominator.quota_reserved(e.wl, self.state.tree(e.cq))
-        if self.afs is not None:  # updateEntryPenalty; with no admission check Admitted at once
+        if self.afs is not None:  # updateEntryPenalty
             self.afs.quota_reserved(e.wl, e.cq.name, usage)
-            self.workload_admitted(e.wl, e.cq.name, usage)
+            if not self.admitted_by_caller:  # Admitted at its reservation (no lifecycle modelled)
+                self.workload_admitted(e.wl, e.cq.name, usage)
         kept = bool(e.kept_flavors)
         # kept flavors count as non-borrowing for Kueue's ordering; report what the admission does
         borrows = a.borrows() or (kept and any(borrowing(e.cq, fr) for fr in usage))
