@@ -43,8 +43,8 @@ from decimal import ROUND_DOWN, Context, Decimal
 from quotactl.kueue.amounts import CPU
 from quotactl.kueue.priority import parse_time
 from quotactl.model.features import FeatureGates
+from quotactl.model.go_duration import parse_duration as go_duration  # Go's time.ParseDuration
 from quotactl.model.kueue import ClusterQueue, KueueCluster, KueueConfiguration, LocalQueue, Workload
-from quotactl.yunikorn.properties import parse_duration as go_duration  # Go's time.ParseDuration
 
 USAGE_BASED = "UsageBasedAdmissionFairSharing"
 DEFAULT_SAMPLING_SECONDS = 300.0  # usageSamplingInterval's default (apis/config defaults.go)

@@ -41,9 +41,11 @@ class EngineOptions:
 def engine_options(cluster: KueueCluster, *, fair_sharing: bool | None = None,
                    feature_gates: dict[str, bool] | None = None,
                    admission_checks: dict[str, bool] | None = None,
-                   release: str = DEFAULT_RELEASE) -> EngineOptions:
+                   release: str = DEFAULT_RELEASE, fair_sharing_by_usage: bool = True) -> EngineOptions:
     """Command line over the input's Configuration over Kueue's defaults.  Raises
-    ``afs.AfsConfigError`` on an admissionFairSharing value Kueue refuses."""
+    ``afs.AfsConfigError`` on an admissionFairSharing value Kueue refuses; with
+    ``fair_sharing_by_usage`` False admission fair sharing is left out (lint's quota rules do
+    not depend on it, and KQ802 reports such a value as a finding)."""
     cfg = cluster.configuration
     explicit = dict(cfg.feature_gates) if cfg else {}
     explicit.update(feature_gates or {})
@@ -63,7 +65,7 @@ def engine_options(cluster: KueueCluster, *, fair_sharing: bool | None = None,
         transformations=tuple(cfg.transformations) if cfg else (),
         quota_check_strategy=cfg.quota_check_strategy if cfg else "BlockUndeclared",
         admission_checks=admission_checks,
-        admission_fair_sharing=afs_settings(cfg, gates),
+        admission_fair_sharing=afs_settings(cfg, gates) if fair_sharing_by_usage else None,
         block_admission=_blocks_admission(cfg, explicit, release),
     )
 

@@ -138,7 +138,7 @@ def engine_view(ctx) -> tuple[EngineOptions, Snapshot]:
     cached = ctx.__dict__.get("_kueue_engine_view")
     if cached is None:
         options = engine_options(ctx.cluster, feature_gates=ctx.options.feature_gates,
-                                 release=ctx.options.kueue_version)
+                                 release=ctx.options.kueue_version, fair_sharing_by_usage=False)
         cached = ctx.__dict__["_kueue_engine_view"] = (options, quota_snapshot(ctx.cluster, options))
     return cached
 
