@@ -14,7 +14,8 @@ flavors of an admission they had in the input (``workload.nomination_requests``)
 inadmissible workloads of their cohort tree are requeued.
 
 All rules of assignment and victim search live in ``assign`` and ``preemption``; this module
-only sequences them.  The engine is pure: no printing, no IO; results are frozen dataclasses.
+only sequences them. Mixed in: ``refill`` (FairSharingRefill), ``pods_ready`` (blockAdmission's
+wait) and ``afs_order`` (admission fair sharing's queue order and Admitted transition).  The engine is pure: no printing, no IO; results are frozen dataclasses.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from datetime import datetime, timedelta, timezone
 from typing import NamedTuple
 
 import quotactl.kueue.scheduler.equivalence as equivalence
-from quotactl.kueue.afs import AfsLedger, lq_key_of
 from quotactl.kueue.assign import Mode
 from quotactl.kueue.fairshare import FairSharingIterator
 from quotactl.kueue.nomination import queue_blocker
@@ -50,17 +50,19 @@ from quotactl.kueue.reasons import (
     cluster_queue_inactive,
     pending_preemption,
 )
+from quotactl.kueue.scheduler.afs_order import AfsOrder
 from quotactl.kueue.scheduler.cache import AdmittedInRun, ClusterState
 from quotactl.kueue.scheduler.entry import CycleWork, Entry, Head
 from quotactl.kueue.scheduler.nominator import Nominator
 from quotactl.kueue.scheduler.observer import TreeWatch
+from quotactl.kueue.scheduler.pods_ready import PodsReadyWait
 from quotactl.kueue.scheduler.queues import (
     FINGERPRINT_MOD,
     STARTUP_REQUEUE_AFTER_CYCLE,
     Marks,
     Queue,
-    UsageOrder,
 )
+from quotactl.kueue.scheduler.refill import RefillPass, refill_budget
 from quotactl.kueue.scheduler.results import (
     ADMITTED,
     DEFERRED,
@@ -85,18 +87,6 @@ from quotactl.model.kueue import KueueCluster, Workload
 DEFAULT_START = datetime(2026, 3, 2, 9, 0, 0, tzinfo=timezone.utc)
 
 
-DEFAULT_REFILL_BUDGET = 8  # kueue pkg/scheduler/refill.go defaultRefillBudget
-
-
-def refill_budget(options: EngineOptions) -> int:
-    """FairSharingRefill's extra pops per cycle, 0 when refill does not run (``newRefillPass``):
-    the gate off, fair sharing off (only its tournament reranks a refilled entry), or
-    waitForPodsReady with blockAdmission (the cache's pods-ready tracking serializes the cycle)."""
-    if not options.gates.enabled("FairSharingRefill") or not options.fair_sharing:
-        return 0
-    if options.block_admission:
-        return 0
-    return DEFAULT_REFILL_BUDGET
 
 
 def newest_time(cluster: KueueCluster) -> datetime | None:
@@ -118,7 +108,7 @@ class _Live(NamedTuple):
     trees: list[str]
 
 
-class Scheduler:
+class Scheduler(AfsOrder, PodsReadyWait, RefillPass):
     """The cycle machinery over one cluster model (mutable inside; results are frozen)."""
 
     def __init__(self, cluster: KueueCluster, options: EngineOptions, *, queue_pending: bool = True):
@@ -174,32 +164,6 @@ class Scheduler:
         for wl in cluster.workloads.values():  # any order: queues keep their own order
             if wl.is_queueable:
                 self._enqueue(wl)
-
-    def _order_by_usage(self, afs: AfsLedger) -> None:
-        """The queues of the ClusterQueues using admission fair sharing order by LocalQueue usage;
-        the ledger's clock starts at the snapshot's instant (simulate moves it: ``start_clock``)."""
-        afs.start_clock(self.start, ticks=False)
-        afs.group_by(self.tree_of)  # nominations are reused per cohort tree (_nominate)
-        workloads = self.cluster.workloads
-
-        def local_queue(key: str) -> tuple[str, str]:
-            return lq_key_of(workloads[key])
-
-        for name in afs.cluster_queues:
-            if name in self.queues:
-                self.queues[name].afs_usage = UsageOrder(local_queue, afs.usage, afs.local_queue_count(name))
-
-    def workload_admitted(self, wl: Workload, cluster_queue: str, usage: dict) -> None:
-        """The workload's Admitted condition turned True (with no admission check, at its quota
-        reservation): admission fair sharing folds its entry penalty into its LocalQueue's
-        consumed usage (``updateAfsConsumedUsage``)."""
-        if self.afs is not None:
-            self.afs.settle_entry_penalty(wl, cluster_queue, usage, self._afs_clock())
-
-    def _afs_clock(self) -> datetime:
-        """The instant of the ledger's updates: simulate's clock, else the snapshot's instant
-        (``schedule``'s cycles all answer for it)."""
-        return self.event_time if self.event_time is not None else self.start
 
     @property
     def gap_reads(self) -> list[tuple[int, int]] | None:
@@ -267,26 +231,6 @@ class Scheduler:
         if self.admission_blocked:
             return False
         return any(self.tree_has_active_heads(t) for t in self._live().trees)
-
-    @property
-    def admission_blocked(self) -> bool:
-        """blockAdmission: the scheduler waits while a quota holder lacks PodsReady=True."""
-        return bool(self.pods_not_ready) and self.options.block_admission
-
-    def pods_ready(self, key: str) -> bool:
-        """``key``'s pods are ready (or it left); True when that ends the wait of blockAdmission:
-        the caller wakes the trees with heads (``wake_all``)."""
-        if key not in self.pods_not_ready:
-            return False
-        self.pods_not_ready.discard(key)
-        return not self.pods_not_ready
-
-    def wake_all(self) -> list[str]:
-        """Every tree with an active head wakes (the scheduler stopped waiting); returns them."""
-        trees = [t for t in sorted(self.tree_cqs) if self.tree_has_active_heads(t)]
-        for t in trees:
-            self.wake(t)
-        return trees
 
     def live_trees(self) -> list[str]:
         return self._live().trees
@@ -447,37 +391,6 @@ class Scheduler:
             return
         yield from sorted(entries, key=classical_order_key(self.options.gates))  # makeClassicalIterator
 
-    def _run_with_refill(self, nominated: list[Entry], heads: list[Head], entries: list[Entry],
-                         processed: list[Entry], work: CycleWork, recompute: bool) -> None:
-        """The fair-sharing tournament with FairSharingRefill (kueue pkg/scheduler/refill.go
-        ``refillPass``): after a fresh admission its ClusterQueue's next workload is popped into the
-        running cycle, nominated against the snapshot as it is now and reranked on the next pop;
-        at most ``refill_budget`` extra pops per cycle (``defaultRefillBudget``)."""
-        it = FairSharingIterator(self.snapshot, nominated)
-        budget = self.refill_budget
-        while it.has_next():
-            e = it.pop()
-            processed.append(e)
-            self._process(e, work, recompute)
-            # tryRefill: only a fresh admission frees its ClusterQueue's head slot
-            if budget <= 0 or e.outcome != ADMITTED or e.wl.has_quota_reservation:
-                continue
-            q = self.queues[e.cq.name]
-            okey = q.pop()
-            if okey is None:
-                continue  # an empty backlog consumes no budget
-            budget -= 1
-            nxt = self._nominate(self.cluster.workloads[okey[-1]], e.cq)
-            nxt.refilled = True
-            heads.append(Head(q, okey))
-            entries.append(nxt)
-            if nxt.outcome == NOT_NOMINATED or nxt.assignment.representative_mode == Mode.NoFit:
-                processed.append(nxt)  # not nominated: parks through the cycle's requeue step
-                if nxt.outcome != NOT_NOMINATED:
-                    self._process(nxt, work, recompute)
-                continue
-            it.by_cq[nxt.cq.name] = nxt  # fairSharingIterator.push
-
     # -- processing one entry (scheduler.go: schedule's loop over the ordered entries) ----
     def _process(self, e: Entry, work: CycleWork, recompute: bool) -> None:
         """Kueue's processing of one nominated entry against the cycle's shared snapshot."""
@@ -534,13 +447,6 @@ class Scheduler:
             self._wait(e)
             return
         self._admit_entry(e, usage, work)
-
-    @staticmethod
-    def _wait(e: Entry) -> None:
-        """``waitForPodsReadyIfNeeded``: the entry is admitted once every quota holder's pods are
-        ready; here it goes back to the front of its queue and the cycle ends (the clock runs
-        the next cycle when the wait is over)."""
-        e.outcome, e.reason, e.message, e.immediate = WAITING, WAITING_FOR_PODS_READY, MSG_WAITING_FOR_PODS_READY, True
 
     def _fits(self, cq: ClusterQueueNode, usage: dict, removed: list[AdmittedWorkload]) -> bool:
         """Does ``usage`` fit in ``cq`` once ``removed`` have released their quota?  The removals
