@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from quotactl.kueue.lifecycle import CHECK_STATES, PENDING, RETRY, PodsReadySettings
+from quotactl.model.go_duration import parse_duration as go_duration
 from quotactl.model.kueue import (
     CHECK_ANNOTATION_PREFIX as CHECK_PREFIX,
 )
@@ -26,6 +27,7 @@ from quotactl.model.kueue import (
 from quotactl.simulate.clock import parse_duration
 from quotactl.simulate.errors import SimulationInputError
 
+NS_PER_US = 1_000
 PODS_READY_ANNOTATION = "quotactl.io/pods-ready-after"
 NEVER = "never"
 
@@ -80,8 +82,8 @@ def pods_ready_settings(cfg: KueueConfiguration | None, gates) -> PodsReadySetti
     raw = cfg.pods_ready
     timeout = PodsReadySettings.timeout
     if raw.timeout is not None:
-        try:
-            timeout = parse_duration(raw.timeout)
+        try:  # a metav1.Duration: Go's time.ParseDuration decodes it (no days, no bare numbers)
+            timeout = go_duration(raw.timeout) // NS_PER_US
         except ValueError as exc:
             raise _at(cfg, ("waitForPodsReady", "timeout"), f"Configuration waitForPodsReady.timeout: {exc}") from None
     return PodsReadySettings(

@@ -126,3 +126,13 @@ def test_pods_that_never_get_ready_without_a_limit_end_the_run_once_it_repeats(t
     assert prod["admissions"][:4] == [0, 46, 93, 142]  # timeout 45 s, then backoff 1, 2, 4 s, ...
     assert {e["reason"] for e in prod["evictions"]} == {"PodsReadyTimeout"} and prod["requeueCount"] >= 12
     assert rows["ns/dev-wl"]["admissions"] == [45]  # admitted when prod-wl's timeout released the wait
+
+
+@pytest.mark.parametrize("timeout", ["1d", "30"])
+def test_a_timeout_go_does_not_parse_is_one_line_with_its_place(tmp_path, timeout):
+    # waitForPodsReady.timeout is a metav1.Duration: Go's time.ParseDuration has no days and no bare numbers
+    path = _edit(tmp_path, "pr-backoff-limit-deactivates", "  timeout: 10s", f"  timeout: '{timeout}'")
+    res = run_subprocess("simulate", "-f", str(path), "-o", "json")
+    assert res.returncode == 2 and res.stdout == ""
+    error = res.stderr.splitlines()[-1]  # after the schema's warning (KQ004), the one error line
+    assert error.startswith(f"quotactl: error: {path}:6:") and "waitForPodsReady.timeout: time:" in error
